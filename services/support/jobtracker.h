@@ -1,0 +1,103 @@
+#pragma once
+
+#include <QObject>
+#include <QPointer>
+#include <QThreadPool>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+
+// What a running job sees: whether it should stop, and a way to report progress.
+class JobControl final {
+public:
+    bool isCancelled() const { return m_cancelled->load(std::memory_order_relaxed); }
+    // Thread-safe; delivered to the tracker's context, coalesced by the receiver if it wants.
+    void reportProgress(qint64 done, qint64 total) const
+    {
+        if (m_progress)
+            m_progress(done, total);
+    }
+
+private:
+    friend class JobTracker;
+    std::shared_ptr<std::atomic_bool> m_cancelled = std::make_shared<std::atomic_bool>(false);
+    std::function<void(qint64, qint64)> m_progress;
+};
+
+// The one helper for background work (one per kind of job, owned by the object that shows its result).
+// Starting a job supersedes the previous one: it is cancelled and whatever it still returns is dropped,
+// because a generation id no longer matches. Results and progress arrive queued on the context's thread,
+// and never after the context is destroyed.
+class JobTracker final {
+public:
+    explicit JobTracker(QObject *context, QThreadPool *pool = QThreadPool::globalInstance())
+        : m_context(context)
+        , m_pool(pool)
+    {
+    }
+    ~JobTracker() { cancel(); }
+
+    using Progress = std::function<void(qint64 done, qint64 total)>;
+
+    template<typename Work, typename Done>
+    void start(Work work, Done done, Progress progress = {})
+    {
+        cancel();
+        const quint64 generation = ++m_state->generation;
+        JobControl control;
+        m_cancelled = control.m_cancelled;
+        auto state = m_state;
+        QPointer<QObject> context = m_context;
+        if (progress) {
+            control.m_progress = [state, generation, context, progress](qint64 d, qint64 t) {
+                if (!context)
+                    return;
+                QMetaObject::invokeMethod(
+                    context.data(),
+                    [state, generation, progress, d, t] {
+                        if (state->generation == generation)
+                            progress(d, t);
+                    },
+                    Qt::QueuedConnection);
+            };
+        }
+        m_pool->start([work = std::move(work), done = std::move(done), control, state, generation,
+                       context]() mutable {
+            auto result = work(control);
+            if (control.isCancelled() || !context)
+                return;
+            QMetaObject::invokeMethod(
+                context.data(),
+                [state, generation, done = std::move(done), result = std::move(result)]() mutable {
+                    if (state->generation != generation)
+                        return;
+                    state->running = false;
+                    done(std::move(result));
+                },
+                Qt::QueuedConnection);
+        });
+        m_state->running = true;
+    }
+
+    // Stops the current job (cooperatively) and drops its result.
+    void cancel()
+    {
+        if (m_cancelled)
+            m_cancelled->store(true);
+        ++m_state->generation;
+        m_state->running = false;
+    }
+
+    bool isRunning() const { return m_state->running; }
+
+private:
+    struct State {
+        quint64 generation = 0; // touched on the context's thread only
+        bool running = false;
+    };
+    QPointer<QObject> m_context;
+    QThreadPool *m_pool;
+    std::shared_ptr<State> m_state = std::make_shared<State>();
+    std::shared_ptr<std::atomic_bool> m_cancelled;
+};

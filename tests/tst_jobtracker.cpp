@@ -1,0 +1,106 @@
+#include "services/support/jobtracker.h"
+
+#include <QSignalSpy>
+#include <QTest>
+
+#include <thread>
+
+class TestJobTracker final : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void deliversResultOnContextThread()
+    {
+        QObject context;
+        JobTracker tracker(&context);
+        Qt::HANDLE deliveredOn = nullptr;
+        int result = 0;
+        tracker.start([](const JobControl &) { return 42; },
+                      [&](int value) {
+                          result = value;
+                          deliveredOn = QThread::currentThreadId();
+                      });
+        QTRY_COMPARE(result, 42);
+        QCOMPARE(deliveredOn, QThread::currentThreadId());
+        QVERIFY(!tracker.isRunning());
+    }
+
+    void newerJobSupersedesOlder()
+    {
+        QObject context;
+        JobTracker tracker(&context);
+        QList<int> delivered;
+        tracker.start(
+            [](const JobControl &) {
+                std::this_thread::sleep_for(std::chrono::milliseconds(150));
+                return 1;
+            },
+            [&](int v) { delivered << v; });
+        tracker.start([](const JobControl &) { return 2; }, [&](int v) { delivered << v; });
+        QTRY_COMPARE(delivered, QList<int>{2});
+        QTest::qWait(300); // the first job finishes later; its stale result must be dropped
+        QCOMPARE(delivered, QList<int>{2});
+    }
+
+    void cancelStopsCooperativeWorkAndDropsResult()
+    {
+        QObject context;
+        JobTracker tracker(&context);
+        std::atomic_int iterations = 0;
+        bool delivered = false;
+        tracker.start(
+            [&](const JobControl &control) {
+                while (!control.isCancelled() && iterations < 1000000) {
+                    ++iterations;
+                    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+                }
+                return iterations.load();
+            },
+            [&](int) { delivered = true; });
+        QTRY_VERIFY(iterations > 5);
+        tracker.cancel();
+        QTest::qWait(100);
+        const int after = iterations;
+        QTest::qWait(100);
+        QCOMPARE(iterations.load(), after);
+        QVERIFY(!delivered);
+    }
+
+    void progressArrivesInOrder()
+    {
+        QObject context;
+        JobTracker tracker(&context);
+        QList<qint64> seen;
+        bool finished = false;
+        tracker.start(
+            [](const JobControl &control) {
+                for (int i = 1; i <= 5; ++i)
+                    control.reportProgress(i, 5);
+                return true;
+            },
+            [&](bool) { finished = true; }, [&](qint64 done, qint64 total) {
+                QCOMPARE(total, 5);
+                seen << done;
+            });
+        QTRY_VERIFY(finished);
+        QCOMPARE(seen, (QList<qint64>{1, 2, 3, 4, 5}));
+    }
+
+    void contextDestroyedDropsDelivery()
+    {
+        auto *context = new QObject;
+        JobTracker tracker(context);
+        bool delivered = false;
+        tracker.start(
+            [](const JobControl &) {
+                std::this_thread::sleep_for(std::chrono::milliseconds(50));
+                return 0;
+            },
+            [&](int) { delivered = true; });
+        delete context;
+        QTest::qWait(200);
+        QVERIFY(!delivered);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestJobTracker)
+#include "tst_jobtracker.moc"
