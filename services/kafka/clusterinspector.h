@@ -1,0 +1,39 @@
+#pragma once
+
+#include "kafkaconfig.h"
+#include "kafkatypes.h"
+
+#include <QStringList>
+
+// Blocking, thread-safe questions to one cluster. Only service worker threads call it; the UI goes through
+// ClusterService (or a sampler) which owns the threads.
+class ClusterInspector final {
+public:
+    // Creates the client; fails only on invalid properties (connection problems surface per call).
+    static std::unique_ptr<ClusterInspector> create(const KafkaProperties &properties, QString *error);
+    ~ClusterInspector();
+
+    KafkaResult<ClusterSnapshot> metadata(int timeoutMs) const;
+    // One ListOffsets request per partition leader (librdkafka batches by leader), not one call per partition.
+    KafkaResult<PartitionOffsets> endOffsets(const QList<TopicPartition> &partitions, int timeoutMs) const;
+    KafkaResult<PartitionOffsets> startOffsets(const QList<TopicPartition> &partitions, int timeoutMs) const;
+    // ListConsumerGroups; `unsupported` when the brokers do not implement it (then use named groups).
+    KafkaResult<QStringList> listGroups(int timeoutMs) const;
+    // Committed offsets of many groups, one ListConsumerGroupOffsets per group (librdkafka 2.0 allows one),
+    // at most `concurrency` in flight. `partitions` empty: all the group has committed.
+    QList<GroupOffsets> committedOffsets(const QStringList &groups, const QList<TopicPartition> &partitions,
+                                         int concurrency, int timeoutMs) const;
+
+    QString bootstrap() const { return m_bootstrap; }
+    rd_kafka_t *handle() const { return m_rk.get(); }
+
+private:
+    ClusterInspector() = default;
+    KafkaResult<PartitionOffsets> listOffsets(const QList<TopicPartition> &partitions, qint64 sentinel,
+                                              int timeoutMs) const;
+    KafkaHandle m_rk;
+    QString m_bootstrap;
+};
+
+// Conversions shared by the services that talk to librdkafka.
+rd_kafka_topic_partition_list_t *toPartitionList(const QList<TopicPartition> &partitions, qint64 offset);

@@ -1,0 +1,40 @@
+#include "kafkarecord.h"
+
+QByteArray KafkaRecord::header(QByteArrayView name) const
+{
+    for (auto it = headers.crbegin(); it != headers.crend(); ++it) {
+        if (it->name == name)
+            return it->value;
+    }
+    return {};
+}
+
+KafkaRecord KafkaRecord::fromMessage(const rd_kafka_message_t *message)
+{
+    KafkaRecord record;
+    record.topic = QString::fromUtf8(rd_kafka_topic_name(message->rkt));
+    record.partition = message->partition;
+    record.offset = message->offset;
+    rd_kafka_timestamp_type_t type;
+    record.timestampMs = rd_kafka_message_timestamp(message, &type);
+    record.keyIsNull = message->key == nullptr;
+    if (message->key)
+        record.key = QByteArray(static_cast<const char *>(message->key), qsizetype(message->key_len));
+    if (message->payload)
+        record.value = QByteArray(static_cast<const char *>(message->payload), qsizetype(message->len));
+    rd_kafka_headers_t *headers = nullptr;
+    if (rd_kafka_message_headers(message, &headers) == RD_KAFKA_RESP_ERR_NO_ERROR && headers) {
+        const char *name = nullptr;
+        const void *value = nullptr;
+        size_t size = 0;
+        for (size_t i = 0; rd_kafka_header_get_all(headers, i, &name, &value, &size) == RD_KAFKA_RESP_ERR_NO_ERROR; ++i) {
+            RecordHeader h;
+            h.name = QByteArray(name);
+            h.isNull = value == nullptr;
+            if (value)
+                h.value = QByteArray(static_cast<const char *>(value), qsizetype(size));
+            record.headers.append(std::move(h));
+        }
+    }
+    return record;
+}
