@@ -1,0 +1,51 @@
+#pragma once
+
+#include "lagsnapshot.h"
+#include "services/kafka/kafkaconfig.h"
+
+#include <QObject>
+#include <QStringList>
+
+#include <atomic>
+#include <memory>
+
+class ClusterInspector;
+class QThread;
+class QTimer;
+
+// Samples every group's lag on a fixed clock, on a thread of its own. Results arrive as value snapshots
+// through queued signals; the caller never waits.
+class LagSampler final : public QObject {
+    Q_OBJECT
+public:
+    struct Settings {
+        KafkaProperties cluster;
+        QStringList namedGroups; // used when the brokers cannot list groups, and always included
+        int intervalMs = 5000;
+        int requestTimeoutMs = 4000;
+        int groupConcurrency = 8;
+    };
+    enum class State { Idle, Connecting, Connected, Degraded, Unreachable };
+    Q_ENUM(State)
+
+    explicit LagSampler(QObject *parent = nullptr);
+    ~LagSampler() override;
+
+    // (Re)starts sampling with these settings; the first sample is taken at once.
+    void start(const Settings &settings);
+    void stop();
+    void sampleNow();
+
+    // The same work, blocking, for the command line and benchmarks.
+    static LagSnapshot sampleOnce(ClusterInspector &inspector, const Settings &settings, ClusterSnapshot *cluster = nullptr);
+
+Q_SIGNALS:
+    void sampled(const LagSnapshot &snapshot);
+    void clusterUpdated(const ClusterSnapshot &cluster);
+    void stateChanged(LagSampler::State state, const QString &detail);
+
+private:
+    class Worker;
+    QThread *m_thread = nullptr;
+    Worker *m_worker = nullptr;
+};
