@@ -1,6 +1,89 @@
+#include "commands.h"
+
 #include <QApplication>
+#include <QCoreApplication>
+#include <QTextStream>
+
+#include <cstring>
+#include <memory>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+struct Subcommand {
+    const char *name;
+    bool needsGui; // decided per invocation below for "demo"
+    int (*run)(const QStringList &);
+    const char *summary;
+};
+
+const Subcommand subcommands[] = {
+    {"demo", true, &Commands::demo,
+     "the demo world (mock cluster, private PostgreSQL, reference services) and the console;\n"
+     "           --headless: the world alone; --screenshots DIR: write a PNG of each view and exit"},
+    {"lag", false, &Commands::lag, "one lag sample (--bootstrap, --group, --json)"},
+};
+
+void printHelp()
+{
+    QTextStream out(stdout);
+    out << "Usage: berth [SUBCOMMAND] [OPTIONS]\n\n"
+        << "Without a subcommand, opens the console (--bootstrap SERVERS, --group NAME..., --db CONNINFO).\n\n"
+        << "Subcommands:\n";
+    for (const auto &cmd : subcommands)
+        out << "  " << QString::fromLatin1(cmd.name).leftJustified(9) << QString::fromLatin1(cmd.summary) << "\n";
+    out << "\nEach subcommand takes --help.\n";
+}
+
+void setIdentity()
+{
+    QCoreApplication::setOrganizationName(u"Berth"_s);
+    QCoreApplication::setApplicationName(u"Berth"_s);
+    QCoreApplication::setApplicationVersion(u"0.1.0"_s);
+}
+
+bool wantsHeadless(int argc, char **argv)
+{
+    for (int i = 2; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--headless") == 0 || std::strcmp(argv[i], "--help") == 0)
+            return true;
+    }
+    return false;
+}
+}
+
 int main(int argc, char **argv)
 {
-    QApplication app(argc, argv);
-    return 0;
+    if (argc > 1 && (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0 || std::strcmp(argv[1], "help") == 0)) {
+        printHelp();
+        return 0;
+    }
+    if (argc > 1 && std::strcmp(argv[1], "--version") == 0) {
+        QTextStream(stdout) << "berth 0.1.0\n";
+        return 0;
+    }
+    const Subcommand *chosen = nullptr;
+    if (argc > 1 && argv[1][0] != '-') {
+        for (const auto &cmd : subcommands) {
+            if (std::strcmp(argv[1], cmd.name) == 0)
+                chosen = &cmd;
+        }
+        if (!chosen) {
+            QTextStream(stderr) << "berth: unknown subcommand '" << argv[1] << "'\n\n";
+            printHelp();
+            return 2;
+        }
+    }
+    // Command-line work runs without a display; only the console needs widgets.
+    const bool gui = !chosen || (chosen->needsGui && !wantsHeadless(argc, argv));
+    std::unique_ptr<QCoreApplication> app;
+    if (gui)
+        app = std::make_unique<QApplication>(argc, argv);
+    else
+        app = std::make_unique<QCoreApplication>(argc, argv);
+    setIdentity();
+    QStringList arguments = QCoreApplication::arguments();
+    if (chosen)
+        arguments.removeAt(1); // the subcommand itself; parsers see "berth --options"
+    return chosen ? chosen->run(arguments) : Commands::console(arguments);
 }

@@ -1,0 +1,26 @@
+#pragma once
+
+#include <QtGlobal>
+
+// The demo's faults, on a fixed schedule by message sequence number, so that a short warm-up is sure to
+// contain each kind and tests can predict them. The producer and the consumers read the same schedule.
+namespace DemoFaults {
+// Producer side
+inline bool duplicateOrder(qint64 seq) { return seq % 17 == 2; }       // producer retry: sent twice, same key
+inline bool malformedOrder(qint64 seq) { return seq % 37 == 5; }       // poison: not JSON
+inline bool unknownOrderType(qint64 seq) { return seq % 53 == 7; }     // an event type nobody handles
+inline bool invalidOrderAmount(qint64 seq) { return seq % 61 == 9; }   // fails validation
+inline bool duplicatePayment(qint64 seq) { return seq % 19 == 3; }
+inline bool invalidPayment(qint64 seq) { return seq % 43 == 6; }
+inline bool invalidRecipient(qint64 seq) { return seq % 29 == 4; }
+// Consumer side
+inline int transientFailures(qint64 seq) // failed attempts before success; 3 or more exhausts the retry budget
+{
+    if (seq % 97 == 11)
+        return 3;
+    return seq % 23 == 1 ? 1 : 0;
+}
+inline bool crashBeforeCommit(qint64 seq) { return seq % 71 == 20; } // side effect done, offset not committed
+inline bool crashWhileInProgress(qint64 seq) { return seq % 113 == 13; } // leaves a stuck IN_PROGRESS row
+constexpr int maxAttempts = 3;
+}

@@ -1,0 +1,53 @@
+#pragma once
+
+#include "services/support/connectionprofile.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+#include <vector>
+
+class MockKafkaCluster;
+class TempPostgres;
+class DemoTraffic;
+class OutboxRelay;
+class ReferenceConsumer;
+
+// The built-in world the demo and the integration tests run against: a 3-broker mock cluster, a private
+// PostgreSQL, and reference services that behave like the seed articles' consumers, with faults.
+class DemoWorld final {
+public:
+    struct Options {
+        QString dataDir;    // empty: a temporary directory
+        double speed = 1.0; // traffic and consumer speed multiplier (tests warm up faster)
+    };
+    static constexpr const char *databaseName = "berth_demo";
+
+    DemoWorld();
+    ~DemoWorld();
+
+    // Blocking (a few seconds: initdb, topics, joins); call it before any window exists or off the UI thread.
+    bool start(const Options &options, QString *error);
+    void stop();
+
+    QString bootstrapServers() const;
+    QString conninfo(const QString &user = QStringLiteral("alice")) const;
+    ConnectionProfile profile(const QString &user = QStringLiteral("alice")) const;
+    QString connectionHelp() const; // what to paste into kcat and psql
+
+    static QStringList groups();
+    static QStringList topics();
+    MockKafkaCluster &cluster() const { return *m_cluster; }
+    TempPostgres &postgres() const { return *m_postgres; }
+    qint64 produced() const;
+    qint64 deadLettered() const;
+    qint64 duplicatesSent() const;
+
+private:
+    std::unique_ptr<MockKafkaCluster> m_cluster;
+    std::unique_ptr<TempPostgres> m_postgres;
+    std::unique_ptr<DemoTraffic> m_traffic;
+    std::unique_ptr<OutboxRelay> m_relay;
+    std::vector<std::unique_ptr<ReferenceConsumer>> m_consumers;
+};

@@ -1,0 +1,95 @@
+#include "emailsender.h"
+
+#include "orderprojection.h"
+
+#include <QJsonObject>
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+const QString consumerName = u"email-sender"_s;
+}
+
+EmailSender::EmailSender(const Config &config, double speed)
+    : ReferenceConsumer(config)
+    , m_speed(speed)
+{
+    m_clock.start();
+}
+
+EmailSender::~EmailSender()
+{
+    stop();
+}
+
+int EmailSender::processingDelayMs()
+{
+    // A 90-second wave: from about 2.5 messages/s (slower than traffic: lag builds) to 20/s (it drains).
+    const double phase = std::sin(double(m_clock.elapsed()) / 90000.0 * 2.0 * M_PI);
+    return int((220.0 + 170.0 * phase) / m_speed);
+}
+
+ReferenceConsumer::Outcome EmailSender::handle(const KafkaRecord &record)
+{
+    QString parseError;
+    const QJsonObject mail = parseObject(record.value, &parseError);
+    QString messageId = QString::fromUtf8(record.header("idempotency-key"));
+    if (messageId.isEmpty())
+        messageId = mail.value(u"messageId"_s).toString();
+    switch (OrderProjection::claim(db(), consumerName, messageId)) {
+    case OrderProjection::Claim::Claimed: break;
+    case OrderProjection::Claim::AlreadyDone:
+    case OrderProjection::Claim::InFlightElsewhere: countDuplicate(); return Outcome::Duplicate;
+    case OrderProjection::Claim::Failed: db().close(); return Outcome::Crash;
+    }
+    const QString to = mail.value(u"to"_s).toString();
+    if (!parseError.isEmpty() || !to.contains(u'@')) {
+        const QString reason = parseError.isEmpty() ? u"Invalid recipient address '"_s + to + u"'" : parseError;
+        OrderProjection::setStatus(db(), consumerName, messageId, u"FAILED_TERMINAL"_s, u"INVALID_RECIPIENT"_s);
+        deadLetter(record, DlqDialect::SpringCloudStream,
+                   {.exceptionClass = u"org.springframework.messaging.MessagingException"_s,
+                    .reason = reason,
+                    .stackTrace = u"org.springframework.messaging.MessagingException: "_s + reason
+                                + u"\n\tat com.example.mail.EmailSender.send(EmailSender.java:41)"});
+        return Outcome::Done;
+    }
+    db().exec(u"BEGIN"_s);
+    const PgResult sent = db().exec(u"INSERT INTO email_sent (message_id, recipient) VALUES ($1, $2) "
+                                    "ON CONFLICT DO NOTHING"_s,
+                                    {messageId, to});
+    const PgResult done = db().exec(u"UPDATE processed_message SET status = 'COMPLETED', updated_at = now() "
+                                    "WHERE consumer_name = $1 AND message_id = $2"_s,
+                                    {consumerName, messageId});
+    db().exec(sent.ok && done.ok ? u"COMMIT"_s : u"ROLLBACK"_s);
+    return sent.ok && done.ok ? Outcome::Done : Outcome::Crash;
+}
+
+WarehouseSink::WarehouseSink(const Config &config)
+    : ReferenceConsumer(config)
+{
+}
+
+WarehouseSink::~WarehouseSink()
+{
+    stop();
+}
+
+ReferenceConsumer::Outcome WarehouseSink::handle(const KafkaRecord &record)
+{
+    QString parseError;
+    parseObject(record.value, &parseError);
+    if (!parseError.isEmpty()) {
+        deadLetter(record, DlqDialect::KafkaConnect,
+                   {.exceptionClass = u"org.apache.kafka.connect.errors.DataException"_s,
+                    .reason = u"Converting byte[] to Kafka Connect data failed due to serialization error: "_s + parseError,
+                    .stackTrace = u"org.apache.kafka.connect.errors.DataException: Converting byte[] to Kafka Connect "
+                                  "data failed due to serialization error\n\tat org.apache.kafka.connect.json."
+                                  "JsonConverter.toConnectData(JsonConverter.java:324)"_s,
+                    .connectorName = u"warehouse-sink"_s, .connectorTask = u"0"_s,
+                    .connectorStage = u"VALUE_CONVERTER"_s,
+                    .connectorClass = u"org.apache.kafka.connect.json.JsonConverter"_s});
+    }
+    return Outcome::Done;
+}

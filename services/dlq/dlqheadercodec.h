@@ -1,0 +1,30 @@
+#pragma once
+
+#include "services/dlq/dlqrecord.h"
+
+#include <QByteArray>
+#include <QByteArrayView>
+
+// Reads and writes the dead-letter header dialects of DESIGN.md ("Contracts / DLQ header dialects").
+// Pure functions, no Kafka calls: the DLQ scanner decodes every record with them, so decoding compares
+// names as bytes against a compile-time table and allocates only for the strings it returns.
+
+// Detects the dialect (the family with the most recognised headers; the others fill only fields it left
+// unset, and are named in a note) and decodes it. Last occurrence of a repeated header wins. A value that
+// cannot be decoded leaves its field unset and adds a note with the raw bytes in hex; nothing is dropped.
+// `correlation-id` and `idempotency-key` are read whatever the dialect.
+DlqMetadata decodeDlqHeaders(const RecordHeaders &headers);
+
+// Writes `m` the way the dialect's real producer does: binary big-endian numbers for Spring Kafka and
+// Spring Cloud Stream, UTF-8 text for Kafka Connect, Kafka Streams and Berth. Unset fields are not
+// written. `correlation-id` and `idempotency-key` are added for every dialect (producers copy the
+// original record's headers). DlqDialect::Unknown writes only those two.
+RecordHeaders encodeDlqHeaders(DlqDialect dialect, const DlqMetadata &m);
+
+// True for every dialect's diagnostic header (replay drops these and keeps the rest). Matches by family
+// prefix, so diagnostic headers Berth does not decode yet are dropped too. `correlation-id` and
+// `idempotency-key` are business headers, not diagnostics.
+bool isDiagnosticDlqHeader(QByteArrayView name);
+
+QByteArray toBigEndian32(qint32 value);
+QByteArray toBigEndian64(qint64 value);

@@ -1,0 +1,70 @@
+#pragma once
+
+#include <QList>
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+#include <QVariant>
+
+#include <memory>
+
+typedef struct pg_conn PGconn;
+
+// The outcome of one statement, as plain values (safe to copy across threads).
+struct PgResult {
+    bool ok = false;
+    QString error;    // one readable line, empty when ok
+    QString sqlState; // e.g. "23505"; empty for client-side errors (connection lost, not connected)
+    QStringList columns;
+    QList<QVariantList> rows; // NULL is an invalid QVariant
+    qint64 affected = 0;      // rows touched by INSERT/UPDATE/DELETE/SELECT (PQcmdTuples)
+
+    int columnIndex(QStringView name) const;
+    // Convenience for the common "first row, named column" read; invalid when absent.
+    QVariant value(int row, QStringView column) const;
+
+    static PgResult failure(const QString &error, const QString &sqlState = {});
+};
+Q_DECLARE_METATYPE(PgResult)
+
+// One blocking libpq connection. Every call can wait on the network: use it on worker threads only
+// (demo services, PgConnection's worker, samplers), never on the UI thread.
+class PgSession final {
+public:
+    PgSession() = default;
+    ~PgSession();
+    PgSession(const PgSession &) = delete;
+    PgSession &operator=(const PgSession &) = delete;
+    PgSession(PgSession &&other) noexcept;
+    PgSession &operator=(PgSession &&other) noexcept;
+
+    // Closes any previous connection first. The session always talks UTF-8 and ISO dates.
+    bool connect(const QString &conninfo, QString *error);
+    bool isOpen() const;
+    void close();
+
+    // Always PQexecParams with text parameters, so values are never spliced into SQL. The server infers
+    // each parameter's type from its context; cast in SQL ($1::bytea) where the context cannot tell.
+    // Parameter encoding: invalid QVariant (or one holding nullptr) -> NULL, but a null QString is ''
+    // (Qt 6 semantics); bool -> t/f; QDateTime -> ISO 8601 in UTC; QByteArray -> bytea hex text
+    // ("\x..."); QStringList -> array literal; numbers in C locale; anything else via toString().
+    PgResult exec(const QString &sql, const QVariantList &params = {});
+    // PQexec: several statements in one go (migrations, setup). No parameters by design.
+    bool execScript(const QString &sql, QString *error);
+
+    // PQescapeIdentifier on an open connection; plain double-quoting otherwise.
+    QString escapeIdentifier(const QString &identifier) const;
+    // The latest libpq error for this connection, on one line, with the server's reason when it sent
+    // one before closing ("terminating connection due to administrator command").
+    QString lastError() const;
+
+    PGconn *handle() const { return m_conn; }
+
+    // Shared with PgConnection: libpq's multi-line messages turned into one readable line.
+    static QString readableError(const char *message);
+
+private:
+    PGconn *m_conn = nullptr;
+    // Heap-held so libpq's notice callback keeps a stable address when the session is moved.
+    std::unique_ptr<QString> m_lastFatal = std::make_unique<QString>();
+};

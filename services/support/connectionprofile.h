@@ -1,0 +1,15 @@
+#pragma once
+
+#include "services/kafka/kafkaconfig.h"
+
+#include <QStringList>
+
+// What the console connects to: one cluster and the consumer's inbox database.
+struct ConnectionProfile {
+    QString name;
+    KafkaProperties cluster;
+    QStringList namedGroups;   // groups to watch when the brokers cannot list them
+    QString databaseConninfo;  // libpq conninfo or URI; empty: no inbox database
+    QString databaseLabel;     // shown instead of the conninfo (which may hold a password)
+    int sampleIntervalMs = 5000;
+};

@@ -1,0 +1,215 @@
+#include "services/demo/demoworld.h"
+#include "services/demo/mockkafkacluster.h"
+#include "services/demo/temppostgres.h"
+#include "services/dlq/dlqheadercodec.h"
+#include "services/inbox/pgsession.h"
+
+#include "support/testsupport.h"
+
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+
+// The demo world must produce what it promises; kcat, an independent client, reads it back.
+class TestDemoWorld final : public QObject {
+    Q_OBJECT
+    DemoWorld m_world;
+
+    struct KcatRecord {
+        int partition = -1;
+        qint64 offset = -1;
+        QByteArray key;
+        QByteArray value;
+        RecordHeaders headers;
+    };
+
+    // kcat -J prints one JSON object per record with header values as raw bytes (not always UTF-8). Read
+    // each byte as Latin-1 so every line parses, then map the strings back to the exact bytes.
+    QList<KcatRecord> kcatRead(const QString &topic)
+    {
+        QProcess kcat;
+        kcat.start(u"kcat"_s, {u"-b"_s, m_world.bootstrapServers(), u"-C"_s, u"-t"_s, topic, u"-o"_s, u"beginning"_s,
+                               u"-e"_s, u"-J"_s, u"-q"_s});
+        if (!kcat.waitForFinished(60000) || kcat.exitCode() != 0)
+            return {};
+        QList<KcatRecord> records;
+        const QList<QByteArray> lines = kcat.readAllStandardOutput().split('\n');
+        for (const QByteArray &line : lines) {
+            if (line.trimmed().isEmpty())
+                continue;
+            const QJsonObject o = QJsonDocument::fromJson(QString::fromLatin1(line).toUtf8()).object();
+            KcatRecord r;
+            r.partition = o.value(u"partition"_s).toInt(-1);
+            r.offset = o.value(u"offset"_s).toInteger(-1);
+            r.key = o.value(u"key"_s).toString().toLatin1();
+            r.value = o.value(u"payload"_s).toString().toLatin1();
+            const QJsonArray h = o.value(u"headers"_s).toArray();
+            for (qsizetype i = 0; i + 1 < h.size(); i += 2)
+                r.headers.append({h[i].toString().toLatin1(), h[i + 1].toString().toLatin1(), h[i + 1].isNull()});
+            records.append(r);
+        }
+        return records;
+    }
+
+    static QByteArray headerOf(const KcatRecord &r, const QByteArray &name)
+    {
+        QByteArray value;
+        for (const auto &h : r.headers) {
+            if (h.name == name)
+                value = h.value;
+        }
+        return value;
+    }
+
+    QMap<QString, qint64> countByStatus(const QString &sql)
+    {
+        PgSession db;
+        QString error;
+        if (!db.connect(m_world.postgres().conninfo(u"postgres"_s, QString::fromLatin1(DemoWorld::databaseName)), &error))
+            return {};
+        QMap<QString, qint64> counts;
+        const PgResult result = db.exec(sql);
+        for (const auto &row : result.rows)
+            counts.insert(row.at(0).toString(), row.at(1).toLongLong());
+        return counts;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY2(TestSupport::haveExecutable(u"kcat"_s), "kcat is required (scripts/berth.sh installs it)");
+        QString error;
+        DemoWorld::Options options;
+        options.speed = 4;
+        QVERIFY2(m_world.start(options, &error), qPrintable(error));
+        // Warm up until every promised fault has happened at least once.
+        QElapsedTimer clock;
+        clock.start();
+        QMap<QString, qint64> states;
+        while (clock.elapsed() < 120000) {
+            states = countByStatus(u"SELECT status, count(*) FROM processed_message GROUP BY 1"_s);
+            if (states.size() >= 5 && m_world.deadLettered() >= 12)
+                break;
+            QTest::qWait(250);
+        }
+        qInfo() << "warm-up took" << clock.elapsed() << "ms; inbox states" << states << "dead-lettered"
+                << m_world.deadLettered();
+        QVERIFY(states.size() >= 5);
+        QVERIFY(m_world.deadLettered() >= 12);
+    }
+
+    void connectionHelpNamesBootstrapAndDatabase()
+    {
+        const QString help = m_world.connectionHelp();
+        QVERIFY(help.contains(m_world.bootstrapServers()));
+        QVERIFY(help.contains(m_world.conninfo(u"alice"_s)));
+        QVERIFY(help.contains(m_world.conninfo(u"bob"_s)));
+    }
+
+    void springDltHeadersAreBinaryAndDecodable()
+    {
+        const auto records = kcatRead(u"orders-dlt"_s);
+        QVERIFY(!records.isEmpty());
+        const auto originals = kcatRead(u"orders"_s);
+        QHash<QPair<int, qint64>, QByteArray> originalValue;
+        for (const auto &o : originals)
+            originalValue.insert({o.partition, o.offset}, o.value);
+        QSet<QString> causes;
+        for (const auto &r : records) {
+            QCOMPARE(headerOf(r, "kafka_dlt-original-topic"), "orders");
+            QCOMPARE(headerOf(r, "kafka_dlt-original-partition").size(), 4); // big-endian int32, as Spring writes
+            QCOMPARE(headerOf(r, "kafka_dlt-original-offset").size(), 8);
+            const DlqMetadata m = decodeDlqHeaders(r.headers);
+            QCOMPARE(m.dialect, DlqDialect::SpringDlt);
+            QCOMPARE(m.originalTopic, u"orders"_s);
+            QCOMPARE(m.consumerGroup, u"order-projection"_s);
+            QVERIFY(!m.exceptionClass.isEmpty());
+            QVERIFY(!m.idempotencyKey.isEmpty());
+            // The coordinates point at the very record that failed.
+            QCOMPARE(originalValue.value({m.originalPartition, m.originalOffset}), r.value);
+            causes.insert(m.causeClass);
+        }
+        QVERIFY2(causes.contains(u"com.fasterxml.jackson.core.JsonParseException"_s), "poison (not JSON) expected");
+        QVERIFY2(causes.contains(u"com.example.orders.UnknownEventTypeException"_s), "unknown event type expected");
+        QVERIFY2(causes.contains(u"jakarta.validation.ConstraintViolationException"_s), "validation failure expected");
+    }
+
+    void otherDialectsAreDecodable()
+    {
+        const QList<std::pair<QString, DlqDialect>> dlqs = {
+            {u"payments-dlq"_s, DlqDialect::BerthCanonical},
+            {u"error.notifications.email-sender"_s, DlqDialect::SpringCloudStream},
+            {u"dlq-warehouse-sink"_s, DlqDialect::KafkaConnect},
+        };
+        for (const auto &[topic, dialect] : dlqs) {
+            const auto records = kcatRead(topic);
+            QVERIFY2(!records.isEmpty(), qPrintable(topic));
+            for (const auto &r : records) {
+                const DlqMetadata m = decodeDlqHeaders(r.headers);
+                QCOMPARE(m.dialect, dialect);
+                QVERIFY(!m.originalTopic.isEmpty());
+                QVERIFY(m.originalOffset >= 0);
+                QVERIFY(!m.reason.isEmpty());
+            }
+        }
+    }
+
+    void producerRetriesCreateDuplicates()
+    {
+        const auto orders = kcatRead(u"orders"_s);
+        QHash<QByteArray, int> seen;
+        int duplicates = 0;
+        for (const auto &r : orders) {
+            if (seen[headerOf(r, "idempotency-key")]++ > 0)
+                ++duplicates;
+        }
+        QVERIFY(duplicates > 0);
+        QVERIFY(m_world.duplicatesSent() > 0);
+    }
+
+    void inboxHoldsEveryState()
+    {
+        const auto seed000 = countByStatus(u"SELECT status, count(*) FROM processed_message GROUP BY 1"_s);
+        for (const auto &state : {u"IN_PROGRESS"_s, u"COMPLETED"_s, u"FAILED_RETRYABLE"_s, u"FAILED_TERMINAL"_s, u"PARKED"_s})
+            QVERIFY2(seed000.value(state) > 0, qPrintable(state));
+        const auto seed001 = countByStatus(u"SELECT status, count(*) FROM processed_events GROUP BY 1"_s);
+        QVERIFY(seed001.value(u"COMPLETED"_s) > 0);
+        QVERIFY(seed001.value(u"FAILED"_s) > 0);
+        const auto attempts = countByStatus(u"SELECT 'retried', count(*) FROM processed_events WHERE attempt_count > 1"_s);
+        QVERIFY(attempts.value(u"retried"_s) > 0);
+        const auto outbox = countByStatus(u"SELECT status, count(*) FROM outbox GROUP BY 1"_s);
+        QVERIFY(outbox.value(u"published"_s) + outbox.value(u"pending"_s) > 0);
+    }
+
+    void redeliveriesNeverApplyTwice()
+    {
+        // Crashes after the side effect and producer duplicates both redeliver; the inbox must absorb them.
+        const auto versions = countByStatus(u"SELECT 'max', max(version) FROM order_projection"_s);
+        QCOMPARE(versions.value(u"max"_s), 1);
+        const auto captures = countByStatus(u"SELECT 'n', count(*) - count(DISTINCT payment_id) FROM payment_capture"_s);
+        QCOMPARE(captures.value(u"n"_s), 0);
+    }
+
+    void operatorRolesCanLogIn()
+    {
+        for (const QString &role : {u"alice"_s, u"bob"_s}) {
+            PgSession db;
+            QString error;
+            QVERIFY2(db.connect(m_world.conninfo(role), &error), qPrintable(error));
+            const PgResult who = db.exec(u"SELECT session_user, pg_has_role(session_user, 'berth_approver', 'member')"_s);
+            QVERIFY2(who.ok, qPrintable(who.error));
+            QCOMPARE(who.rows.first().at(0).toString(), role);
+            QCOMPARE(who.rows.first().at(1).toBool(), true);
+        }
+    }
+
+    void cleanupTestCase() { m_world.stop(); }
+};
+
+QTEST_GUILESS_MAIN(TestDemoWorld)
+#include "tst_demoworld.moc"

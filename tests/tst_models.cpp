@@ -1,0 +1,131 @@
+#include "models/connectionsmodel.h"
+#include "models/lagtablemodel.h"
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+LagSnapshot snapshot(const QList<std::tuple<QString, QString, int, qint64, qint64>> &rows)
+{
+    LagSnapshot s;
+    s.reachable = true;
+    for (const auto &[g, t, p, committed, end] : rows) {
+        PartitionLag r;
+        r.group = g;
+        r.topic = t;
+        r.partition = p;
+        r.committed = committed;
+        r.end = end;
+        r.lag = committed < 0 ? end : end - committed;
+        if (committed < 0)
+            r.flags |= PartitionLag::NoCommit;
+        s.rows.append(r);
+        if (!s.groups.contains(g))
+            s.groups.append(g);
+    }
+    return s;
+}
+}
+
+class TestModels final : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void lagModelPassesTheTesterThroughUpdates()
+    {
+        LagTableModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSortFilterProxyModel proxy;
+        proxy.setSourceModel(&model);
+        proxy.setSortRole(LagTableModel::SortRole);
+        proxy.sort(LagTableModel::Lag, Qt::DescendingOrder);
+        QAbstractItemModelTester proxyTester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+
+        model.setSnapshot(snapshot({{u"g"_s, u"t"_s, 0, 5, 10}, {u"g"_s, u"t"_s, 1, 0, 100}}));
+        QCOMPARE(model.rowCount(), 2);
+        model.setSnapshot(snapshot({{u"g"_s, u"t"_s, 0, 9, 10}, {u"g"_s, u"t"_s, 1, 99, 100}}));
+        model.setSnapshot(snapshot({{u"g"_s, u"t"_s, 0, 9, 10}}));
+        model.setSnapshot({});
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    void sameKeysUpdateInPlaceNewKeysReset()
+    {
+        LagTableModel model;
+        model.setSnapshot(snapshot({{u"g"_s, u"t"_s, 0, 5, 10}, {u"g"_s, u"t"_s, 1, 0, 100}}));
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+        model.setSnapshot(snapshot({{u"g"_s, u"t"_s, 0, 7, 12}, {u"g"_s, u"t"_s, 1, 50, 100}}));
+        QCOMPARE(changed.size(), 1);
+        QCOMPARE(reset.size(), 0);
+        QCOMPARE(model.index(0, LagTableModel::Lag).data(LagTableModel::SortRole).toLongLong(), 5);
+        model.setSnapshot(snapshot({{u"g"_s, u"t"_s, 0, 7, 12}, {u"h"_s, u"t"_s, 1, 50, 100}}));
+        QCOMPARE(reset.size(), 1);
+    }
+
+    void sortingUsesNumbersNotText()
+    {
+        LagTableModel model;
+        // As text "9" > "10000"; as numbers it is the other way round.
+        model.setSnapshot(snapshot({{u"a"_s, u"t"_s, 0, 0, 9}, {u"b"_s, u"t"_s, 0, 0, 10000}, {u"c"_s, u"t"_s, 0, 0, 500}}));
+        QSortFilterProxyModel proxy;
+        proxy.setSourceModel(&model);
+        proxy.setSortRole(LagTableModel::SortRole);
+        proxy.sort(LagTableModel::Lag, Qt::DescendingOrder);
+        QCOMPARE(proxy.index(0, LagTableModel::Group).data().toString(), u"b"_s);
+        QCOMPARE(proxy.index(2, LagTableModel::Group).data().toString(), u"a"_s);
+    }
+
+    void flagsAreExplained()
+    {
+        LagTableModel model;
+        LagSnapshot s = snapshot({{u"g"_s, u"t"_s, 0, -1, 40}});
+        s.rows[0].start = 3;
+        model.setSnapshot(s);
+        QCOMPARE(model.index(0, LagTableModel::Committed).data().toString(), u"none"_s);
+        QVERIFY(model.index(0, LagTableModel::Lag).data(Qt::ToolTipRole).toString().contains(u"log start"_s));
+        PartitionLag ahead;
+        ahead.group = u"g"_s;
+        ahead.topic = u"t"_s;
+        ahead.partition = 1;
+        ahead.committed = 50;
+        ahead.end = 40;
+        ahead.flags = PartitionLag::CommittedAhead;
+        s.rows.append(ahead);
+        model.setSnapshot(s);
+        QCOMPARE(model.index(1, LagTableModel::Lag).data(LagTableModel::SortRole).toLongLong(), 0);
+        QVERIFY(model.index(1, LagTableModel::Lag).data(Qt::ToolTipRole).toString().contains(u"past the end"_s));
+    }
+
+    void connectionsModelShowsClusterAndHealth()
+    {
+        ConnectionsModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        ClusterSnapshot cluster;
+        cluster.bootstrap = u"127.0.0.1:9092"_s;
+        cluster.brokers = {{1, u"127.0.0.1"_s, 9092}, {2, u"127.0.0.1"_s, 9093}};
+        cluster.topics = {{u"orders"_s, {1, 2, 1}, {}}};
+        model.setCluster(cluster);
+        model.setGroups({u"order-projection"_s}, u"named in the profile"_s);
+        model.setClusterHealth(ConnectionsModel::Health::Down, u"unreachable"_s, u"Connection refused"_s);
+        const QModelIndex clusterIndex = model.indexFromItem(model.clusterItem());
+        QCOMPARE(clusterIndex.data().toString(), u"Kafka 127.0.0.1:9092"_s);
+        QCOMPARE(clusterIndex.siblingAtColumn(1).data().toString(), u"unreachable"_s);
+        QCOMPARE(clusterIndex.siblingAtColumn(1).data(ConnectionsModel::HealthRole).toInt(), int(ConnectionsModel::Health::Down));
+        QCOMPARE(model.rowCount(clusterIndex), 3); // brokers, topics, groups
+        QCOMPARE(model.rowCount(model.index(0, 0, clusterIndex)), 2);
+        QCOMPARE(model.index(1, 0, clusterIndex).siblingAtColumn(1).data().toString(), u"1 topic(s)"_s);
+        // A second snapshot replaces, never appends.
+        cluster.brokers.removeLast();
+        model.setCluster(cluster);
+        QCOMPARE(model.rowCount(model.index(0, 0, clusterIndex)), 1);
+        model.setDatabase(u"db"_s, ConnectionsModel::Health::Good, u"connected"_s, {});
+        QCOMPARE(model.indexFromItem(model.databaseItem()).siblingAtColumn(1).data().toString(), u"connected"_s);
+    }
+};
+
+QTEST_MAIN(TestModels)
+#include "tst_models.moc"

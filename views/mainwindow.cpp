@@ -1,0 +1,156 @@
+#include "mainwindow.h"
+
+#include "lagview.h"
+#include "models/connectionsmodel.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QHeaderView>
+#include <QKeySequence>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+using namespace Qt::StringLiterals;
+
+MainWindow::MainWindow(ConnectionsModel *connections, QAbstractItemModel *lag, QWidget *parent)
+    : QMainWindow(parent)
+    , m_connectionsTree(new QTreeView)
+    , m_connectionsDock(new QDockWidget(tr("Connections"), this))
+    , m_tabs(new QTabWidget)
+    , m_lagView(new LagView(lag))
+    , m_banner(new QLabel)
+    , m_kafkaStatus(new QLabel)
+    , m_databaseStatus(new QLabel)
+{
+    setWindowTitle(tr("Berth — delivery correctness console"));
+    setWindowIcon(QIcon(u":/berth/icons/berth.svg"_s));
+
+    m_connectionsTree->setModel(connections);
+    m_connectionsTree->setUniformRowHeights(true);
+    m_connectionsTree->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_connectionsTree->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    m_connectionsTree->header()->setStretchLastSection(false);
+    m_connectionsTree->expand(connections->indexFromItem(connections->clusterItem()));
+    m_connectionsDock->setObjectName(u"connectionsDock"_s);
+    m_connectionsDock->setWidget(m_connectionsTree);
+    addDockWidget(Qt::LeftDockWidgetArea, m_connectionsDock);
+
+    // Problems are stated in words in a banner over the work area, not only as a colour somewhere.
+    m_banner->setTextFormat(Qt::PlainText);
+    m_banner->setWordWrap(true);
+    m_banner->setContentsMargins(10, 6, 10, 6);
+    m_banner->hide();
+
+    m_tabs->addTab(m_lagView, tr("&Lag"));
+    auto *central = new QWidget;
+    auto *layout = new QVBoxLayout(central);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(m_banner);
+    layout->addWidget(m_tabs, 1);
+    setCentralWidget(central);
+
+    m_kafkaStatus->setTextFormat(Qt::PlainText);
+    m_databaseStatus->setTextFormat(Qt::PlainText);
+    statusBar()->addWidget(m_kafkaStatus, 1);
+    statusBar()->addPermanentWidget(m_databaseStatus);
+
+    createActions();
+    restoreLayout();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createActions()
+{
+    auto *file = menuBar()->addMenu(tr("&File"));
+    auto *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    auto *view = menuBar()->addMenu(tr("&View"));
+    auto *refresh = view->addAction(tr("&Refresh now"), this, &MainWindow::refreshRequested);
+    refresh->setShortcut(QKeySequence::Refresh);
+    auto *filter = view->addAction(tr("&Filter…"), this, [this] {
+        showView(m_lagView);
+        m_lagView->focusFilter();
+    });
+    filter->setShortcut(QKeySequence::Find);
+    view->addSeparator();
+    view->addAction(m_connectionsDock->toggleViewAction());
+
+    auto *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Berth"), this, [this] {
+        QMessageBox::about(this, tr("About Berth"),
+                           tr("Berth %1\nA console for delivery correctness on Kafka: lag, dead letters, "
+                              "and audited, four-eyes remediation.")
+                               .arg(QApplication::applicationVersion()));
+    });
+}
+
+void MainWindow::restoreLayout()
+{
+    QSettings settings;
+    if (!restoreGeometry(settings.value(u"window/geometry"_s).toByteArray()))
+        resize(1280, 800);
+    restoreState(settings.value(u"window/state"_s).toByteArray());
+    m_lagView->restoreHeaderState(settings.value(u"lag/header"_s).toByteArray());
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    QSettings settings;
+    settings.setValue(u"window/geometry"_s, saveGeometry());
+    settings.setValue(u"window/state"_s, saveState());
+    settings.setValue(u"lag/header"_s, m_lagView->saveHeaderState());
+    event->accept();
+}
+
+void MainWindow::setBanner(BannerKind kind, const QString &text)
+{
+    if (kind == BannerKind::None || text.isEmpty()) {
+        m_banner->hide();
+        m_banner->clear();
+        return;
+    }
+    const bool error = kind == BannerKind::Error;
+    m_banner->setStyleSheet(error ? u"background:#fdecea; color:#8a1c1c; border:1px solid #e0a0a0; border-radius:4px;"_s
+                                  : u"background:#fff4e0; color:#7a4a00; border:1px solid #e8c98a; border-radius:4px;"_s);
+    m_banner->setText(text);
+    m_banner->show();
+}
+
+QString MainWindow::bannerText() const
+{
+    return m_banner->isVisible() ? m_banner->text() : QString();
+}
+
+void MainWindow::setKafkaStatus(const QString &text)
+{
+    m_kafkaStatus->setText(text);
+}
+
+void MainWindow::setDatabaseStatus(const QString &text)
+{
+    m_databaseStatus->setText(text);
+}
+
+QList<QPair<QString, QWidget *>> MainWindow::mainViews()
+{
+    QList<QPair<QString, QWidget *>> views;
+    views.append({u"lag"_s, m_lagView});
+    return views;
+}
+
+void MainWindow::showView(QWidget *view)
+{
+    const int index = m_tabs->indexOf(view);
+    if (index >= 0)
+        m_tabs->setCurrentIndex(index);
+}
