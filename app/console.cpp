@@ -70,6 +70,13 @@ void Console::wireKafka()
                                 tr("Kafka cluster %1 answered only in part; figures may be incomplete.\n%2")
                                     .arg(bootstrap, detail));
             break;
+        case LagSampler::State::Rejected:
+            m_connections->setClusterHealth(ConnectionsModel::Health::Down, tr("settings rejected"), detail);
+            m_window->setKafkaStatus(tr("Kafka: settings rejected"));
+            m_window->setBanner(MainWindow::BannerKind::Error,
+                                tr("librdkafka rejected the cluster settings — fix the profile and reconnect.\n%1")
+                                    .arg(detail));
+            break;
         case LagSampler::State::Unreachable:
             m_connections->setClusterHealth(ConnectionsModel::Health::Down, tr("unreachable"), detail);
             m_window->setKafkaStatus(tr("Kafka: unreachable (%1)").arg(bootstrap));
@@ -142,10 +149,10 @@ void Console::writeScreenshots(const QString &dir, int warmUpMs)
             return;
         }
         written << wholePath;
-        for (const auto &[name, view] : m_window->mainViews()) {
-            m_window->showView(view);
-            const QString path = QDir(dir).filePath(name + u".png");
-            if (!m_window->grab().save(path)) {
+        for (const auto &view : m_window->mainViews()) {
+            m_window->showView(view.widget);
+            const QString path = QDir(dir).filePath(view.name + u".png");
+            if (!(view.isTab ? m_window->grab() : view.widget->grab()).save(path)) {
                 Q_EMIT screenshotsDone(false, tr("Cannot write %1").arg(path));
                 return;
             }

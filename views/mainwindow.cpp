@@ -20,6 +20,12 @@
 
 using namespace Qt::StringLiterals;
 
+// Icons live in this static library's resources, which must be pulled in explicitly.
+static void initResources()
+{
+    Q_INIT_RESOURCE(app);
+}
+
 MainWindow::MainWindow(ConnectionsModel *connections, QAbstractItemModel *lag, QWidget *parent)
     : QMainWindow(parent)
     , m_connectionsTree(new QTreeView)
@@ -30,6 +36,7 @@ MainWindow::MainWindow(ConnectionsModel *connections, QAbstractItemModel *lag, Q
     , m_kafkaStatus(new QLabel)
     , m_databaseStatus(new QLabel)
 {
+    initResources();
     setWindowTitle(tr("Berth — delivery correctness console"));
     setWindowIcon(QIcon(u":/berth/icons/berth.svg"_s));
 
@@ -39,9 +46,14 @@ MainWindow::MainWindow(ConnectionsModel *connections, QAbstractItemModel *lag, Q
     m_connectionsTree->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
     m_connectionsTree->header()->setStretchLastSection(false);
     m_connectionsTree->expand(connections->indexFromItem(connections->clusterItem()));
+    m_connectionsTree->setTextElideMode(Qt::ElideMiddle); // bootstrap lists are long; both ends matter
+    // Newly listed brokers, topics and groups stay visible: the panel is an overview, not a file tree.
+    connect(connections, &QAbstractItemModel::rowsInserted, m_connectionsTree,
+            [tree = m_connectionsTree](const QModelIndex &parent) { tree->expand(parent); });
     m_connectionsDock->setObjectName(u"connectionsDock"_s);
     m_connectionsDock->setWidget(m_connectionsTree);
     addDockWidget(Qt::LeftDockWidgetArea, m_connectionsDock);
+    m_connectionsTree->setMinimumWidth(360);
 
     // Problems are stated in words in a banner over the work area, not only as a colour somewhere.
     m_banner->setTextFormat(Qt::PlainText);
@@ -128,7 +140,7 @@ void MainWindow::setBanner(BannerKind kind, const QString &text)
 
 QString MainWindow::bannerText() const
 {
-    return m_banner->isVisible() ? m_banner->text() : QString();
+    return m_banner->isHidden() ? QString() : m_banner->text();
 }
 
 void MainWindow::setKafkaStatus(const QString &text)
@@ -141,11 +153,9 @@ void MainWindow::setDatabaseStatus(const QString &text)
     m_databaseStatus->setText(text);
 }
 
-QList<QPair<QString, QWidget *>> MainWindow::mainViews()
+QList<MainWindow::MainView> MainWindow::mainViews()
 {
-    QList<QPair<QString, QWidget *>> views;
-    views.append({u"lag"_s, m_lagView});
-    return views;
+    return {{u"connections"_s, m_connectionsDock, false}, {u"lag"_s, m_lagView, true}};
 }
 
 void MainWindow::showView(QWidget *view)

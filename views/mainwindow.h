@@ -25,8 +25,14 @@ public:
     void setKafkaStatus(const QString &text);
     void setDatabaseStatus(const QString &text);
 
-    // Each main view by a short name, for screenshots and tests.
-    QList<QPair<QString, QWidget *>> mainViews();
+    // Each main view by a short name, for screenshots and tests. A tab is pictured with the window around
+    // it, a panel on its own.
+    struct MainView {
+        QString name;
+        QWidget *widget;
+        bool isTab;
+    };
+    QList<MainView> mainViews();
     void showView(QWidget *view);
 
 Q_SIGNALS:

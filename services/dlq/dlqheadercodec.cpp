@@ -7,8 +7,6 @@
 
 #include <algorithm>
 #include <array>
-#include <climits>
-#include <cstdio>
 #include <limits>
 #include <string_view>
 
@@ -132,11 +130,12 @@ constexpr int kSpecCount = int(kSpecs.size());
 // Name lookup: an open-addressing table built at compile time. The hash reads only the length and a
 // few bytes (names share long prefixes, their ends and lengths tell them apart), so a lookup costs a
 // handful of loads and usually one memcmp; names of any other length are rejected at once.
-constexpr quint32 nameHash(std::string_view n) {
+constexpr quint32 nameHash(std::string_view n)
+{
     const auto at = [&](size_t i) { return quint32(quint8(n[i])); };
     const size_t z = n.size();
-    return (quint32(z) * 0x9e3779b1u) ^ (at(z - 1) * 0x85ebca6bu) ^ (at(z - 2) * 0xc2b2ae35u) ^
-           (at(z / 2) * 0x27d4eb2fu) ^ (at(2) * 0x165667b1u);
+    return (quint32(z) * 0x9e3779b1u) ^ (at(z - 1) * 0x85ebca6bu) ^ (at(z - 2) * 0xc2b2ae35u)
+           ^ (at(z / 2) * 0x27d4eb2fu) ^ (at(2) * 0x165667b1u);
 }
 constexpr auto kByLength = [](const HeaderSpec &a, const HeaderSpec &b) {
     return a.name.size() < b.name.size();
@@ -160,7 +159,8 @@ constexpr auto kSlotOf = [] {
     return slots;
 }();
 
-int specIndex(QByteArrayView name) {
+int specIndex(QByteArrayView name)
+{
     const std::string_view key(name.data(), size_t(name.size()));
     if (key.size() < kMinName || key.size() > kMaxName)
         return -1;
@@ -172,18 +172,15 @@ int specIndex(QByteArrayView name) {
 }
 
 // Rows of one family are contiguous in kSpecs: decoding a family walks only its own rows.
-struct SpecRange {
-    int begin = 0, end = 0;
-};
 constexpr auto kFamilyRows = [] {
-    std::array<SpecRange, kFamilyCount> rows{};
+    std::array<std::pair<int, int>, kFamilyCount> rows{}; // [first, last + 1)
     for (int i = kSpecCount - 1; i >= 0; --i) {
-        SpecRange &r = rows[int(kSpecs[i].family)];
-        r.begin = i;
-        r.end = r.end ? r.end : i + 1;
+        auto &[begin, end] = rows[int(kSpecs[i].family)];
+        begin = i;
+        end = end ? end : i + 1;
     }
     for (int i = 1; i < kSpecCount; ++i) {
-        if (kSpecs[i].family != kSpecs[i - 1].family && rows[int(kSpecs[i].family)].begin != i)
+        if (kSpecs[i].family != kSpecs[i - 1].family && rows[int(kSpecs[i].family)].first != i)
             throw "rows of a family must be contiguous in kSpecs";
     }
     return rows;
@@ -200,44 +197,43 @@ constexpr std::array kIntMembers = {&DlqMetadata::originalPartition, &DlqMetadat
 constexpr std::array kLongMembers = {&DlqMetadata::originalOffset, &DlqMetadata::originalTimestampMs,
                                      &DlqMetadata::firstFailureMs, &DlqMetadata::lastFailureMs};
 constexpr int kFirstInt = int(Field::OriginalPartition), kFirstLong = int(Field::OriginalOffset);
-static_assert(kTextMembers.size() == kFirstInt && kFirstInt + kIntMembers.size() == kFirstLong &&
-              kFirstLong + kLongMembers.size() == int(Field::None));
+static_assert(kTextMembers.size() == kFirstInt && kFirstInt + kIntMembers.size() == kFirstLong
+              && kFirstLong + kLongMembers.size() == int(Field::None));
 
-constexpr bool isIntField(Field f) {
+constexpr bool isIntField(Field f)
+{
     return int(f) >= kFirstInt && int(f) < kFirstLong;
 }
 
-template <typename M> auto &textOf(M &m, Field f) {
+template <typename M> auto &textOf(M &m, Field f)
+{
     return m.*kTextMembers[int(f)];
 }
 
-qint64 numberOf(const DlqMetadata &m, Field f) {
+qint64 numberOf(const DlqMetadata &m, Field f)
+{
     return isIntField(f) ? m.*kIntMembers[int(f) - kFirstInt] : m.*kLongMembers[int(f) - kFirstLong];
 }
 
-void setNumber(DlqMetadata &m, Field f, qint64 v) {
+void setNumber(DlqMetadata &m, Field f, qint64 v)
+{
     if (isIntField(f))
         m.*kIntMembers[int(f) - kFirstInt] = int(v);
     else
         m.*kLongMembers[int(f) - kFirstLong] = v;
 }
 
-QString nameOf(const HeaderSpec &s) {
-    return QString::fromLatin1(s.name.data(), qsizetype(s.name.size()));
-}
-
 // Raw bytes for a note; long values are cut, the note already says how long they are.
-QString rawHex(QByteArrayView v) {
+QString rawHex(QByteArrayView v)
+{
     constexpr qsizetype kMaxShown = 64;
     const QByteArray hex = QByteArray::fromRawData(v.data(), qMin(v.size(), kMaxShown)).toHex();
     return QString::fromLatin1(hex) + (v.size() > kMaxShown ? u"…"_s : QString());
 }
 
-bool isDigit(char c) {
-    return c >= '0' && c <= '9';
-}
-
-QByteArrayView trimmed(QByteArrayView v) {
+constexpr auto isDigit = [](char c) { return c >= '0' && c <= '9'; };
+QByteArrayView trimmed(QByteArrayView v)
+{
     while (!v.isEmpty() && (v.front() == ' ' || v.front() == '\t'))
         v = v.sliced(1);
     while (!v.isEmpty() && (v.back() == ' ' || v.back() == '\t'))
@@ -247,7 +243,8 @@ QByteArrayView trimmed(QByteArrayView v) {
 
 // Decimal text: optional sign and at least one digit, nothing else (surrounding blanks allowed).
 enum class Decimal { No, OutOfRange, Yes };
-Decimal parseDecimal(QByteArrayView v, qint64 &out) {
+Decimal parseDecimal(QByteArrayView v, qint64 &out)
+{
     v = trimmed(v);
     const bool negative = !v.isEmpty() && v.front() == '-';
     if (!v.isEmpty() && (negative || v.front() == '+'))
@@ -266,16 +263,18 @@ Decimal parseDecimal(QByteArrayView v, qint64 &out) {
 }
 
 // Sign-extending big-endian read of 1..8 bytes.
-qint64 readBigEndian(QByteArrayView v) {
+qint64 readBigEndian(QByteArrayView v)
+{
     quint64 u = (quint8(v.front()) & 0x80) ? ~quint64(0) : 0;
     for (const char c : v)
         u = (u << 8) | quint8(c);
     return qint64(u);
 }
 
-// Proleptic Gregorian civil date <-> days since 1970-01-01 (H. Hinnant's algorithms): the canonical
-// ISO form is parsed and written without QDateTime, which is far slower and the scanner is hot.
-constexpr qint64 daysFromCivil(qint64 y, unsigned m, unsigned d) {
+// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm): the canonical ISO form
+// is parsed without QDateTime, which is far slower, and the scanner is hot.
+constexpr qint64 daysFromCivil(qint64 y, unsigned m, unsigned d)
+{
     y -= m <= 2;
     const qint64 era = (y >= 0 ? y : y - 399) / 400;
     const unsigned yoe = unsigned(y - era * 400);
@@ -284,24 +283,13 @@ constexpr qint64 daysFromCivil(qint64 y, unsigned m, unsigned d) {
     return era * 146097 + qint64(doe) - 719468;
 }
 
-constexpr void civilFromDays(qint64 z, qint64 &y, unsigned &m, unsigned &d) {
-    z += 719468;
-    const qint64 era = (z >= 0 ? z : z - 146096) / 146097;
-    const unsigned doe = unsigned(z - era * 146097);
-    const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    const unsigned mp = (5 * doy + 2) / 153;
-    d = doy - (153 * mp + 2) / 5 + 1;
-    m = mp < 10 ? mp + 3 : mp - 9;
-    y = qint64(yoe) + era * 400 + (m <= 2);
-}
-
 constexpr qint64 kMsPerDay = 86'400'000;
 constexpr qint64 kIsoMinMs = daysFromCivil(1, 1, 1) * kMsPerDay; // outside 0001..9999 write millis
 constexpr qint64 kIsoMaxMs = daysFromCivil(10000, 1, 1) * kMsPerDay - 1;
 
-// "YYYY-MM-DDTHH:MM:SS[.mmm]Z", exactly what encodeDlqHeaders writes.
-bool parseCanonicalIso(QByteArrayView v, qint64 &out) {
+// "YYYY-MM-DDTHH:MM:SS[.mmm]Z", what encodeDlqHeaders writes (Qt::ISODateWithMs in UTC).
+bool parseCanonicalIso(QByteArrayView v, qint64 &out)
+{
     if ((v.size() != 20 && v.size() != 24) || v.back() != 'Z')
         return false;
     auto num = [&](qsizetype pos, qsizetype len, unsigned &n) {
@@ -314,8 +302,8 @@ bool parseCanonicalIso(QByteArrayView v, qint64 &out) {
         return true;
     };
     unsigned y, mo, d, h, mi, s, ms = 0;
-    if (!num(0, 4, y) || v[4] != '-' || !num(5, 2, mo) || v[7] != '-' || !num(8, 2, d) || v[10] != 'T' ||
-        !num(11, 2, h) || v[13] != ':' || !num(14, 2, mi) || v[16] != ':' || !num(17, 2, s))
+    if (!num(0, 4, y) || v[4] != '-' || !num(5, 2, mo) || v[7] != '-' || !num(8, 2, d) || v[10] != 'T'
+        || !num(11, 2, h) || v[13] != ':' || !num(14, 2, mi) || v[16] != ':' || !num(17, 2, s))
         return false;
     if (v.size() == 24 && (v[19] != '.' || !num(20, 3, ms)))
         return false;
@@ -325,26 +313,16 @@ bool parseCanonicalIso(QByteArrayView v, qint64 &out) {
     return true;
 }
 
-QByteArray formatCanonicalIso(qint64 ms) {
-    const qint64 days = ms >= 0 ? ms / kMsPerDay : (ms - kMsPerDay + 1) / kMsPerDay;
-    const qint64 rest = ms - days * kMsPerDay;
-    qint64 y;
-    unsigned mo, d;
-    civilFromDays(days, y, mo, d);
-    char buf[32];
-    const int n = std::snprintf(buf, sizeof buf, "%04d-%02u-%02uT%02d:%02d:%02d.%03dZ", int(y), mo, d,
-                                int(rest / 3'600'000), int(rest / 60'000 % 60), int(rest / 1000 % 60),
-                                int(rest % 1000));
-    return QByteArray(buf, n);
-}
-
 // Decodes one header into `m`. Returns true when the field got a value.
 class FieldDecoder final {
 public:
     explicit FieldDecoder(DlqMetadata &m)
-        : m_m(m) {}
+        : m_m(m)
+    {
+    }
 
-    bool apply(const HeaderSpec &s, const RecordHeader &h) {
+    bool apply(const HeaderSpec &s, const RecordHeader &h)
+    {
         if (h.isNull) {
             note(s, u"null value"_s);
             return false;
@@ -359,9 +337,13 @@ public:
     }
 
 private:
-    void note(const HeaderSpec &s, const QString &text) { m_m.notes.append(nameOf(s) + u": "_s + text); }
+    void note(const HeaderSpec &s, const QString &text)
+    {
+        m_m.notes.append(QLatin1StringView(s.name) + u": "_s + text);
+    }
 
-    bool applyText(const HeaderSpec &s, QByteArrayView v) {
+    bool applyText(const HeaderSpec &s, QByteArrayView v)
+    {
         // Stateless: a truncated trailing sequence is an error now, not carried into the next header.
         QStringDecoder decoder(QStringConverter::Utf8,
                                QStringConverter::Flag::Stateless | QStringConverter::Flag::ConvertInitialBom);
@@ -371,7 +353,8 @@ private:
         return true;
     }
 
-    bool decodeNumber(const HeaderSpec &s, QByteArrayView v, qint64 &out) {
+    bool decodeNumber(const HeaderSpec &s, QByteArrayView v, qint64 &out)
+    {
         const bool is32 = isIntField(s.field);
         const qsizetype width = is32 ? 4 : 8;
         const bool binaryExpected = s.codec == Codec::BinInt || s.codec == Codec::BigInt;
@@ -380,7 +363,7 @@ private:
             return false;
         }
         if (const Decimal d = parseDecimal(v, out); d != Decimal::No) {
-            if (d == Decimal::OutOfRange || (is32 && (out < INT_MIN || out > INT_MAX))) {
+            if (d == Decimal::OutOfRange || (is32 && out != qint32(out))) {
                 note(s, u"decimal text out of range; shown raw: "_s + rawHex(v));
                 return false;
             }
@@ -394,8 +377,9 @@ private:
         if (binaryFits) {
             out = readBigEndian(v);
             if (!binaryExpected)
-                note(s, QString::number(v.size()) + u"-byte binary where decimal text is expected; read as "
-                                                    u"big-endian"_s);
+                note(s, QString::number(v.size())
+                            + u"-byte binary where decimal text is expected; read as "
+                              u"big-endian"_s);
             return true;
         }
         QString what;
@@ -408,12 +392,13 @@ private:
             what = u"not ISO-8601, epoch millis or an 8-byte long"_s;
         else
             what = is32 ? u"not decimal text or a 4-byte int"_s : u"not decimal text or an 8-byte long"_s;
-        note(s, QString::number(v.size()) + (v.size() == 1 ? u" byte, "_s : u" bytes, "_s) + what +
-                    u"; shown raw: "_s + rawHex(v));
+        note(s, QString::number(v.size()) + (v.size() == 1 ? u" byte, "_s : u" bytes, "_s) + what
+                    + u"; shown raw: "_s + rawHex(v));
         return false;
     }
 
-    bool parseTime(const HeaderSpec &s, QByteArrayView v, qint64 &out) {
+    bool parseTime(const HeaderSpec &s, QByteArrayView v, qint64 &out)
+    {
         if (parseCanonicalIso(v, out))
             return true;
         QStringDecoder decoder(QStringConverter::Utf8, QStringConverter::Flag::Stateless);
@@ -437,7 +422,8 @@ private:
 
 // Java's BigInteger.valueOf(v).toByteArray(): minimal big-endian two's complement, as Spring writes
 // retry_topic-original-timestamp.
-QByteArray toJavaBigInteger(qint64 value) {
+QByteArray toJavaBigInteger(qint64 value)
+{
     QByteArray full = toBigEndian64(value);
     qsizetype skip = 0;
     while (skip < 7) {
@@ -451,7 +437,8 @@ QByteArray toJavaBigInteger(qint64 value) {
 
 } // namespace
 
-QString dialectName(DlqDialect dialect) {
+QString dialectName(DlqDialect dialect)
+{
     static const std::array<QString, kFamilyCount> names = {
         u"Unknown"_s,       u"Spring Kafka DLT"_s, u"Spring Kafka retry topic"_s, u"Spring Cloud Stream"_s,
         u"Kafka Connect"_s, u"Kafka Streams"_s,    u"Berth canonical"_s};
@@ -459,7 +446,8 @@ QString dialectName(DlqDialect dialect) {
     return i >= 0 && i < kFamilyCount ? names[i] : names[0];
 }
 
-DlqMetadata decodeDlqHeaders(const RecordHeaders &headers) {
+DlqMetadata decodeDlqHeaders(const RecordHeaders &headers)
+{
     // One pass to find the last occurrence of every recognised header; fixed-size, on the stack.
     std::array<int, kSpecCount> last;
     std::array<int, kSpecCount> occurrences{};
@@ -500,22 +488,22 @@ DlqMetadata decodeDlqHeaders(const RecordHeaders &headers) {
         m.dialect = order.front();
 
     for (int f = 1; f < kFamilyCount - 1 && recognised[int(order[f])] > 0; ++f) {
-        m.notes.append(u"Also found "_s + QString::number(recognised[int(order[f])]) + u" "_s +
-                       dialectName(order[f]) + u" header(s); used only where "_s + dialectName(m.dialect) +
-                       u" set nothing"_s);
+        m.notes.append(u"Also found "_s + QString::number(recognised[int(order[f])]) + u" "_s
+                       + dialectName(order[f]) + u" header(s); used only where "_s + dialectName(m.dialect)
+                       + u" set nothing"_s);
     }
 
     FieldDecoder decoder(m);
     std::array<bool, kFieldCount> assigned{};
     bool keyFailure = false;
     auto decodeFamily = [&](Family family) {
-        for (int s = kFamilyRows[int(family)].begin; s < kFamilyRows[int(family)].end; ++s) {
+        for (int s = kFamilyRows[int(family)].first; s < kFamilyRows[int(family)].second; ++s) {
             const HeaderSpec &spec = kSpecs[s];
             if (occurrences[s] == 0 || spec.field == Field::None || assigned[int(spec.field)])
                 continue;
             if (occurrences[s] > 1) {
-                m.notes.append(nameOf(spec) + u": "_s + QString::number(occurrences[s]) +
-                               u" occurrences, the last one is used"_s);
+                m.notes.append(QLatin1StringView(spec.name) + u": "_s + QString::number(occurrences[s])
+                               + u" occurrences, the last one is used"_s);
             }
             if (decoder.apply(spec, headers[last[s]])) {
                 assigned[int(spec.field)] = true;
@@ -533,26 +521,29 @@ DlqMetadata decodeDlqHeaders(const RecordHeaders &headers) {
     return m;
 }
 
-QByteArray toBigEndian32(qint32 value) {
+QByteArray toBigEndian32(qint32 value)
+{
     QByteArray out(4, Qt::Uninitialized);
     qToBigEndian(value, out.data());
     return out;
 }
 
-QByteArray toBigEndian64(qint64 value) {
+QByteArray toBigEndian64(qint64 value)
+{
     QByteArray out(8, Qt::Uninitialized);
     qToBigEndian(value, out.data());
     return out;
 }
 
-RecordHeaders encodeDlqHeaders(DlqDialect dialect, const DlqMetadata &m) {
+RecordHeaders encodeDlqHeaders(DlqDialect dialect, const DlqMetadata &m)
+{
     // Table-driven: the family's rows, in table order (the order real producers write them).
     RecordHeaders out;
     out.reserve(14);
     for (const HeaderSpec &s : kSpecs) {
         const bool retryTopicOnDlt = dialect == DlqDialect::SpringDlt && s.retryTopic;
-        if ((s.family != dialect && s.family != kCommon && !retryTopicOnDlt) || s.keyFailure ||
-            s.field == Field::None)
+        if ((s.family != dialect && !retryTopicOnDlt) || s.family == kCommon || s.keyFailure
+            || s.field == Field::None)
             continue;
         QByteArray value;
         if (s.codec == Codec::Text) {
@@ -573,8 +564,11 @@ RecordHeaders encodeDlqHeaders(DlqDialect dialect, const DlqMetadata &m) {
                 value = isIntField(s.field) ? toBigEndian32(qint32(number)) : toJavaBigInteger(number);
                 break;
             case Codec::DecTime:
-                value = number >= kIsoMinMs && number <= kIsoMaxMs ? formatCanonicalIso(number)
-                                                                   : QByteArray::number(number);
+                value = number >= kIsoMinMs && number <= kIsoMaxMs
+                            ? QDateTime::fromMSecsSinceEpoch(number, Qt::UTC)
+                                  .toString(Qt::ISODateWithMs)
+                                  .toLatin1()
+                            : QByteArray::number(number);
                 break;
             default:
                 value = QByteArray::number(number);
@@ -587,7 +581,8 @@ RecordHeaders encodeDlqHeaders(DlqDialect dialect, const DlqMetadata &m) {
     return out;
 }
 
-bool isDiagnosticDlqHeader(QByteArrayView name) {
+bool isDiagnosticDlqHeader(QByteArrayView name)
+{
     // Prefixes, not the table: producers add diagnostics over time (Spring did several times).
     static constexpr std::string_view kPrefixes[] = {
         "kafka_dlt-",   "kafka_original-",   "kafka_exception-",  "retry_topic-", "x-original-",

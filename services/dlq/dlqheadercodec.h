@@ -15,10 +15,12 @@
 // `correlation-id` and `idempotency-key` are read whatever the dialect.
 DlqMetadata decodeDlqHeaders(const RecordHeaders &headers);
 
-// Writes `m` the way the dialect's real producer does: binary big-endian numbers for Spring Kafka and
-// Spring Cloud Stream, UTF-8 text for Kafka Connect, Kafka Streams and Berth. Unset fields are not
-// written. `correlation-id` and `idempotency-key` are added for every dialect (producers copy the
-// original record's headers). DlqDialect::Unknown writes only those two.
+// Writes `m`'s diagnostic headers the way the dialect's real producer does: binary big-endian numbers
+// for Spring Kafka and Spring Cloud Stream, UTF-8 text for Kafka Connect, Kafka Streams and Berth.
+// Unset fields (empty, -1) are not written. Spring Kafka DLT also gets retry_topic-attempts and
+// retry_topic-original-timestamp when set, as @RetryableTopic DLT records have. Like real producers,
+// it writes no business headers (`correlation-id`, `idempotency-key`): append these to the original
+// record's headers, which carry them. DlqDialect::Unknown writes nothing.
 RecordHeaders encodeDlqHeaders(DlqDialect dialect, const DlqMetadata &m);
 
 // True for every dialect's diagnostic header (replay drops these and keeps the rest). Matches by family

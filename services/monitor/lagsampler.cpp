@@ -33,7 +33,7 @@ public:
         m_inspector = ClusterInspector::create(settings.cluster, &error);
         if (!m_inspector) {
             m_timer->stop();
-            Q_EMIT m_owner->stateChanged(State::Unreachable, error);
+            Q_EMIT m_owner->stateChanged(State::Rejected, error); // librdkafka refused the settings
             return;
         }
         Q_EMIT m_owner->stateChanged(State::Connecting, u"Connecting to "_s + m_inspector->bootstrap());

@@ -25,7 +25,7 @@ public:
         int requestTimeoutMs = 4000;
         int groupConcurrency = 8;
     };
-    enum class State { Idle, Connecting, Connected, Degraded, Unreachable };
+    enum class State { Idle, Connecting, Connected, Degraded, Unreachable, Rejected };
     Q_ENUM(State)
 
     explicit LagSampler(QObject *parent = nullptr);

@@ -1,0 +1,18 @@
+# Runs `berth demo --screenshots OUT` and checks that every view was written as a real picture.
+file(REMOVE_RECURSE "${OUT}")
+execute_process(COMMAND "${BERTH}" demo --screenshots "${OUT}" --warm-up 8 --speed 2
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 240)
+if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "berth demo --screenshots exited with ${rc}\n${out}\n${err}")
+endif()
+foreach(view console connections lag)
+    set(png "${OUT}/${view}.png")
+    if(NOT EXISTS "${png}")
+        message(FATAL_ERROR "missing ${png}\n${out}")
+    endif()
+    file(SIZE "${png}" size)
+    if(size LESS 4000)
+        message(FATAL_ERROR "${png} is only ${size} bytes: an empty picture?")
+    endif()
+endforeach()
+message(STATUS "screenshots written to ${OUT}")
