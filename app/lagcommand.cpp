@@ -3,6 +3,7 @@
 
 #include "services/kafka/clusterinspector.h"
 #include "services/monitor/lagsampler.h"
+#include "services/monitor/offsetpeeker.h"
 #include "services/monitor/lagsnapshotjson.h"
 
 #include <QJsonDocument>
@@ -37,14 +38,19 @@ int lag(const QStringList &arguments)
     settings.cluster = profile.cluster;
     settings.namedGroups = profile.namedGroups;
     settings.requestTimeoutMs = parser.value(u"timeout"_s).toInt();
-    const LagSnapshot snapshot = LagSampler::sampleOnce(*inspector, settings);
+    // One shot: there is no history to interpolate over, so time lag comes from peeking at the records.
+    auto peeker = OffsetPeeker::create(profile.cluster, &error);
+    LagHistory history;
+    const LagSnapshot snapshot = LagSampler::sampleOnce(*inspector, settings, history, peeker.get());
     QTextStream out(stdout);
     if (parser.isSet(u"json"_s)) {
         out << QJsonDocument(lagSnapshotToJson(snapshot)).toJson(QJsonDocument::Indented);
     } else {
         for (const auto &row : snapshot.rows)
-            out << row.group << '\t' << row.topic << '[' << row.partition << "]\tcommitted " << row.committed
-                << "\tend " << row.end << "\tlag " << row.lag << '\n';
+            out << lagStatusName(row.status) << '\t' << row.group << '\t' << row.topic << '[' << row.partition
+                << "]\tcommitted " << row.committed << "\tend " << row.end << "\tlag " << row.lag << "\ttime lag "
+                << (row.timeLagMs < 0 ? u"?"_s : QString::number(double(row.timeLagMs) / 1000.0, 'f', 1) + u" s")
+                << " (" << timeLagMethodName(row.timeLagMethod) << ")\n";
     }
     for (const auto &problem : snapshot.problems)
         err << "berth lag: " << problem << "\n";

@@ -1,8 +1,12 @@
 #include "lagtablemodel.h"
 
+#include "displayformat.h"
+
 #include <QBrush>
 #include <QColor>
 #include <QLocale>
+
+#include <limits>
 
 LagTableModel::LagTableModel(QObject *parent)
     : QAbstractTableModel(parent)
@@ -27,7 +31,7 @@ void LagTableModel::setSnapshot(const LagSnapshot &snapshot)
     if (sameKeys(m_snapshot.rows, snapshot.rows)) {
         m_snapshot = snapshot;
         if (!m_snapshot.rows.isEmpty())
-            Q_EMIT dataChanged(index(0, Committed), index(rowCount() - 1, Lag));
+            Q_EMIT dataChanged(index(0, Status), index(rowCount() - 1, ColumnCount - 1));
         return;
     }
     beginResetModel();
@@ -58,6 +62,10 @@ QVariant LagTableModel::data(const QModelIndex &index, int role) const
         case Committed: return row.committed;
         case End: return row.end;
         case Lag: return row.lag;
+        case Status: return int(row.status);
+        case TimeLag: return row.timeLagMs;
+        case Measured: return int(row.timeLagMethod);
+        case TimeToClear: return row.timeToClearS < 0 ? std::numeric_limits<qint64>::max() : row.timeToClearS;
         }
         return {};
     }
@@ -70,10 +78,28 @@ QVariant LagTableModel::data(const QModelIndex &index, int role) const
         case Committed: return row.committed < 0 ? tr("none") : locale.toString(row.committed);
         case End: return row.end < 0 ? tr("unknown") : locale.toString(row.end);
         case Lag: return row.flags & PartitionLag::EndUnknown ? tr("unknown") : locale.toString(row.lag);
+        case Status: return lagStatusName(row.status);
+        case TimeLag: return DisplayFormat::duration(row.timeLagMs);
+        case Measured: return timeLagMethodName(row.timeLagMethod);
+        case TimeToClear:
+            return row.timeToClearS < 0 ? tr("not clearing") : DisplayFormat::duration(row.timeToClearS * 1000);
         }
         return {};
     }
-    if (role == Qt::TextAlignmentRole && index.column() >= Partition)
+    if (role == Qt::ForegroundRole && index.column() == Status)
+        return QBrush(DisplayFormat::statusColor(row.status));
+    if (role == Qt::ToolTipRole && index.column() == Status)
+        return row.statusReason;
+    if (role == Qt::ToolTipRole && (index.column() == TimeLag || index.column() == Measured)) {
+        switch (row.timeLagMethod) {
+        case PartitionLag::TimeLagMethod::CaughtUp: return tr("Committed offset equals the end offset: zero, exactly.");
+        case PartitionLag::TimeLagMethod::Interpolated:
+            return tr("When the next record to read was appended, interpolated over this partition's own end-offset history.");
+        case PartitionLag::TimeLagMethod::Peeked: return tr("The timestamp of the record at the committed offset, read directly.");
+        case PartitionLag::TimeLagMethod::Unknown: return tr("Not measurable in this sample (no history yet, or the record could not be read).");
+        }
+    }
+    if (role == Qt::TextAlignmentRole && index.column() >= Partition && index.column() != Status && index.column() != Measured)
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole && index.column() == Lag) {
         if (row.flags & PartitionLag::NoCommit)
@@ -103,6 +129,10 @@ QVariant LagTableModel::headerData(int section, Qt::Orientation orientation, int
     case Committed: return tr("Committed");
     case End: return tr("End offset");
     case Lag: return tr("Lag (messages)");
+    case Status: return tr("Status");
+    case TimeLag: return tr("Time lag");
+    case Measured: return tr("Measured by");
+    case TimeToClear: return tr("Time to clear");
     }
     return {};
 }

@@ -8,7 +8,7 @@
 class LagTableModel final : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Group, Topic, Partition, Committed, End, Lag, ColumnCount };
+    enum Column { Group, Topic, Partition, Status, Committed, End, Lag, TimeLag, Measured, TimeToClear, ColumnCount };
     // Raw numbers for sorting; DisplayRole is formatted.
     static constexpr int SortRole = Qt::UserRole + 1;
 

@@ -3,6 +3,7 @@
 #include "services/kafka/kafkaproducer.h"
 #include "services/kafka/offsetcommitter.h"
 #include "services/monitor/lagsampler.h"
+#include "services/monitor/offsetpeeker.h"
 
 #include <QRandomGenerator>
 #include <QSignalSpy>
@@ -64,7 +65,8 @@ private Q_SLOTS:
         LagSampler::Settings settings;
         settings.cluster = m_cluster->clientProperties();
         settings.namedGroups = {u"order-projection"_s};
-        const LagSnapshot snap = LagSampler::sampleOnce(*inspector, settings);
+        LagHistory history;
+        const LagSnapshot snap = LagSampler::sampleOnce(*inspector, settings, history, nullptr);
         QVERIFY(snap.reachable);
         QVERIFY2(snap.problems.isEmpty(), qPrintable(snap.problems.join(u'\n')));
         QVERIFY(snap.groupSource.contains(u"named"_s));
@@ -95,7 +97,8 @@ private Q_SLOTS:
         auto inspector = ClusterInspector::create(m_cluster->clientProperties(), &err);
         LagSampler::Settings settings;
         settings.namedGroups = {u"payment-capture"_s};
-        const LagSnapshot snap = LagSampler::sampleOnce(*inspector, settings);
+        LagHistory history;
+        const LagSnapshot snap = LagSampler::sampleOnce(*inspector, settings, history, nullptr);
         const auto *ahead = find(snap, u"payment-capture"_s, u"payments"_s, 0);
         QVERIFY(ahead);
         QCOMPARE(ahead->lag, 0);
@@ -103,6 +106,108 @@ private Q_SLOTS:
         const auto *fromZero = find(snap, u"payment-capture"_s, u"payments"_s, 1);
         QVERIFY(fromZero);
         QCOMPARE(fromZero->lag, m_produced.value({u"payments"_s, 1}));
+    }
+
+    void timeLagEqualsAgeOfNextRecord()
+    {
+        // Records with known timestamps: one per second, ending ten minutes ago.
+        QVERIFY(m_cluster->createTopic(u"aged"_s, 1));
+        QString error;
+        auto producer = KafkaProducer::create(m_cluster->clientProperties(), &error);
+        const qint64 base = QDateTime::currentMSecsSinceEpoch() - 700000;
+        for (int i = 0; i < 100; ++i)
+            QVERIFY(producer->produce({u"aged"_s, 0, "k", false, "v", {}, base + i * 1000}));
+        QVERIFY(producer->flush(10000));
+        QVERIFY(OffsetCommitter::commit(m_cluster->clientProperties(), u"aged-reader"_s, {{{u"aged"_s, 0}, 40}}, &error));
+        auto inspector = ClusterInspector::create(m_cluster->clientProperties(), &error);
+        auto peeker = OffsetPeeker::create(m_cluster->clientProperties(), &error);
+        QVERIFY(peeker);
+        LagSampler::Settings settings;
+        settings.namedGroups = {u"aged-reader"_s};
+        LagHistory history;
+        const LagSnapshot snap = LagSampler::sampleOnce(*inspector, settings, history, peeker.get());
+        const auto *row = find(snap, u"aged-reader"_s, u"aged"_s, 0);
+        QVERIFY(row);
+        QCOMPARE(row->lag, 60);
+        QCOMPARE(row->timeLagMethod, PartitionLag::TimeLagMethod::Peeked);
+        const qint64 expected = snap.takenAt.toMSecsSinceEpoch() - (base + 40 * 1000);
+        QVERIFY2(std::abs(row->timeLagMs - expected) < 50, qPrintable(QString::number(row->timeLagMs - expected)));
+        QCOMPARE(snap.groupRows.size(), 1);
+        QCOMPARE(snap.groupRows.first().maxTimeLagMs, row->timeLagMs);
+
+        // Caught up: zero, exactly, and said so.
+        QVERIFY(OffsetCommitter::commit(m_cluster->clientProperties(), u"aged-reader"_s, {{{u"aged"_s, 0}, 100}}, &error));
+        const LagSnapshot after = LagSampler::sampleOnce(*inspector, settings, history, peeker.get());
+        QCOMPARE(find(after, u"aged-reader"_s, u"aged"_s, 0)->timeLagMs, 0);
+        QCOMPARE(find(after, u"aged-reader"_s, u"aged"_s, 0)->timeLagMethod, PartitionLag::TimeLagMethod::CaughtUp);
+    }
+
+    void timeLagInterpolatesOverOwnHistory()
+    {
+        QVERIFY(m_cluster->createTopic(u"live"_s, 1));
+        QString error;
+        auto producer = KafkaProducer::create(m_cluster->clientProperties(), &error);
+        auto inspector = ClusterInspector::create(m_cluster->clientProperties(), &error);
+        LagSampler::Settings settings;
+        settings.namedGroups = {u"live-reader"_s};
+        QVERIFY(OffsetCommitter::commit(m_cluster->clientProperties(), u"live-reader"_s, {{{u"live"_s, 0}, 0}}, &error));
+        LagHistory history;
+        LagSampler::sampleOnce(*inspector, settings, history, nullptr); // end 0 at t0
+        QTest::qWait(400);
+        for (int i = 0; i < 10; ++i)
+            QVERIFY(producer->produce({u"live"_s, 0, "k", false, "v", {}, 0}));
+        QVERIFY(producer->flush(5000));
+        const qint64 producedAt = QDateTime::currentMSecsSinceEpoch();
+        QTest::qWait(400);
+        const LagSnapshot s2 = LagSampler::sampleOnce(*inspector, settings, history, nullptr); // end 10 at t1
+        const auto *row = find(s2, u"live-reader"_s, u"live"_s, 0);
+        QCOMPARE(row->timeLagMethod, PartitionLag::TimeLagMethod::Interpolated);
+        // Interpolated between the two samples around the append: never more than one interval off.
+        const qint64 truth = s2.takenAt.toMSecsSinceEpoch() - producedAt;
+        QVERIFY2(row->timeLagMs >= truth - 50 && row->timeLagMs <= truth + 1000,
+                 qPrintable(u"%1 vs %2"_s.arg(row->timeLagMs).arg(truth)));
+    }
+
+    void statusFollowsAScriptedConsumer()
+    {
+        QVERIFY(m_cluster->createTopic(u"scripted"_s, 1));
+        QString error;
+        auto producer = KafkaProducer::create(m_cluster->clientProperties(), &error);
+        auto inspector = ClusterInspector::create(m_cluster->clientProperties(), &error);
+        LagSampler::Settings settings;
+        settings.namedGroups = {u"scripted-reader"_s};
+        settings.evaluation.rules.windowSamples = 3;
+        settings.evaluation.rules.stopAfterSamples = 6;
+        LagHistory history;
+        qint64 end = 0;
+        auto step = [&](int produce, qint64 commit) {
+            for (int i = 0; i < produce; ++i)
+                producer->produce({u"scripted"_s, 0, "k", false, "v", {}, 0});
+            producer->flush(5000);
+            end += produce;
+            OffsetCommitter::commit(m_cluster->clientProperties(), u"scripted-reader"_s, {{{u"scripted"_s, 0}, commit}}, nullptr);
+            const LagSnapshot s = LagSampler::sampleOnce(*inspector, settings, history, nullptr);
+            return *find(s, u"scripted-reader"_s, u"scripted"_s, 0);
+        };
+        PartitionLag row;
+        for (int i = 1; i <= 3; ++i)
+            row = step(10, end + 10); // keeps up
+        QCOMPARE(lagStatusName(row.status), u"OK"_s);
+        for (int i = 0; i < 3; ++i)
+            row = step(10, end - 5 + 10 - 10 * 0); // consumes, but falls behind a little more each time
+        const qint64 held = end;
+        for (int i = 0; i < 3; ++i)
+            row = step(5, held); // committed stands still while records arrive
+        QCOMPARE(lagStatusName(row.status), u"STALL"_s);
+        for (int i = 0; i < 4; ++i)
+            row = step(5, held);
+        QCOMPARE(lagStatusName(row.status), u"STOP"_s);
+        row = step(0, 3); // offsets reset backwards
+        QCOMPARE(lagStatusName(row.status), u"REWIND"_s);
+        for (int i = 0; i < 3; ++i)
+            row = step(0, end); // catch up
+        QCOMPARE(lagStatusName(row.status), u"OK"_s);
+        QCOMPARE(row.lag, 0);
     }
 
     void samplerThreadDeliversSnapshotsAndState()

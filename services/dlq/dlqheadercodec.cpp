@@ -24,9 +24,10 @@ constexpr int kFamilyCount = int(DlqDialect::BerthCanonical) + 1;
 // OriginalPartition), qint64 fields (from OriginalOffset), then None: recognised for detection only.
 // clang-format off
 enum class Field : quint8 {
-    OriginalTopic, TimestampType, ConsumerGroup, ExceptionClass, CauseClass, Reason, StackTrace, SchemaVersion,
-    CorrelationId, IdempotencyKey, ConnectorName, ConnectorTask, ConnectorStage, ConnectorClass,
-    OriginalPartition, Attempts, OriginalOffset, OriginalTimestamp, FirstFailure, LastFailure, None
+    OriginalTopic, TimestampType, ConsumerGroup, ExceptionClass, CauseClass, Reason, StackTrace,
+    SchemaVersion, CorrelationId, IdempotencyKey, ConnectorName, ConnectorTask, ConnectorStage,
+    ConnectorClass, OriginalPartition, Attempts, OriginalOffset, OriginalTimestamp, FirstFailure,
+    LastFailure, None
 };
 // clang-format on
 constexpr int kFieldCount = int(Field::None) + 1;

@@ -1,5 +1,6 @@
 #include "lagsampler.h"
 
+#include "offsetpeeker.h"
 #include "services/kafka/clusterinspector.h"
 #include "services/support/logging.h"
 
@@ -30,7 +31,9 @@ public:
             connect(m_timer, &QTimer::timeout, this, &Worker::tick);
         }
         QString error;
+        m_history = LagHistory();
         m_inspector = ClusterInspector::create(settings.cluster, &error);
+        m_peeker = m_inspector ? OffsetPeeker::create(settings.cluster, &error) : nullptr;
         if (!m_inspector) {
             m_timer->stop();
             Q_EMIT m_owner->stateChanged(State::Rejected, error); // librdkafka refused the settings
@@ -45,6 +48,7 @@ public:
     {
         if (m_timer)
             m_timer->stop();
+        m_peeker.reset();
         m_inspector.reset();
         Q_EMIT m_owner->stateChanged(State::Idle, {});
     }
@@ -54,7 +58,7 @@ public:
         if (!m_inspector)
             return;
         ClusterSnapshot cluster;
-        LagSnapshot snapshot = sampleOnce(*m_inspector, m_settings, &cluster);
+        LagSnapshot snapshot = sampleOnce(*m_inspector, m_settings, m_history, m_peeker.get(), &cluster);
         if (snapshot.reachable)
             Q_EMIT m_owner->clusterUpdated(cluster);
         const State state = !snapshot.reachable ? State::Unreachable
@@ -67,6 +71,8 @@ private:
     LagSampler *m_owner;
     Settings m_settings;
     std::unique_ptr<ClusterInspector> m_inspector;
+    std::unique_ptr<OffsetPeeker> m_peeker;
+    LagHistory m_history;
     QTimer *m_timer = nullptr;
 };
 
@@ -105,7 +111,8 @@ void LagSampler::sampleNow()
     QMetaObject::invokeMethod(m_worker, [w = m_worker] { w->tick(); }, Qt::QueuedConnection);
 }
 
-LagSnapshot LagSampler::sampleOnce(ClusterInspector &inspector, const Settings &settings, ClusterSnapshot *clusterOut)
+LagSnapshot LagSampler::sampleOnce(ClusterInspector &inspector, const Settings &settings, LagHistory &history,
+                                   OffsetPeeker *peeker, ClusterSnapshot *clusterOut)
 {
     QElapsedTimer clock;
     clock.start();
@@ -178,6 +185,8 @@ LagSnapshot LagSampler::sampleOnce(ClusterInspector &inspector, const Settings &
         for (auto it = g.committed.cbegin(); it != g.committed.cend(); ++it)
             watchedTopics.insert(it.key().topic);
     }
+    for (const QString &topic : settings.extraTopics)
+        watchedTopics.insert(topic);
     QList<TopicPartition> partitions;
     for (const auto &topic : watchedTopics) {
         for (int p = 0; p < partitionCount.value(topic); ++p)
@@ -187,6 +196,7 @@ LagSnapshot LagSampler::sampleOnce(ClusterInspector &inspector, const Settings &
     if (!ends.ok())
         snap.problems << ends.error;
     const auto starts = inspector.startOffsets(partitions, settings.requestTimeoutMs);
+    snap.endOffsets = ends.value;
 
     for (const auto &g : committed) {
         QSet<QString> topics;
@@ -220,6 +230,7 @@ LagSnapshot LagSampler::sampleOnce(ClusterInspector &inspector, const Settings &
     std::sort(snap.rows.begin(), snap.rows.end(), [](const PartitionLag &a, const PartitionLag &b) {
         return std::tie(a.group, a.topic, a.partition) < std::tie(b.group, b.topic, b.partition);
     });
+    evaluateLag(snap, history, peeker, settings.evaluation);
     snap.durationMs = clock.elapsed();
     qCDebug(lcMonitor) << "sampled" << snap.rows.size() << "partitions of" << groups.size() << "groups in"
                        << snap.durationMs << "ms";

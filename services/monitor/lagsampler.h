@@ -1,5 +1,6 @@
 #pragma once
 
+#include "lagevaluator.h"
 #include "lagsnapshot.h"
 #include "services/kafka/kafkaconfig.h"
 
@@ -10,6 +11,7 @@
 #include <memory>
 
 class ClusterInspector;
+class OffsetPeeker;
 class QThread;
 class QTimer;
 
@@ -24,6 +26,8 @@ public:
         int intervalMs = 5000;
         int requestTimeoutMs = 4000;
         int groupConcurrency = 8;
+        QStringList extraTopics; // end offsets watched for rates (DLQ topics), though no group reads them
+        LagEvaluation evaluation;
     };
     enum class State { Idle, Connecting, Connected, Degraded, Unreachable, Rejected };
     Q_ENUM(State)
@@ -37,7 +41,9 @@ public:
     void sampleNow();
 
     // The same work, blocking, for the command line and benchmarks.
-    static LagSnapshot sampleOnce(ClusterInspector &inspector, const Settings &settings, ClusterSnapshot *cluster = nullptr);
+    // Without a history (one-shot use), time lag comes from peeking at the records.
+    static LagSnapshot sampleOnce(ClusterInspector &inspector, const Settings &settings, LagHistory &history,
+                                  OffsetPeeker *peeker, ClusterSnapshot *cluster = nullptr);
 
 Q_SIGNALS:
     void sampled(const LagSnapshot &snapshot);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "lagstatus.h"
 #include "services/kafka/kafkatypes.h"
 
 #include <QDateTime>
@@ -20,6 +21,32 @@ struct PartitionLag {
     qint64 end = -1;
     qint64 lag = 0;
     quint8 flags = 0;
+
+    enum class TimeLagMethod : quint8 {
+        Unknown,      // not measurable this time (no history yet, peek budget spent, peek failed)
+        CaughtUp,     // committed == end: zero, exactly
+        Interpolated, // from this partition's own (end offset, sample time) history
+        Peeked,       // the timestamp of the record at the committed offset
+    };
+    qint64 timeLagMs = -1;
+    TimeLagMethod timeLagMethod = TimeLagMethod::Unknown;
+    double drainPerSecond = 0; // consumed minus produced, over the status window
+    qint64 timeToClearS = -1;  // -1: not clearing at the current rates
+    LagStatus status = LagStatus::Ok;
+    QString statusReason;
+};
+QString timeLagMethodName(PartitionLag::TimeLagMethod method);
+
+// One row per group: the worst partition decides the status.
+struct GroupLag {
+    QString group;
+    QStringList topics;
+    int partitions = 0;
+    qint64 lag = 0;
+    qint64 maxTimeLagMs = -1;
+    qint64 timeToClearS = -1;
+    LagStatus status = LagStatus::Ok;
+    QString statusReason;
 };
 
 struct LagSnapshot {
@@ -29,6 +56,9 @@ struct LagSnapshot {
     QStringList groups;
     QString groupSource; // how the groups were found: listed by the brokers, or named in the profile
     QList<PartitionLag> rows; // sorted by group, topic, partition
+    QList<GroupLag> groupRows; // sorted by group
+    PartitionOffsets endOffsets; // every watched partition, DLQ topics included
+    QHash<QString, double> topicRatePerMinute; // appended records per minute since the previous sample
     QStringList problems;     // partial failures; empty when everything answered
     bool reachable = false;
 };

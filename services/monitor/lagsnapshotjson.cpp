@@ -8,7 +8,8 @@ QJsonObject lagSnapshotToJson(const LagSnapshot &snapshot)
 {
     QJsonArray groups;
     qsizetype i = 0;
-    for (const auto &group : snapshot.groups) {
+    for (const GroupLag &summary : snapshot.groupRows) {
+        const QString &group = summary.group;
         QJsonArray partitions;
         qint64 total = 0;
         while (i < snapshot.rows.size() && snapshot.rows[i].group < group)
@@ -28,10 +29,22 @@ QJsonObject lagSnapshotToJson(const LagSnapshot &snapshot)
                                           {u"start"_s, r.start},
                                           {u"end"_s, r.end},
                                           {u"lag"_s, r.lag},
+                                          {u"timeLagSeconds"_s, r.timeLagMs < 0 ? QJsonValue() : QJsonValue(double(r.timeLagMs) / 1000.0)},
+                                          {u"timeLagMethod"_s, timeLagMethodName(r.timeLagMethod)},
+                                          {u"timeToClearSeconds"_s, r.timeToClearS < 0 ? QJsonValue() : QJsonValue(r.timeToClearS)},
+                                          {u"status"_s, lagStatusName(r.status)},
+                                          {u"statusReason"_s, r.statusReason},
                                           {u"flags"_s, flags}});
             total += r.lag;
         }
-        groups.append(QJsonObject{{u"group"_s, group}, {u"lag"_s, total}, {u"partitions"_s, partitions}});
+        groups.append(QJsonObject{
+            {u"group"_s, group},
+            {u"lag"_s, total},
+            {u"maxTimeLagSeconds"_s, summary.maxTimeLagMs < 0 ? QJsonValue() : QJsonValue(double(summary.maxTimeLagMs) / 1000.0)},
+            {u"timeToClearSeconds"_s, summary.timeToClearS < 0 ? QJsonValue() : QJsonValue(summary.timeToClearS)},
+            {u"status"_s, lagStatusName(summary.status)},
+            {u"statusReason"_s, summary.statusReason},
+            {u"partitions"_s, partitions}});
     }
     return QJsonObject{{u"bootstrap"_s, snapshot.bootstrap},
                        {u"takenAt"_s, snapshot.takenAt.toString(Qt::ISODateWithMs)},

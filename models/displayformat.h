@@ -1,0 +1,13 @@
+#pragma once
+
+#include "services/monitor/lagstatus.h"
+
+#include <QColor>
+#include <QString>
+
+// How numbers and states read everywhere in the console, in one place.
+namespace DisplayFormat {
+QString duration(qint64 ms);          // "850 ms", "42 s", "3 min 05 s", "2 h 10 min"; "—" when negative
+QString count(qint64 value);          // locale grouping
+QColor statusColor(LagStatus status); // readable on light and dark palettes
+}

@@ -1,0 +1,126 @@
+#include "lagevaluator.h"
+
+#include "offsetpeeker.h"
+
+#include <QSet>
+
+QString timeLagMethodName(PartitionLag::TimeLagMethod method)
+{
+    switch (method) {
+    case PartitionLag::TimeLagMethod::Unknown: return QStringLiteral("unknown");
+    case PartitionLag::TimeLagMethod::CaughtUp: return QStringLiteral("caught-up");
+    case PartitionLag::TimeLagMethod::Interpolated: return QStringLiteral("interpolated");
+    case PartitionLag::TimeLagMethod::Peeked: return QStringLiteral("peeked");
+    }
+    return {};
+}
+
+namespace {
+// The next record the group will read.
+qint64 position(const PartitionLag &row)
+{
+    return row.committed < 0 ? std::max<qint64>(0, row.start) : std::max(row.committed, row.start);
+}
+
+void rateAndTimeToClear(PartitionLag &row, const std::deque<LagHistory::Progress> &progress, int window)
+{
+    if (progress.size() < 2)
+        return;
+    const auto &last = progress.back();
+    const auto &first = progress[progress.size() - std::min(progress.size(), size_t(std::max(2, window)))];
+    const double seconds = double(last.timeMs - first.timeMs) / 1000.0;
+    if (seconds <= 0)
+        return;
+    row.drainPerSecond = double(first.lag - last.lag) / seconds;
+    if (row.lag == 0)
+        row.timeToClearS = 0;
+    else if (row.drainPerSecond > 0)
+        row.timeToClearS = qint64(double(row.lag) / row.drainPerSecond);
+}
+}
+
+void evaluateLag(LagSnapshot &snapshot, LagHistory &history, OffsetPeeker *peeker, const LagEvaluation &evaluation)
+{
+    const qint64 now = snapshot.takenAt.toMSecsSinceEpoch();
+    QSet<TopicPartition> seen;
+    for (auto it = snapshot.endOffsets.cbegin(); it != snapshot.endOffsets.cend(); ++it) {
+        // Rate since the previous sample, per topic (a DLQ's rate is its end offsets moving).
+        const auto &before = history.ends(it.key());
+        double &rate = snapshot.topicRatePerMinute[it.key().topic];
+        if (!before.empty() && now > before.back().timeMs && it.value() >= before.back().offset)
+            rate += double(it.value() - before.back().offset) * 60000.0 / double(now - before.back().timeMs);
+        history.recordEnd(it.key(), now, it.value());
+        seen.insert(it.key());
+    }
+
+    QSet<QPair<QString, TopicPartition>> seenGroups;
+    PartitionOffsets toPeek;
+    for (PartitionLag &row : snapshot.rows) {
+        const TopicPartition tp{row.topic, row.partition};
+        seenGroups.insert({row.group, tp});
+        if (row.flags & PartitionLag::EndUnknown)
+            continue;
+        history.recordProgress(row.group, tp, {now, row.committed, row.lag});
+        if (row.lag == 0) {
+            row.timeLagMs = 0;
+            row.timeLagMethod = PartitionLag::TimeLagMethod::CaughtUp;
+            continue;
+        }
+        const qint64 appended = history.timeOfOffset(tp, position(row));
+        if (appended >= 0) {
+            row.timeLagMs = std::max<qint64>(0, now - appended);
+            row.timeLagMethod = PartitionLag::TimeLagMethod::Interpolated;
+        } else if (toPeek.size() < evaluation.peekBudget) {
+            toPeek.insert(tp, position(row)); // groups at the same position share one read
+        }
+    }
+    if (peeker && !toPeek.isEmpty()) {
+        const auto stamps = peeker->timestamps(toPeek, evaluation.peekTimeoutMs);
+        for (PartitionLag &row : snapshot.rows) {
+            const TopicPartition tp{row.topic, row.partition};
+            if (row.timeLagMethod == PartitionLag::TimeLagMethod::Unknown && row.lag > 0
+                && toPeek.value(tp, -1) == position(row) && stamps.contains(tp)) {
+                row.timeLagMs = std::max<qint64>(0, now - stamps.value(tp));
+                row.timeLagMethod = PartitionLag::TimeLagMethod::Peeked;
+            }
+        }
+    }
+
+    snapshot.groupRows.clear();
+    for (PartitionLag &row : snapshot.rows) {
+        const auto &progress = history.progress(row.group, {row.topic, row.partition});
+        const StatusVerdict verdict = evaluateStatus(progress, evaluation.rules);
+        row.status = verdict.status;
+        row.statusReason = verdict.reason;
+        rateAndTimeToClear(row, progress, evaluation.rules.windowSamples);
+
+        if (snapshot.groupRows.isEmpty() || snapshot.groupRows.last().group != row.group)
+            snapshot.groupRows.append(GroupLag{row.group});
+        GroupLag &group = snapshot.groupRows.last();
+        if (!group.topics.contains(row.topic))
+            group.topics.append(row.topic);
+        ++group.partitions;
+        group.lag += row.lag;
+        group.maxTimeLagMs = std::max(group.maxTimeLagMs, row.timeLagMs);
+        group.timeToClearS = (group.partitions == 1) ? row.timeToClearS
+                           : (row.timeToClearS < 0 || group.timeToClearS < 0) ? -1
+                                                                             : std::max(group.timeToClearS, row.timeToClearS);
+        if (group.partitions == 1 || row.status > group.status) {
+            group.status = row.status;
+            group.statusReason = row.topic + u'[' + QString::number(row.partition) + u"]: " + row.statusReason;
+        }
+    }
+    // Groups that committed nothing still get a row, so the operator sees them.
+    for (const QString &name : std::as_const(snapshot.groups)) {
+        const bool present = std::any_of(snapshot.groupRows.cbegin(), snapshot.groupRows.cend(),
+                                         [&](const GroupLag &g) { return g.group == name; });
+        if (!present) {
+            GroupLag empty{name};
+            empty.statusReason = QStringLiteral("No committed offsets.");
+            snapshot.groupRows.append(empty);
+        }
+    }
+    std::sort(snapshot.groupRows.begin(), snapshot.groupRows.end(),
+              [](const GroupLag &a, const GroupLag &b) { return a.group < b.group; });
+    history.retainOnly(seen, seenGroups);
+}

@@ -1,0 +1,16 @@
+#pragma once
+
+#include "laghistory.h"
+#include "lagsnapshot.h"
+
+class OffsetPeeker;
+
+// Turns a sample's raw offsets into what an operator reads: time lag (and how it was measured), status
+// with its reason, time to clear, and one row per group. Keeps its memory in `history`.
+struct LagEvaluation {
+    StatusRules rules;
+    int peekBudget = 200;     // records read per sample at most; the rest say "unknown"
+    int peekTimeoutMs = 2000;
+};
+
+void evaluateLag(LagSnapshot &snapshot, LagHistory &history, OffsetPeeker *peeker, const LagEvaluation &evaluation);

@@ -1,0 +1,73 @@
+#include "offsetpeeker.h"
+
+#include "services/kafka/clusterinspector.h"
+
+#include <QElapsedTimer>
+
+using namespace Qt::StringLiterals;
+
+std::unique_ptr<OffsetPeeker> OffsetPeeker::create(const KafkaProperties &cluster, QString *error)
+{
+    KafkaProperties props = cluster;
+    // consumer_poll needs a group id; assign() never joins the group and nothing is ever committed.
+    props.append({u"group.id"_s, u"berth-offset-peeker"_s});
+    props.append({u"enable.auto.commit"_s, u"false"_s});
+    props.append({u"enable.auto.offset.store"_s, u"false"_s});
+    props.append({u"enable.partition.eof"_s, u"true"_s});
+    props.append({u"fetch.max.bytes"_s, u"1048576"_s}); // one record is all we want
+    props.append({u"queued.max.messages.kbytes"_s, u"1024"_s});
+    KafkaHandle rk = KafkaConfig::createClient(RD_KAFKA_CONSUMER, props, error);
+    if (!rk)
+        return {};
+    std::unique_ptr<OffsetPeeker> peeker(new OffsetPeeker);
+    peeker->m_rk = std::move(rk);
+    return peeker;
+}
+
+OffsetPeeker::~OffsetPeeker()
+{
+    if (m_rk)
+        rd_kafka_assign(m_rk.get(), nullptr);
+}
+
+QHash<TopicPartition, qint64> OffsetPeeker::timestamps(const PartitionOffsets &requests, int timeoutMs)
+{
+    QHash<TopicPartition, qint64> out;
+    QList<TopicPartition> todo;
+    rd_kafka_topic_partition_list_t *assignment = rd_kafka_topic_partition_list_new(int(requests.size()));
+    for (auto it = requests.cbegin(); it != requests.cend(); ++it) {
+        if (const qint64 *cached = m_cache.object({it.key(), it.value()})) {
+            out.insert(it.key(), *cached);
+            continue;
+        }
+        rd_kafka_topic_partition_list_add(assignment, it.key().topic.toUtf8().constData(), it.key().partition)->offset = it.value();
+        todo.append(it.key());
+    }
+    if (todo.isEmpty()) {
+        rd_kafka_topic_partition_list_destroy(assignment);
+        return out;
+    }
+    rd_kafka_assign(m_rk.get(), assignment);
+    rd_kafka_topic_partition_list_destroy(assignment);
+    QSet<TopicPartition> waiting(todo.cbegin(), todo.cend());
+    QElapsedTimer clock;
+    clock.start();
+    while (!waiting.isEmpty() && clock.elapsed() < timeoutMs) {
+        rd_kafka_message_t *m = rd_kafka_consumer_poll(m_rk.get(), 50);
+        if (!m)
+            continue;
+        if (m->rkt) {
+            const TopicPartition tp{QString::fromUtf8(rd_kafka_topic_name(m->rkt)), int(m->partition)};
+            if (waiting.remove(tp) && !m->err) {
+                const qint64 ts = rd_kafka_message_timestamp(m, nullptr);
+                if (ts >= 0 && m->offset >= requests.value(tp)) { // compaction may have removed the exact record
+                    out.insert(tp, ts);
+                    m_cache.insert({tp, m->offset}, new qint64(ts));
+                }
+            }
+        }
+        rd_kafka_message_destroy(m);
+    }
+    rd_kafka_assign(m_rk.get(), nullptr);
+    return out;
+}

@@ -1,0 +1,28 @@
+#pragma once
+
+#include "services/kafka/kafkaconfig.h"
+#include "services/kafka/kafkatypes.h"
+
+#include <QCache>
+
+// Reads the one record at a given offset to learn its timestamp, without a group and without committing.
+// The sampler uses it when a committed offset is older than its own history.
+class OffsetPeeker final {
+public:
+    static std::unique_ptr<OffsetPeeker> create(const KafkaProperties &cluster, QString *error);
+    ~OffsetPeeker();
+
+    // Record timestamps (ms) for as many of the requests as answer within the timeout; cached.
+    QHash<TopicPartition, qint64> timestamps(const PartitionOffsets &requests, int timeoutMs);
+
+private:
+    OffsetPeeker() = default;
+    KafkaHandle m_rk;
+    struct Key {
+        TopicPartition tp;
+        qint64 offset;
+        friend bool operator==(const Key &, const Key &) = default;
+    };
+    friend size_t qHash(const Key &k, size_t seed) noexcept { return qHashMulti(seed, k.tp, k.offset); }
+    QCache<Key, qint64> m_cache{20000};
+};
