@@ -1,14 +1,29 @@
 #include "console.h"
 
+#include "models/alertmodel.h"
 #include "models/connectionsmodel.h"
+#include "models/grouplagmodel.h"
+#include "models/inboxboardmodel.h"
+#include "services/inbox/inboxalerts.h"
+#include "services/inbox/inboxboardquery.h"
+#include "views/inboxboardview.h"
+#include "models/lagseriesstore.h"
 #include "models/lagtablemodel.h"
 #include "services/inbox/pgconnection.h"
+#include "services/monitor/alertengine.h"
+#include "services/monitor/lagalerts.h"
 #include "services/monitor/lagsampler.h"
+#include "views/alertview.h"
+#include "views/lagchartview.h"
 #include "views/lagview.h"
 #include "views/mainwindow.h"
 
+#include <QApplication>
 #include <QDir>
 #include <QLocale>
+#include <QSettings>
+#include <QStatusBar>
+#include <QSystemTrayIcon>
 #include <QTimer>
 
 using namespace Qt::StringLiterals;
@@ -18,12 +33,66 @@ Console::Console(const ConnectionProfile &profile, QObject *parent)
     , m_profile(profile)
     , m_sampler(new LagSampler(this))
     , m_database(new PgConnection(this))
+    , m_alerts(new AlertEngine(this))
     , m_connections(new ConnectionsModel(this))
     , m_lagModel(new LagTableModel(this))
-    , m_window(std::make_unique<MainWindow>(m_connections, m_lagModel))
+    , m_groupModel(new GroupLagModel(this))
+    , m_series(new LagSeriesStore(this))
+    , m_alertModel(new AlertModel(this))
+    , m_window(std::make_unique<MainWindow>(m_connections))
 {
+    buildViews();
+    wireAlerts();
     wireKafka();
     wireDatabase();
+    wireInboxBoard();
+}
+
+void Console::buildViews()
+{
+    m_series->setRateTopics(m_profile.dlqTopics);
+    m_lagView = new LagView(m_groupModel, m_lagModel);
+    m_chartView = new LagChartView(m_series);
+    m_window->addTab(u"lag"_s, m_lagView, tr("&Lag"));
+    m_window->addTab(u"charts"_s, m_chartView, tr("&Charts"));
+    m_inboxModel = new InboxBoardModel(this);
+    m_inboxView = new InboxBoardView(m_inboxModel);
+    m_window->addTab(u"inbox"_s, m_inboxView, tr("&Inbox"));
+    auto *alertView = new AlertView(m_alertModel);
+    m_window->addTab(u"alerts"_s, alertView, tr("&Alerts"));
+    connect(alertView, &AlertView::acknowledgeRequested, m_alerts, &AlertEngine::acknowledge);
+    connect(m_lagView, &LagView::groupActivated, this, [this](const QString &group) {
+        m_chartView->showGroup(group);
+        m_window->showView(m_chartView);
+    });
+    connect(m_window.get(), &MainWindow::filterRequested, this, [this](QWidget *) {
+        m_window->showView(m_lagView);
+        m_lagView->focusFilter();
+    });
+    m_lagView->restoreHeaderState(QSettings().value(u"lag/header"_s).toByteArray());
+    connect(m_window.get(), &MainWindow::closing, this,
+            [this] { QSettings().setValue(u"lag/header"_s, m_lagView->saveHeaderState()); });
+}
+
+void Console::wireAlerts()
+{
+    connect(m_alerts, &AlertEngine::changed, m_alertModel, [this] { m_alertModel->setAlerts(m_alerts->alerts()); });
+    auto *tray = QSystemTrayIcon::isSystemTrayAvailable() ? new QSystemTrayIcon(m_window->windowIcon(), this) : nullptr;
+    if (tray)
+        tray->show();
+    connect(m_alerts, &AlertEngine::fired, this, [this, tray](const Alert &alert) {
+        const QString title = tr("Berth alert: %1 — %2").arg(alert.rule, alert.subject);
+        // A desktop notification where the desktop offers one; otherwise the window asks for attention.
+        if (tray)
+            tray->showMessage(title, alert.message, QSystemTrayIcon::Warning);
+        QApplication::alert(m_window.get());
+        m_window->statusBar()->showMessage(title, 15000);
+    });
+    connect(m_alertModel, &QAbstractItemModel::modelReset, this, [this] {
+        const int active = m_alerts->activeCount();
+        m_window->setWindowTitle(active ? tr("Berth — %n active alert(s)", nullptr, active)
+                                        : tr("Berth — delivery correctness console"));
+    });
 }
 
 Console::~Console()
@@ -34,22 +103,7 @@ Console::~Console()
 void Console::wireKafka()
 {
     connect(m_sampler, &LagSampler::clusterUpdated, m_connections, &ConnectionsModel::setCluster);
-    connect(m_sampler, &LagSampler::sampled, this, [this](const LagSnapshot &snapshot) {
-        ++m_samples;
-        if (!snapshot.reachable)
-            return; // keep showing the last good numbers; the banner says why they are old
-        m_lagModel->setSnapshot(snapshot);
-        m_connections->setGroups(snapshot.groups, snapshot.groupSource);
-        qint64 total = 0;
-        for (const auto &row : snapshot.rows)
-            total += row.lag;
-        m_window->lagView()->setSummary(tr("%n group(s), total lag %1 — sampled %2 in %3 ms", nullptr,
-                                           int(snapshot.groups.size()))
-                                            .arg(QLocale().toString(total),
-                                                 QLocale().toString(snapshot.takenAt.toLocalTime().time(),
-                                                                    QLocale::ShortFormat))
-                                            .arg(snapshot.durationMs));
-    });
+    connect(m_sampler, &LagSampler::sampled, this, &Console::onSample);
     connect(m_sampler, &LagSampler::stateChanged, this, [this](LagSampler::State state, const QString &detail) {
         const QString bootstrap = KafkaConfig::bootstrapOf(m_profile.cluster);
         switch (state) {
@@ -93,7 +147,54 @@ void Console::wireKafka()
     settings.cluster = m_profile.cluster;
     settings.namedGroups = m_profile.namedGroups;
     settings.intervalMs = m_profile.sampleIntervalMs;
+    settings.extraTopics = m_profile.dlqTopics;
     m_sampler->start(settings);
+}
+
+void Console::wireInboxBoard()
+{
+    m_inboxView->setMappings(InboxMapping::presets());
+    if (m_profile.databaseConninfo.isEmpty())
+        return;
+    m_inboxQuery = new InboxBoardQuery(this);
+    m_inboxQuery->setConninfo(m_profile.databaseConninfo);
+    connect(m_inboxView, &InboxBoardView::refreshRequested, m_inboxQuery, &InboxBoardQuery::refresh);
+    auto previous = std::make_shared<InboxBoard>();
+    connect(m_inboxQuery, &InboxBoardQuery::boardReady, this, [this, previous](const InboxBoard &board) {
+        m_inboxView->setBoard(board);
+        InboxAlerts::observe(*m_alerts, board, *previous);
+        *previous = board;
+    });
+    // The board is cheap (index-backed, one snapshot transaction); every 15 s keeps it current.
+    auto *timer = new QTimer(this);
+    connect(timer, &QTimer::timeout, m_inboxView, &InboxBoardView::requestRefresh);
+    timer->start(15000);
+    m_inboxView->requestRefresh();
+}
+
+void Console::onSample(const LagSnapshot &snapshot)
+{
+    if (!snapshot.reachable)
+        return; // keep showing the last good numbers; the banner says why they are old
+    m_lagModel->setSnapshot(snapshot);
+    m_groupModel->setSnapshot(snapshot);
+    m_series->append(snapshot);
+    m_connections->setGroups(snapshot.groups, snapshot.groupSource);
+    LagAlertSettings alertSettings;
+    alertSettings.criticalDlqTopics = m_profile.dlqTopics;
+    LagAlerts::observe(*m_alerts, snapshot, alertSettings);
+    qint64 total = 0;
+    int troubled = 0;
+    for (const auto &group : snapshot.groupRows) {
+        total += group.lag;
+        troubled += group.status != LagStatus::Ok;
+    }
+    m_lagView->setSummary(tr("%n group(s), %1 not OK, total lag %2 — sampled %3 in %4 ms", nullptr,
+                             int(snapshot.groupRows.size()))
+                              .arg(troubled)
+                              .arg(QLocale().toString(total),
+                                   QLocale().toString(snapshot.takenAt.toLocalTime().time(), QLocale::ShortFormat))
+                              .arg(snapshot.durationMs));
 }
 
 void Console::wireDatabase()

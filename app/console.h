@@ -6,11 +6,21 @@
 
 #include <memory>
 
+class AlertEngine;
+class AlertModel;
 class ConnectionsModel;
+class GroupLagModel;
+class InboxBoardModel;
+class InboxBoardQuery;
+class InboxBoardView;
+class LagChartView;
 class LagSampler;
+class LagSeriesStore;
 class LagTableModel;
+class LagView;
 class MainWindow;
 class PgConnection;
+struct LagSnapshot;
 
 // The composition root: services -> models -> views, wired here and nowhere else.
 class Console final : public QObject {
@@ -22,6 +32,8 @@ public:
     void show();
     MainWindow *window() const { return m_window.get(); }
     LagTableModel *lagModel() const { return m_lagModel; }
+    GroupLagModel *groupModel() const { return m_groupModel; }
+    AlertEngine *alerts() const { return m_alerts; }
     // Writes one PNG per main view into dir once the first samples have arrived; then emits screenshotsDone.
     void writeScreenshots(const QString &dir, int warmUpMs);
 
@@ -29,14 +41,26 @@ Q_SIGNALS:
     void screenshotsDone(bool ok, const QString &message);
 
 private:
+    void buildViews();
     void wireKafka();
     void wireDatabase();
+    void wireAlerts();
+    void wireInboxBoard();
+    void onSample(const LagSnapshot &snapshot);
 
     ConnectionProfile m_profile;
     LagSampler *m_sampler;
     PgConnection *m_database;
+    AlertEngine *m_alerts;
     ConnectionsModel *m_connections;
     LagTableModel *m_lagModel;
+    GroupLagModel *m_groupModel;
+    LagSeriesStore *m_series;
+    AlertModel *m_alertModel;
     std::unique_ptr<MainWindow> m_window;
-    int m_samples = 0;
+    LagView *m_lagView = nullptr;
+    LagChartView *m_chartView = nullptr;
+    InboxBoardModel *m_inboxModel = nullptr;
+    InboxBoardQuery *m_inboxQuery = nullptr;
+    InboxBoardView *m_inboxView = nullptr;
 };

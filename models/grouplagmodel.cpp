@@ -66,7 +66,10 @@ QVariant GroupLagModel::data(const QModelIndex &index, int role) const
         case Lag: return DisplayFormat::count(g.lag);
         case MaxTimeLag: return DisplayFormat::duration(g.maxTimeLagMs);
         case TimeToClear:
-            return g.timeToClearS < 0 ? (g.lag > 0 ? tr("not clearing") : QString()) : DisplayFormat::duration(g.timeToClearS * 1000);
+            if (g.timeToClearS >= 0)
+                return DisplayFormat::duration(g.timeToClearS * 1000);
+            // Not draining: fine when it keeps pace, news when it does not.
+            return g.status == LagStatus::Ok ? tr("keeping up") : tr("not clearing");
         case Topics: return g.topics.join(u", ");
         case Partitions: return g.partitions;
         }
@@ -92,7 +95,7 @@ QVariant GroupLagModel::headerData(int section, Qt::Orientation orientation, int
     switch (section) {
     case Group: return tr("Group");
     case Status: return tr("Status");
-    case Lag: return tr("Lag (messages)");
+    case Lag: return tr("Lag (msgs)");
     case MaxTimeLag: return tr("Max time lag");
     case TimeToClear: return tr("Time to clear");
     case Topics: return tr("Topics");

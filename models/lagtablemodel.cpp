@@ -82,7 +82,9 @@ QVariant LagTableModel::data(const QModelIndex &index, int role) const
         case TimeLag: return DisplayFormat::duration(row.timeLagMs);
         case Measured: return timeLagMethodName(row.timeLagMethod);
         case TimeToClear:
-            return row.timeToClearS < 0 ? tr("not clearing") : DisplayFormat::duration(row.timeToClearS * 1000);
+            if (row.timeToClearS >= 0)
+                return DisplayFormat::duration(row.timeToClearS * 1000);
+            return row.status == LagStatus::Ok ? tr("keeping up") : tr("not clearing");
         }
         return {};
     }
@@ -128,7 +130,7 @@ QVariant LagTableModel::headerData(int section, Qt::Orientation orientation, int
     case Partition: return tr("Partition");
     case Committed: return tr("Committed");
     case End: return tr("End offset");
-    case Lag: return tr("Lag (messages)");
+    case Lag: return tr("Lag (msgs)");
     case Status: return tr("Status");
     case TimeLag: return tr("Time lag");
     case Measured: return tr("Measured by");

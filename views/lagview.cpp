@@ -1,50 +1,88 @@
 #include "lagview.h"
 
+#include "models/grouplagmodel.h"
 #include "models/lagtablemodel.h"
 
+#include <QDataStream>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSortFilterProxyModel>
+#include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
 
-LagView::LagView(QAbstractItemModel *model, QWidget *parent)
+namespace {
+void setUpTable(QTableView *table, QSortFilterProxyModel *proxy)
+{
+    table->setModel(proxy);
+    table->setSortingEnabled(true);
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->setSelectionMode(QAbstractItemView::SingleSelection);
+    table->setAlternatingRowColors(true);
+    table->verticalHeader()->hide();
+    table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 8);
+    table->horizontalHeader()->setStretchLastSection(true);
+    table->horizontalHeader()->setSectionsMovable(true);
+    // Room for the sort indicator, so headers are never clipped.
+    table->horizontalHeader()->setMinimumSectionSize(table->fontMetrics().horizontalAdvance(QStringLiteral("Lag (msgs)")) + 36);
+}
+}
+
+LagView::LagView(QAbstractItemModel *groups, QAbstractItemModel *partitions, QWidget *parent)
     : QWidget(parent)
     , m_filter(new QLineEdit(this))
     , m_summary(new QLabel(this))
-    , m_proxy(new QSortFilterProxyModel(this))
-    , m_table(new QTableView(this))
+    , m_groupProxy(new QSortFilterProxyModel(this))
+    , m_partitionProxy(new QSortFilterProxyModel(this))
+    , m_groups(new QTableView(this))
+    , m_partitions(new QTableView(this))
 {
-    m_filter->setPlaceholderText(tr("Filter by group or topic (Ctrl+F)"));
+    m_filter->setPlaceholderText(tr("Filter groups (Ctrl+F)"));
     m_filter->setClearButtonEnabled(true);
     m_summary->setTextFormat(Qt::PlainText);
-    m_proxy->setSourceModel(model);
-    m_proxy->setSortRole(LagTableModel::SortRole);
-    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
-    m_proxy->setFilterKeyColumn(-1);
-    m_proxy->setDynamicSortFilter(true);
-    connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
 
-    m_table->setModel(m_proxy);
-    m_table->setSortingEnabled(true);
-    m_table->sortByColumn(LagTableModel::Lag, Qt::DescendingOrder);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setAlternatingRowColors(true);
-    m_table->verticalHeader()->hide();
-    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
-    m_table->horizontalHeader()->setStretchLastSection(true);
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    m_table->setColumnWidth(LagTableModel::Group, 180);
-    m_table->setColumnWidth(LagTableModel::Topic, 150);
+    m_groupProxy->setSourceModel(groups);
+    m_groupProxy->setSortRole(GroupLagModel::SortRole);
+    m_groupProxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_groupProxy->setFilterKeyColumn(GroupLagModel::Group);
+    m_groupProxy->setDynamicSortFilter(true);
+    connect(m_filter, &QLineEdit::textChanged, m_groupProxy, &QSortFilterProxyModel::setFilterFixedString);
+    setUpTable(m_groups, m_groupProxy);
+    m_groups->sortByColumn(GroupLagModel::Lag, Qt::DescendingOrder);
+    m_groups->setColumnWidth(GroupLagModel::Group, 200);
+
+    // The partitions of the selected group only: the proxy filters on the group column.
+    m_partitionProxy->setSourceModel(partitions);
+    m_partitionProxy->setSortRole(LagTableModel::SortRole);
+    m_partitionProxy->setFilterKeyColumn(LagTableModel::Group);
+    m_partitionProxy->setFilterRole(LagTableModel::SortRole);
+    m_partitionProxy->setDynamicSortFilter(true);
+    setUpTable(m_partitions, m_partitionProxy);
+    m_partitions->sortByColumn(LagTableModel::Lag, Qt::DescendingOrder);
+    m_partitions->setColumnWidth(LagTableModel::Group, 180);
+
+    connect(m_groups->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex &current) {
+        const QString group = current.siblingAtColumn(GroupLagModel::Group).data(GroupLagModel::SortRole).toString();
+        m_partitionProxy->setFilterRegularExpression(
+            QRegularExpression(u'^' + QRegularExpression::escape(group) + u'$'));
+    });
+    connect(m_groups, &QTableView::doubleClicked, this, [this](const QModelIndex &index) {
+        Q_EMIT groupActivated(index.siblingAtColumn(GroupLagModel::Group).data(GroupLagModel::SortRole).toString());
+    });
 
     auto *top = new QHBoxLayout;
     top->addWidget(m_filter, 1);
     top->addWidget(m_summary);
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_groups);
+    split->addWidget(m_partitions);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top);
-    layout->addWidget(m_table, 1);
+    layout->addWidget(split, 1);
 }
 
 void LagView::setSummary(const QString &text)
@@ -60,11 +98,19 @@ void LagView::focusFilter()
 
 QByteArray LagView::saveHeaderState() const
 {
-    return m_table->horizontalHeader()->saveState();
+    QByteArray state;
+    QDataStream out(&state, QIODevice::WriteOnly);
+    out << m_groups->horizontalHeader()->saveState() << m_partitions->horizontalHeader()->saveState();
+    return state;
 }
 
 void LagView::restoreHeaderState(const QByteArray &state)
 {
-    if (!state.isEmpty())
-        m_table->horizontalHeader()->restoreState(state);
+    QDataStream in(state);
+    QByteArray groups, partitions;
+    in >> groups >> partitions;
+    if (in.status() == QDataStream::Ok) {
+        m_groups->horizontalHeader()->restoreState(groups);
+        m_partitions->horizontalHeader()->restoreState(partitions);
+    }
 }

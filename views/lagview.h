@@ -8,21 +8,27 @@ class QLabel;
 class QSortFilterProxyModel;
 class QTableView;
 
-// The lag table with a filter box. Sorting uses the model's raw numbers, not the formatted text.
+// Groups on top (sortable by lag, time lag, status), the selected group's partitions below.
 class LagView final : public QWidget {
     Q_OBJECT
 public:
-    explicit LagView(QAbstractItemModel *model, QWidget *parent = nullptr);
+    LagView(QAbstractItemModel *groups, QAbstractItemModel *partitions, QWidget *parent = nullptr);
 
     void setSummary(const QString &text);
     void focusFilter();
     QByteArray saveHeaderState() const;
     void restoreHeaderState(const QByteArray &state);
-    QTableView *table() const { return m_table; }
+    QTableView *groupTable() const { return m_groups; }
+    QTableView *partitionTable() const { return m_partitions; }
+
+Q_SIGNALS:
+    void groupActivated(const QString &group); // double-click: show its chart
 
 private:
     QLineEdit *m_filter;
     QLabel *m_summary;
-    QSortFilterProxyModel *m_proxy;
-    QTableView *m_table;
+    QSortFilterProxyModel *m_groupProxy;
+    QSortFilterProxyModel *m_partitionProxy;
+    QTableView *m_groups;
+    QTableView *m_partitions;
 };

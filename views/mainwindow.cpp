@@ -1,6 +1,5 @@
 #include "mainwindow.h"
 
-#include "lagview.h"
 #include "models/connectionsmodel.h"
 
 #include <QAction>
@@ -26,12 +25,12 @@ static void initResources()
     Q_INIT_RESOURCE(app);
 }
 
-MainWindow::MainWindow(ConnectionsModel *connections, QAbstractItemModel *lag, QWidget *parent)
+MainWindow::MainWindow(ConnectionsModel *connections, QWidget *parent)
     : QMainWindow(parent)
     , m_connectionsTree(new QTreeView)
     , m_connectionsDock(new QDockWidget(tr("Connections"), this))
     , m_tabs(new QTabWidget)
-    , m_lagView(new LagView(lag))
+    , m_viewMenu(nullptr)
     , m_banner(new QLabel)
     , m_kafkaStatus(new QLabel)
     , m_databaseStatus(new QLabel)
@@ -61,7 +60,6 @@ MainWindow::MainWindow(ConnectionsModel *connections, QAbstractItemModel *lag, Q
     m_banner->setContentsMargins(10, 6, 10, 6);
     m_banner->hide();
 
-    m_tabs->addTab(m_lagView, tr("&Lag"));
     auto *central = new QWidget;
     auto *layout = new QVBoxLayout(central);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -75,7 +73,16 @@ MainWindow::MainWindow(ConnectionsModel *connections, QAbstractItemModel *lag, Q
     statusBar()->addPermanentWidget(m_databaseStatus);
 
     createActions();
-    restoreLayout();
+    resize(1400, 880);
+}
+
+void MainWindow::addTab(const QString &name, QWidget *view, const QString &title)
+{
+    const int index = m_tabs->addTab(view, title);
+    m_views.append({name, view, true});
+    auto *action = m_viewMenu->addAction(QString(title).remove(u'&'), this, [this, view] { showView(view); });
+    if (index < 9)
+        action->setShortcut(QKeySequence(Qt::ALT | Qt::Key(Qt::Key_1 + index)));
 }
 
 MainWindow::~MainWindow() = default;
@@ -89,13 +96,12 @@ void MainWindow::createActions()
     auto *view = menuBar()->addMenu(tr("&View"));
     auto *refresh = view->addAction(tr("&Refresh now"), this, &MainWindow::refreshRequested);
     refresh->setShortcut(QKeySequence::Refresh);
-    auto *filter = view->addAction(tr("&Filter…"), this, [this] {
-        showView(m_lagView);
-        m_lagView->focusFilter();
-    });
+    auto *filter = view->addAction(tr("&Filter…"), this, [this] { Q_EMIT filterRequested(m_tabs->currentWidget()); });
     filter->setShortcut(QKeySequence::Find);
     view->addSeparator();
     view->addAction(m_connectionsDock->toggleViewAction());
+    view->addSeparator();
+    m_viewMenu = view;
 
     auto *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Berth"), this, [this] {
@@ -106,13 +112,17 @@ void MainWindow::createActions()
     });
 }
 
-void MainWindow::restoreLayout()
+void MainWindow::showEvent(QShowEvent *event)
 {
-    QSettings settings;
-    if (!restoreGeometry(settings.value(u"window/geometry"_s).toByteArray()))
-        resize(1280, 800);
-    restoreState(settings.value(u"window/state"_s).toByteArray());
-    m_lagView->restoreHeaderState(settings.value(u"lag/header"_s).toByteArray());
+    // Restored on first show, once the composition root has added every view.
+    if (!m_layoutRestored) {
+        m_layoutRestored = true;
+        QSettings settings;
+        restoreGeometry(settings.value(u"window/geometry"_s).toByteArray());
+        restoreState(settings.value(u"window/state"_s).toByteArray());
+        m_tabs->setCurrentIndex(settings.value(u"window/tab"_s, 0).toInt());
+    }
+    QMainWindow::showEvent(event);
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)
@@ -120,7 +130,8 @@ void MainWindow::closeEvent(QCloseEvent *event)
     QSettings settings;
     settings.setValue(u"window/geometry"_s, saveGeometry());
     settings.setValue(u"window/state"_s, saveState());
-    settings.setValue(u"lag/header"_s, m_lagView->saveHeaderState());
+    settings.setValue(u"window/tab"_s, m_tabs->currentIndex());
+    Q_EMIT closing();
     event->accept();
 }
 
@@ -155,7 +166,9 @@ void MainWindow::setDatabaseStatus(const QString &text)
 
 QList<MainWindow::MainView> MainWindow::mainViews()
 {
-    return {{u"connections"_s, m_connectionsDock, false}, {u"lag"_s, m_lagView, true}};
+    QList<MainView> views{{u"connections"_s, m_connectionsDock, false}};
+    views.append(m_views);
+    return views;
 }
 
 void MainWindow::showView(QWidget *view)

@@ -3,9 +3,9 @@
 #include <QMainWindow>
 
 class ConnectionsModel;
-class LagView;
 class QAbstractItemModel;
 class QLabel;
+class QMenu;
 class QTabWidget;
 class QTreeView;
 
@@ -16,10 +16,11 @@ class MainWindow final : public QMainWindow {
 public:
     enum class BannerKind { None, Warning, Error };
 
-    MainWindow(ConnectionsModel *connections, QAbstractItemModel *lag, QWidget *parent = nullptr);
+    explicit MainWindow(ConnectionsModel *connections, QWidget *parent = nullptr);
     ~MainWindow() override;
 
-    LagView *lagView() const { return m_lagView; }
+    // Work views are added by the composition root; each gets a tab, an entry in the View menu and Alt+N.
+    void addTab(const QString &name, QWidget *view, const QString &title);
     void setBanner(BannerKind kind, const QString &text);
     QString bannerText() const;
     void setKafkaStatus(const QString &text);
@@ -37,18 +38,22 @@ public:
 
 Q_SIGNALS:
     void refreshRequested();
+    void filterRequested(QWidget *currentView);
+    void closing(); // persist view state now
 
 protected:
+    void showEvent(QShowEvent *event) override;
     void closeEvent(QCloseEvent *event) override;
 
 private:
     void createActions();
-    void restoreLayout();
     QTreeView *m_connectionsTree;
     QDockWidget *m_connectionsDock;
     QTabWidget *m_tabs;
-    LagView *m_lagView;
+    QMenu *m_viewMenu;
+    QList<MainView> m_views;
     QLabel *m_banner;
     QLabel *m_kafkaStatus;
     QLabel *m_databaseStatus;
+    bool m_layoutRestored = false;
 };

@@ -9,6 +9,7 @@ struct ConnectionProfile {
     QString name;
     KafkaProperties cluster;
     QStringList namedGroups;   // groups to watch when the brokers cannot list them
+    QStringList dlqTopics;     // dead-letter topics whose arrival rate is charted and alerted on
     QString databaseConninfo;  // libpq conninfo or URI; empty: no inbox database
     QString databaseLabel;     // shown instead of the conninfo (which may hold a password)
     int sampleIntervalMs = 5000;

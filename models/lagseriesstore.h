@@ -1,0 +1,46 @@
+#pragma once
+
+#include "services/monitor/lagsnapshot.h"
+
+#include <QHash>
+#include <QObject>
+#include <QVector>
+
+// Time series for the charts, kept from the samples as they arrive: per group, per group partition and per
+// watched topic's arrival rate. Bounded by age, so a console left open for days stays small.
+class LagSeriesStore final : public QObject {
+    Q_OBJECT
+public:
+    enum class Metric { LagMessages, TimeLagSeconds };
+    struct Series {
+        QVector<double> keys;   // seconds since the epoch, ascending
+        QVector<double> values;
+    };
+    explicit LagSeriesStore(QObject *parent = nullptr);
+
+    void setRetention(qint64 groupSeconds, qint64 partitionSeconds);
+    void setRateTopics(const QStringList &topics); // which topics' arrival rates are kept (the DLQs)
+    void append(const LagSnapshot &snapshot);
+
+    QStringList groups() const;
+    QStringList rateTopics() const;
+    Series groupSeries(const QString &group, Metric metric) const;
+    QMap<QString, Series> partitionSeries(const QString &group, Metric metric) const; // key: "topic[p]"
+    Series topicRate(const QString &topic) const;                                     // records per minute
+
+Q_SIGNALS:
+    void appended();
+
+private:
+    struct Pair {
+        Series lag;
+        Series timeLag;
+    };
+    static void push(Series &s, double t, double v, double oldest);
+    QMap<QString, Pair> m_groups;
+    QHash<QString, QMap<QString, Pair>> m_partitions;
+    QMap<QString, Series> m_rates;
+    QStringList m_rateTopics;
+    qint64 m_groupRetentionS = 24 * 3600;
+    qint64 m_partitionRetentionS = 2 * 3600;
+};

@@ -1,0 +1,98 @@
+#pragma once
+
+#include "services/inbox/inboxmapping.h"
+
+#include <QDateTime>
+#include <QList>
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+
+#include <array>
+
+using InboxStateCounts = std::array<qint64, InboxStateCount>;
+
+struct InboxConsumerCounts {
+    QString consumer; // the whole table's row when the mapping has no consumer column
+    InboxStateCounts counts{};
+
+    qint64 count(InboxState state) const { return counts[size_t(state)]; }
+    qint64 total() const
+    {
+        qint64 sum = 0;
+        for (qint64 c : counts)
+            sum += c;
+        return sum;
+    }
+};
+
+// The in-progress row that has waited longest past "stuck after".
+struct InboxStuckRow {
+    QString consumer;
+    QString messageId;
+    QString status;        // raw status text
+    QDateTime updatedAt;   // UTC
+    QDateTime firstSeenAt; // invalid when the mapping has no first-seen column
+    double ageSeconds = 0; // now() - updated, on the database's clock
+};
+
+struct InboxErrorCount {
+    QString error;
+    qint64 count = 0;
+};
+
+struct OutboxBacklog {
+    qint64 pending = 0;
+    double oldestPendingAgeSeconds = -1; // -1: nothing pending
+};
+
+// One consistent reading of an inbox (all queries in one read-only snapshot transaction).
+struct InboxBoard {
+    // Buckets of the attempts histogram: 1, 2, 3, 4-5, 6+ (0 and negative count as 1).
+    static constexpr int AttemptBuckets = 5;
+    static QString attemptBucketLabel(int bucket)
+    {
+        static const char16_t *const labels[AttemptBuckets] = {u"1", u"2", u"3", u"4\u20135", u"6+"};
+        return bucket >= 0 && bucket < AttemptBuckets ? QString::fromUtf16(labels[bucket]) : QString();
+    }
+
+    QString mappingName;
+    QString table;        // schema.table as displayed
+    QDateTime takenAt;    // database clock (transaction start), UTC
+    qint64 elapsedMs = 0; // how long the queries took, client-side
+    QString error;        // one readable line; the rest of the board is empty when set
+
+    QList<InboxConsumerCounts> consumers; // sorted by consumer
+    InboxStateCounts totals{};
+    QStringList unmappedStatuses; // raw words seen that the vocabulary does not map (counted as Unknown)
+
+    int stuckAfterSeconds = 0;
+    qint64 stuckCount = 0;
+    bool hasStuck = false;
+    InboxStuckRow oldestStuck;
+
+    bool hasAttempts = false;
+    std::array<qint64, AttemptBuckets> attemptsHistogram{};
+
+    bool hasErrors = false;           // the mapping has an error column
+    QList<InboxErrorCount> topErrors; // at most 10, most frequent first, rows not completed
+
+    bool hasOutbox = false;
+    QString outboxTable;
+    OutboxBacklog outbox;
+    QString outboxError; // the outbox could not be read; the inbox part of the board is still valid
+
+    // Each entry: the index a board query relies on, and a CREATE INDEX statement that provides it.
+    QStringList missingIndexes;
+
+    bool ok() const { return error.isEmpty(); }
+    qint64 total(InboxState state) const { return totals[size_t(state)]; }
+    qint64 grandTotal() const
+    {
+        qint64 sum = 0;
+        for (qint64 c : totals)
+            sum += c;
+        return sum;
+    }
+};
+Q_DECLARE_METATYPE(InboxBoard)

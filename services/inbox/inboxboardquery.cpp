@@ -1,0 +1,435 @@
+#include "inboxboardquery.h"
+
+#include "services/inbox/pgsession.h"
+
+#include <QElapsedTimer>
+#include <QMap>
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+QString displayTable(const QString &schema, const QString &table)
+{
+    return schema.isEmpty() ? table : schema + u'.' + table;
+}
+
+// Reads one board on one open session. SQL text is assembled only from escaped identifiers and fixed
+// keywords; everything that varies by data (statuses, consumers, durations) travels as parameters.
+class BoardReader final {
+public:
+    BoardReader(PgSession &session, const InboxMapping &mapping, const JobControl &control)
+        : m_db(session)
+        , m_mapping(mapping)
+        , m_control(control)
+    {
+        m_table = qualified(mapping.schema, mapping.table);
+        m_status = m_db.escapeIdentifier(mapping.statusColumn);
+        m_updated = m_db.escapeIdentifier(mapping.updatedColumn);
+        m_id = m_db.escapeIdentifier(mapping.messageIdColumn);
+        if (!mapping.consumerColumn.isEmpty())
+            m_consumer = m_db.escapeIdentifier(mapping.consumerColumn);
+    }
+
+    void read(InboxBoard &board, int statementTimeoutMs)
+    {
+        // One snapshot for every query: the counts, the stuck row and the errors describe the same moment.
+        if (!step(board, u"start"_s, u"BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"_s))
+            return;
+        // A bound on each statement, and no JIT: the planner's generic estimates for the per-(consumer,
+        // status) seeks look expensive enough to trigger it, and compiling costs more than the seeks.
+        if (!step(board, u"session settings"_s,
+                  u"SELECT set_config('statement_timeout', $1, true), set_config('jit', 'off', true)"_s,
+                  {QString::number(std::max(1, statementTimeoutMs))}))
+            return;
+        const PgResult now = run(board, u"clock"_s, u"SELECT now() AS taken_at"_s);
+        if (!now.ok)
+            return;
+        board.takenAt = now.value(0, u"taken_at").toDateTime();
+
+        const bool ok = readCounts(board) && readStuck(board) && readErrors(board) && checkIndexes(board);
+        if (ok)
+            readOutbox(board); // last: its failure (a missing outbox table) must not cost the inbox board
+        m_db.exec(u"ROLLBACK"_s);
+    }
+
+private:
+    QString qualified(const QString &schema, const QString &table) const
+    {
+        const QString name = m_db.escapeIdentifier(table);
+        return schema.isEmpty() ? name : m_db.escapeIdentifier(schema) + u'.' + name;
+    }
+
+    PgResult run(InboxBoard &board, const QString &what, const QString &sql, const QVariantList &params = {})
+    {
+        if (m_control.isCancelled()) {
+            board.error = u"cancelled"_s;
+            return PgResult::failure(board.error);
+        }
+        PgResult result = m_db.exec(sql, params);
+        if (!result.ok)
+            board.error = u"%1 query on %2 failed: %3"_s.arg(what, board.table, result.error);
+        return result;
+    }
+
+    bool step(InboxBoard &board, const QString &what, const QString &sql, const QVariantList &params = {})
+    {
+        return run(board, what, sql, params).ok;
+    }
+
+    // "t.col::text = c.consumer AND t.status::text = s.status": the casts are no-ops on text and varchar
+    // (so the (consumer, status, updated) index still serves the seek) and make other column types compare.
+    QString seekCondition() const
+    {
+        QString condition = u"t."_s + m_status + u"::text = s.status"_s;
+        if (!m_consumer.isEmpty())
+            condition = u"t."_s + m_consumer + u"::text = c.consumer AND "_s + condition;
+        return condition;
+    }
+
+    // The consumers x statuses to seek, as a FROM clause over the first parameters: consumers (when the
+    // mapping has a consumer column), then statuses. seekParams() fills them; more parameters follow.
+    QString seekSource() const
+    {
+        return m_consumer.isEmpty() ? u"unnest($1::text[]) AS s(status)"_s
+                                    : u"unnest($1::text[]) AS c(consumer) CROSS JOIN unnest($2::text[]) AS "
+                                      u"s(status)"_s;
+    }
+
+    QVariantList seekParams(const QStringList &statuses) const
+    {
+        if (m_consumer.isEmpty())
+            return {QVariant(statuses)};
+        return {QVariant(m_consumers), QVariant(statuses)};
+    }
+
+    // "$n" for the parameter after seekParams().
+    QString nextParam() const { return m_consumer.isEmpty() ? u"$2"_s : u"$3"_s; }
+
+    bool readCounts(InboxBoard &board)
+    {
+        const QString consumer = m_consumer.isEmpty() ? u"''::text"_s : m_consumer + u"::text"_s;
+        QString sql =
+            u"SELECT "_s + consumer + u" AS consumer, "_s + m_status + u"::text AS status, count(*) AS n"_s;
+        if (board.hasAttempts) {
+            // Folded into the counts scan: one pass over the table instead of two.
+            const QString a = m_db.escapeIdentifier(m_mapping.attemptsColumn);
+            sql += u", count(*) FILTER (WHERE "_s + a + u" <= 1) AS a1"_s + u", count(*) FILTER (WHERE "_s + a
+                   + u" = 2) AS a2"_s + u", count(*) FILTER (WHERE "_s + a + u" = 3) AS a3"_s
+                   + u", count(*) FILTER (WHERE "_s + a + u" BETWEEN 4 AND 5) AS a4"_s
+                   + u", count(*) FILTER (WHERE "_s + a + u" >= 6) AS a6"_s;
+        }
+        sql += u" FROM "_s + m_table + u" GROUP BY 1, 2"_s;
+        const PgResult r = run(board, u"counts"_s, sql);
+        if (!r.ok)
+            return false;
+
+        QMap<QString, InboxStateCounts> perConsumer; // sorted by name
+        QStringList unmapped;
+        for (qsizetype row = 0; row < r.rows.size(); ++row) {
+            const QVariant consumerValue = r.value(int(row), u"consumer");
+            const QVariant statusValue = r.value(int(row), u"status");
+            const QString name = consumerValue.isValid() ? consumerValue.toString() : QString();
+            const QString status = statusValue.toString();
+            const qint64 n = r.value(int(row), u"n").toLongLong();
+            const InboxState state = statusValue.isValid() ? m_mapping.stateOf(status) : InboxState::Unknown;
+            perConsumer[name][size_t(state)] += n;
+            board.totals[size_t(state)] += n;
+            const QString label = statusValue.isValid() ? status : u"NULL"_s;
+            if (state == InboxState::Unknown && !unmapped.contains(label))
+                unmapped << label;
+            // Only real values can be sought by equality later.
+            if (consumerValue.isValid() && !m_consumers.contains(name))
+                m_consumers << name;
+            if (statusValue.isValid() && state != InboxState::Completed && !m_openStatuses.contains(status))
+                m_openStatuses << status;
+            if (board.hasAttempts) {
+                const char16_t *const columns[InboxBoard::AttemptBuckets] = {u"a1", u"a2", u"a3", u"a4",
+                                                                             u"a6"};
+                for (int b = 0; b < InboxBoard::AttemptBuckets; ++b)
+                    board.attemptsHistogram[size_t(b)] +=
+                        r.value(int(row), QStringView(columns[b])).toLongLong();
+            }
+        }
+        for (auto it = perConsumer.cbegin(); it != perConsumer.cend(); ++it)
+            board.consumers.append({it.key(), it.value()});
+        std::sort(unmapped.begin(), unmapped.end());
+        std::sort(m_consumers.begin(), m_consumers.end());
+        std::sort(m_openStatuses.begin(), m_openStatuses.end());
+        board.unmappedStatuses = unmapped;
+        return true;
+    }
+
+    // Per (consumer, in-progress status): the oldest row by `updated`, straight from the index; then the
+    // oldest of those. No sort over the table, however large.
+    bool readStuck(InboxBoard &board)
+    {
+        const QStringList inProgress = m_mapping.statusesFor(InboxState::InProgress);
+        if (inProgress.isEmpty() || (!m_consumer.isEmpty() && m_consumers.isEmpty()))
+            return true;
+        const QString older =
+            u"t."_s + m_updated + u" < now() - make_interval(secs => "_s + nextParam() + u')';
+        const QString firstSeen = m_mapping.firstSeenColumn.isEmpty()
+                                      ? u"NULL::timestamptz"_s
+                                      : u"t."_s + m_db.escapeIdentifier(m_mapping.firstSeenColumn);
+        const QString consumer = m_consumer.isEmpty() ? u"''::text"_s : u"c.consumer"_s;
+        const QString oldest = u"SELECT "_s + consumer
+                               + u" AS consumer, x.id, x.status, x.updated, x.first_seen, "
+                                 u"EXTRACT(EPOCH FROM (now() - x.updated))::float8 AS age FROM "_s
+                               + seekSource() + u" CROSS JOIN LATERAL (SELECT t."_s + m_id
+                               + u"::text AS id, t."_s + m_status + u"::text AS status, t."_s + m_updated
+                               + u" AS updated, "_s + firstSeen + u" AS first_seen FROM "_s + m_table
+                               + u" AS t WHERE "_s + seekCondition() + u" AND "_s + older + u" ORDER BY t."_s
+                               + m_updated + u" LIMIT 1) AS x ORDER BY x.updated LIMIT 1"_s;
+        QVariantList params = seekParams(inProgress);
+        params << m_mapping.stuckAfterSeconds;
+        const PgResult r = run(board, u"stuck rows"_s, oldest, params);
+        if (!r.ok)
+            return false;
+        if (!r.rows.isEmpty()) {
+            board.hasStuck = true;
+            board.oldestStuck.consumer = r.value(0, u"consumer").toString();
+            board.oldestStuck.messageId = r.value(0, u"id").toString();
+            board.oldestStuck.status = r.value(0, u"status").toString();
+            board.oldestStuck.updatedAt = r.value(0, u"updated").toDateTime();
+            board.oldestStuck.firstSeenAt = r.value(0, u"first_seen").toDateTime();
+            board.oldestStuck.ageSeconds = r.value(0, u"age").toDouble();
+        }
+        // An aggregate inside LATERAL is not flattened into a join, so the planner keeps one index range per
+        // (consumer, status) instead of hashing the whole table against the lists.
+        const QString count = u"SELECT coalesce(sum(x.n), 0)::int8 AS n FROM "_s + seekSource()
+                              + u" CROSS JOIN LATERAL (SELECT count(*) AS n FROM "_s + m_table
+                              + u" AS t WHERE "_s + seekCondition() + u" AND "_s + older + u") AS x"_s;
+        const PgResult n = run(board, u"stuck count"_s, count, params);
+        if (!n.ok)
+            return false;
+        board.stuckCount = n.value(0, u"n").toLongLong();
+        return true;
+    }
+
+    // Errors of rows that are not completed (a completed row's leftover error is history, not a problem),
+    // read through the same per-(consumer, status) seeks, so completed rows are never visited.
+    bool readErrors(InboxBoard &board)
+    {
+        if (!board.hasErrors || m_openStatuses.isEmpty() || (!m_consumer.isEmpty() && m_consumers.isEmpty()))
+            return true;
+        const QString error = m_db.escapeIdentifier(m_mapping.errorColumn);
+        // Grouped inside LATERAL for the same reason as the stuck count: one index range per pair.
+        const QString sql = u"SELECT x.err, sum(x.n)::int8 AS n FROM "_s + seekSource()
+                            + u" CROSS JOIN LATERAL (SELECT t."_s + error
+                            + u"::text AS err, count(*) AS n FROM "_s + m_table + u" AS t WHERE "_s
+                            + seekCondition() + u" AND t."_s + error
+                            + u" IS NOT NULL GROUP BY 1) AS x "_s
+                              u"WHERE x.err <> '' GROUP BY x.err ORDER BY n DESC, x.err LIMIT "_s
+                            + QString::number(InboxBoardQuery::TopErrorLimit);
+        const PgResult r = run(board, u"top errors"_s, sql, seekParams(m_openStatuses));
+        if (!r.ok)
+            return false;
+        for (qsizetype row = 0; row < r.rows.size(); ++row)
+            board.topErrors.append(
+                {r.value(int(row), u"err").toString(), r.value(int(row), u"n").toLongLong()});
+        return true;
+    }
+
+    bool checkIndexes(InboxBoard &board)
+    {
+        const QList<InboxIndexRequirement> requirements = InboxBoardQuery::indexRequirements(m_mapping);
+        for (const InboxIndexRequirement &need : requirements) {
+            const bool outbox = !need.partialLeadingColumns.isEmpty();
+            const QString escapedTable =
+                outbox ? qualified(m_mapping.outbox.schema, m_mapping.outbox.table) : m_table;
+            // The escaped name is a value here: to_regclass parses it, nothing is spliced into SQL.
+            const PgResult r =
+                run(board, u"index check"_s,
+                    u"SELECT i.indexrelid::text AS index_id, i.indpred IS NOT NULL AS partial, "
+                    u"coalesce(pg_get_expr(i.indpred, i.indrelid), '') AS predicate, k.ord, a.attname::text "
+                    u"AS column "
+                    u"FROM pg_index AS i "
+                    u"CROSS JOIN LATERAL unnest(i.indkey::int2[]) WITH ORDINALITY AS k(attnum, ord) "
+                    u"LEFT JOIN pg_attribute AS a ON a.attrelid = i.indrelid AND a.attnum = k.attnum "
+                    u"WHERE i.indrelid = to_regclass($1) AND i.indisvalid AND k.ord <= i.indnkeyatts "
+                    u"ORDER BY 1, 4"_s,
+                    {escapedTable});
+            if (!r.ok)
+                return false;
+            struct Index {
+                bool partial = false;
+                QString predicate;
+                QStringList columns;
+            };
+            QMap<QString, Index> indexes;
+            for (qsizetype row = 0; row < r.rows.size(); ++row) {
+                Index &index = indexes[r.value(int(row), u"index_id").toString()];
+                index.partial = r.value(int(row), u"partial").toBool();
+                index.predicate = r.value(int(row), u"predicate").toString();
+                const QVariant column = r.value(int(row), u"column");
+                index.columns << (column.isValid() ? column.toString() : QString()); // expression: no name
+            }
+            const auto startsWith = [](const QStringList &columns, const QStringList &leading) {
+                return columns.size() >= leading.size() && columns.mid(0, leading.size()) == leading;
+            };
+            bool found = false;
+            for (const Index &index : std::as_const(indexes)) {
+                if (!index.partial && startsWith(index.columns, need.leadingColumns))
+                    found = true;
+                // A partial index is only as good as its predicate: it must select the pending rows.
+                if (index.partial && outbox && startsWith(index.columns, need.partialLeadingColumns)
+                    && index.predicate.contains(m_mapping.outbox.statusColumn)
+                    && index.predicate.contains(m_mapping.outbox.pendingStatus))
+                    found = true;
+            }
+            if (found)
+                continue;
+            QStringList escaped;
+            for (const QString &column : need.leadingColumns)
+                escaped << m_db.escapeIdentifier(column);
+            board.missingIndexes << u"%1 (%2) for %3 \u2014 CREATE INDEX ON %4 (%5)"_s.arg(
+                need.table, need.leadingColumns.join(u", "_s), need.purpose, escapedTable,
+                escaped.join(u", "_s));
+        }
+        return true;
+    }
+
+    void readOutbox(InboxBoard &board)
+    {
+        const OutboxMapping &o = m_mapping.outbox;
+        if (!o.isConfigured())
+            return;
+        const QString created = m_db.escapeIdentifier(o.createdColumn);
+        const QString sql = u"SELECT count(*) AS pending, EXTRACT(EPOCH FROM (now() - min("_s + created
+                            + u")))::float8 AS oldest FROM "_s + qualified(o.schema, o.table) + u" WHERE "_s
+                            + m_db.escapeIdentifier(o.statusColumn) + u"::text = $1"_s;
+        const PgResult r = m_db.exec(sql, {o.pendingStatus});
+        if (!r.ok) {
+            board.outboxError = u"outbox query on %1 failed: %2"_s.arg(board.outboxTable, r.error);
+            return;
+        }
+        board.outbox.pending = r.value(0, u"pending").toLongLong();
+        const QVariant oldest = r.value(0, u"oldest");
+        board.outbox.oldestPendingAgeSeconds = oldest.isValid() ? oldest.toDouble() : -1;
+    }
+
+    PgSession &m_db;
+    const InboxMapping &m_mapping;
+    const JobControl &m_control;
+    QString m_table;
+    QString m_status;
+    QString m_updated;
+    QString m_id;
+    QString m_consumer; // empty: the mapping has no consumer column
+    QStringList m_consumers;
+    QStringList m_openStatuses; // seen statuses that are not completed
+};
+
+InboxBoard emptyBoard(const InboxMapping &mapping)
+{
+    InboxBoard board;
+    board.mappingName = mapping.name;
+    board.table = mapping.qualifiedTable();
+    board.stuckAfterSeconds = mapping.stuckAfterSeconds;
+    board.hasAttempts = !mapping.attemptsColumn.isEmpty();
+    board.hasErrors = !mapping.errorColumn.isEmpty();
+    board.hasOutbox = mapping.outbox.isConfigured();
+    if (board.hasOutbox)
+        board.outboxTable = displayTable(mapping.outbox.schema, mapping.outbox.table);
+    return board;
+}
+
+// A failed board keeps its labels (which mapping, which table) but none of a half-read result.
+InboxBoard failedBoard(const InboxMapping &mapping, const QString &error, qint64 elapsedMs)
+{
+    InboxBoard board = emptyBoard(mapping);
+    board.error = error;
+    board.elapsedMs = elapsedMs;
+    return board;
+}
+} // namespace
+
+InboxBoardQuery::InboxBoardQuery(QObject *parent)
+    : QObject(parent)
+    , m_jobs(this)
+{
+    qRegisterMetaType<InboxBoard>();
+    qRegisterMetaType<InboxMapping>();
+}
+
+InboxBoardQuery::~InboxBoardQuery() = default;
+
+void InboxBoardQuery::setConninfo(const QString &conninfo)
+{
+    m_conninfo = conninfo;
+}
+
+void InboxBoardQuery::refresh(const InboxMapping &mapping)
+{
+    const QString conninfo = m_conninfo;
+    const int timeoutMs = m_statementTimeoutMs;
+    m_jobs.start([conninfo, mapping, timeoutMs](
+                     const JobControl &control) { return collect(conninfo, mapping, control, timeoutMs); },
+                 [this](InboxBoard board) { Q_EMIT boardReady(board); });
+}
+
+InboxBoard InboxBoardQuery::collect(const QString &conninfo, const InboxMapping &mapping,
+                                    const JobControl &control, int statementTimeoutMs)
+{
+    QElapsedTimer clock;
+    clock.start();
+    const QString problem = mapping.validate();
+    if (!problem.isEmpty())
+        return failedBoard(mapping, u"mapping \u201c%1\u201d: %2"_s.arg(mapping.name, problem),
+                           clock.elapsed());
+    if (conninfo.isEmpty())
+        return failedBoard(mapping, u"no inbox database is configured"_s, clock.elapsed());
+    PgSession session;
+    QString error;
+    if (!session.connect(conninfo, &error))
+        return failedBoard(mapping, u"cannot connect to the inbox database: %1"_s.arg(error),
+                           clock.elapsed());
+    InboxBoard board = collect(session, mapping, control, statementTimeoutMs);
+    board.elapsedMs = clock.elapsed();
+    return board;
+}
+
+InboxBoard InboxBoardQuery::collect(PgSession &session, const InboxMapping &mapping,
+                                    const JobControl &control, int statementTimeoutMs)
+{
+    QElapsedTimer clock;
+    clock.start();
+    const QString problem = mapping.validate();
+    if (!problem.isEmpty())
+        return failedBoard(mapping, u"mapping \u201c%1\u201d: %2"_s.arg(mapping.name, problem),
+                           clock.elapsed());
+    InboxBoard board = emptyBoard(mapping);
+    BoardReader reader(session, mapping, control);
+    reader.read(board, statementTimeoutMs);
+    if (!board.ok()) {
+        // Leave the session usable for the caller: a failed statement aborted the transaction.
+        session.exec(u"ROLLBACK"_s);
+        return failedBoard(mapping, board.error, clock.elapsed());
+    }
+    board.elapsedMs = clock.elapsed();
+    return board;
+}
+
+QList<InboxIndexRequirement> InboxBoardQuery::indexRequirements(const InboxMapping &mapping)
+{
+    QList<InboxIndexRequirement> out;
+    InboxIndexRequirement inbox;
+    inbox.table = mapping.qualifiedTable();
+    if (!mapping.consumerColumn.isEmpty())
+        inbox.leadingColumns << mapping.consumerColumn;
+    inbox.leadingColumns << mapping.statusColumn << mapping.updatedColumn;
+    inbox.purpose = u"the state counts, stuck rows and top errors"_s;
+    out << inbox;
+    if (mapping.outbox.isConfigured()) {
+        InboxIndexRequirement outbox;
+        outbox.table = displayTable(mapping.outbox.schema, mapping.outbox.table);
+        outbox.leadingColumns = {mapping.outbox.statusColumn, mapping.outbox.createdColumn};
+        outbox.partialLeadingColumns = {mapping.outbox.createdColumn};
+        outbox.purpose = u"the outbox backlog (or a partial index on %1 WHERE %2 = '%3')"_s.arg(
+            mapping.outbox.createdColumn, mapping.outbox.statusColumn, mapping.outbox.pendingStatus);
+        out << outbox;
+    }
+    return out;
+}

@@ -1,0 +1,66 @@
+#pragma once
+
+#include "services/inbox/inboxboard.h"
+#include "services/inbox/inboxmapping.h"
+#include "services/support/jobtracker.h"
+
+#include <QObject>
+#include <QStringList>
+
+class PgSession;
+
+// An index the board's queries rely on. The board stays correct without it, only slower: the counts,
+// stuck-row and top-error queries seek per (consumer, status) and read the oldest rows in index order,
+// and the outbox backlog reads only the pending rows.
+struct InboxIndexRequirement {
+    QString table;              // schema.table as displayed
+    QStringList leadingColumns; // key columns an index must start with, in order
+    // Alternative for the outbox: a partial index on these columns whose predicate names the pending status
+    // (the demo's `CREATE INDEX ... (created_at) WHERE status = 'pending'`).
+    QStringList partialLeadingColumns;
+    QString purpose;
+};
+
+// Reads an inbox board for one mapping. refresh() runs on the thread pool with its own short-lived
+// connection (a PgSession), so the UI thread never waits; a newer refresh supersedes an older one, whose
+// result is dropped. Every identifier from the mapping goes through PQescapeIdentifier on that connection,
+// every value is a $n parameter, and PQexecParams refuses a second statement besides.
+class InboxBoardQuery final : public QObject {
+    Q_OBJECT
+public:
+    static constexpr int DefaultStatementTimeoutMs = 15'000;
+    static constexpr int TopErrorLimit = 10;
+
+    explicit InboxBoardQuery(QObject *parent = nullptr);
+    ~InboxBoardQuery() override;
+
+    // libpq conninfo or URI of the inbox database; used from the next refresh on.
+    void setConninfo(const QString &conninfo);
+    QString conninfo() const { return m_conninfo; }
+    void setStatementTimeoutMs(int ms) { m_statementTimeoutMs = ms; }
+
+    // Asynchronous; the board (or its error) arrives as boardReady on this object's thread.
+    void refresh(const InboxMapping &mapping);
+    void cancel() { m_jobs.cancel(); }
+    bool isRunning() const { return m_jobs.isRunning(); }
+
+    // Blocking, for worker threads, the CLI and tests: connects, reads one consistent board, disconnects.
+    static InboxBoard collect(const QString &conninfo, const InboxMapping &mapping,
+                              const JobControl &control = JobControl(),
+                              int statementTimeoutMs = DefaultStatementTimeoutMs);
+    // The same on an open session (left open, outside any transaction).
+    static InboxBoard collect(PgSession &session, const InboxMapping &mapping,
+                              const JobControl &control = JobControl(),
+                              int statementTimeoutMs = DefaultStatementTimeoutMs);
+
+    // The indexes the board documents and checks for this mapping.
+    static QList<InboxIndexRequirement> indexRequirements(const InboxMapping &mapping);
+
+Q_SIGNALS:
+    void boardReady(const InboxBoard &board);
+
+private:
+    JobTracker m_jobs;
+    QString m_conninfo;
+    int m_statementTimeoutMs = DefaultStatementTimeoutMs;
+};

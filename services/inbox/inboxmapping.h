@@ -1,0 +1,72 @@
+#pragma once
+
+#include <QHash>
+#include <QList>
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+
+// Berth's view of an inbox row, whatever words the consumer's code writes into its status column.
+enum class InboxState { InProgress, Completed, FailedRetryable, FailedTerminal, Parked, Skipped, Unknown };
+inline constexpr int InboxStateCount = int(InboxState::Unknown) + 1;
+
+// Short English name for logs, JSON and tests ("in progress", "failed terminal"); views translate their own.
+QString inboxStateName(InboxState state);
+
+// The transactional outbox written next to the inbox (optional): its pending rows are the producer backlog.
+struct OutboxMapping {
+    QString schema; // empty: the connection's search_path
+    QString table;  // empty: no outbox on this database
+    QString statusColumn;
+    QString createdColumn;
+    QString pendingStatus;
+
+    bool isConfigured() const { return !table.isEmpty(); }
+};
+
+// How one inbox table is read. Every table and column name here is operator input: it only ever reaches
+// SQL through PQescapeIdentifier, and status words only as parameters.
+struct InboxMapping {
+    QString name;
+    QString schema; // empty: the connection's search_path
+    QString table;
+
+    // Required: messageId, status, updated. Optional ones may be empty; the board then leaves out what
+    // needs them (no consumer: one row for the whole table; no attempts: no histogram; no error: no top
+    // errors).
+    QString consumerColumn;
+    QString messageIdColumn; // message id or idempotency key
+    QString statusColumn;
+    QString firstSeenColumn;
+    QString updatedColumn;
+    QString attemptsColumn;
+    QString errorColumn; // last error or error code
+    QString topicColumn;
+    QString payloadColumn;
+
+    // Raw status text -> Berth state. Anything not listed is Unknown (and shown as such, never hidden).
+    QHash<QString, InboxState> statuses;
+    // What a "skip" remediation writes; empty when the consumer's code has no such word, in which case
+    // skipping is not offered (inventing a status the consumer does not understand would break it).
+    QString skippedStatus;
+    // An in-progress row not updated for this long is stuck (its consumer died mid-message).
+    int stuckAfterSeconds = 300;
+
+    OutboxMapping outbox;
+
+    InboxState stateOf(const QString &status) const { return statuses.value(status, InboxState::Unknown); }
+    // The raw words mapped to one state, sorted (stable SQL parameters and display).
+    QStringList statusesFor(InboxState state) const;
+    // "schema.table" for display (unescaped: never for SQL).
+    QString qualifiedTable() const;
+    // Empty when usable; otherwise one readable line naming the first problem.
+    QString validate() const;
+
+    // seed 000: processed_message (consumer_name, message_id, IN_PROGRESS ... SKIPPED, error_code).
+    static InboxMapping seed000ProcessedMessage();
+    // seed 001: processed_events (consumer_group, idempotency_key, RECEIVED/PROCESSING/COMPLETED/FAILED,
+    // attempt_count, last_error), with the payment-capture outbox that lives next to it.
+    static InboxMapping seed001ProcessedEvents();
+    static QList<InboxMapping> presets();
+};
+Q_DECLARE_METATYPE(InboxMapping)

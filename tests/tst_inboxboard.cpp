@@ -1,0 +1,580 @@
+#include "models/inboxboardmodel.h"
+#include "services/demo/temppostgres.h"
+#include "services/inbox/inboxboardquery.h"
+#include "services/inbox/pgsession.h"
+#include "support/testsupport.h"
+#include "views/inboxboardview.h"
+
+#include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QFile>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThreadPool>
+#include <QTreeWidget>
+
+#include "views/qcustomplotinclude.h"
+
+using namespace Qt::StringLiterals;
+
+namespace {
+using Counts = QMap<QString, QList<qint64>>; // consumer -> count per InboxState
+
+// Independent of the board: the state is spelled out in SQL here, not taken from the mapping.
+const char16_t seed000Independent[] =
+    u"SELECT consumer_name, CASE status WHEN 'IN_PROGRESS' THEN 0 WHEN 'COMPLETED' THEN 1 "
+    u"WHEN 'FAILED_RETRYABLE' THEN 2 WHEN 'FAILED_TERMINAL' THEN 3 WHEN 'PARKED' THEN 4 "
+    u"WHEN 'SKIPPED' THEN 5 ELSE 6 END, count(*) FROM processed_message GROUP BY 1, 2";
+const char16_t seed001Independent[] =
+    u"SELECT consumer_group, CASE WHEN status IN ('RECEIVED', 'PROCESSING') THEN 0 WHEN status = 'COMPLETED' "
+    u"THEN 1 WHEN status = 'FAILED' THEN 2 ELSE 6 END, count(*) FROM processed_events GROUP BY 1, 2";
+
+Counts boardCounts(const InboxBoard &board)
+{
+    Counts out;
+    for (const InboxConsumerCounts &c : board.consumers)
+        out.insert(c.consumer, QList<qint64>(c.counts.begin(), c.counts.end()));
+    return out;
+}
+} // namespace
+
+class TestInboxBoard final : public QObject {
+    Q_OBJECT
+    std::unique_ptr<TempPostgres> m_pg;
+    PgSession m_db; // the test's own connection: setup and the independent answers
+    QString m_schema;
+
+    bool startServer()
+    {
+        if (m_pg)
+            return true;
+        m_pg = std::make_unique<TempPostgres>();
+        QString error;
+        if (!m_pg->start(&error) || !m_db.connect(m_pg->conninfo(), &error)) {
+            qWarning().noquote() << error;
+            return false;
+        }
+        return true;
+    }
+
+    // A fresh schema per test (and data row) holding the demo's inbox tables and indexes, and the rows of
+    // tests/fixtures/inboxboard_rows.sql (whose header lists the answers the tests expect).
+    bool freshSchema()
+    {
+        if (!startServer())
+            return false;
+        m_schema = QString::fromLatin1(QTest::currentTestFunction()).toLower();
+        if (const char *tag = QTest::currentDataTag())
+            m_schema += u'_' + QString::fromLatin1(tag).toLower().replace(u'-', u'_');
+        QFile schema(TestSupport::sourcePath(u"resources/sql/demo_schema.sql"_s));
+        QFile rows(TestSupport::sourcePath(u"tests/fixtures/inboxboard_rows.sql"_s));
+        if (!schema.open(QIODevice::ReadOnly) || !rows.open(QIODevice::ReadOnly)) {
+            qWarning("cannot read the SQL fixtures (is BERTH_SOURCE_DIR set?)");
+            return false;
+        }
+        const QString script =
+            u"DROP SCHEMA IF EXISTS %1 CASCADE; CREATE SCHEMA %1; SET search_path TO %1;\n"_s.arg(m_schema)
+            + QString::fromUtf8(schema.readAll()) + u'\n' + QString::fromUtf8(rows.readAll());
+        QString error;
+        if (!m_db.execScript(script, &error)) {
+            qWarning().noquote() << error;
+            return false;
+        }
+        return true;
+    }
+
+    InboxMapping mapping(const QString &preset) const
+    {
+        InboxMapping m = preset == u"seed000" ? InboxMapping::seed000ProcessedMessage()
+                                              : InboxMapping::seed001ProcessedEvents();
+        m.schema = m_schema;
+        if (m.outbox.isConfigured())
+            m.outbox.schema = m_schema;
+        return m;
+    }
+
+    InboxBoard board(const InboxMapping &m) const { return InboxBoardQuery::collect(m_pg->conninfo(), m); }
+
+    QVariant scalar(const QString &sql, const QVariantList &params = {})
+    {
+        const PgResult r = m_db.exec(sql, params);
+        if (!r.ok)
+            qWarning().noquote() << r.error;
+        return r.rows.value(0).value(0);
+    }
+
+    Counts independentCounts(const QString &sql)
+    {
+        Counts out;
+        const PgResult r = m_db.exec(sql);
+        if (!r.ok)
+            qWarning().noquote() << r.error;
+        for (const QVariantList &row : r.rows) {
+            QList<qint64> &counts = out[row.at(0).toString()];
+            counts.resize(InboxStateCount);
+            counts[row.at(1).toInt()] += row.at(2).toLongLong();
+        }
+        return out;
+    }
+
+private Q_SLOTS:
+    void presetsMapTheSeedVocabularies()
+    {
+        const InboxMapping a = InboxMapping::seed000ProcessedMessage();
+        QCOMPARE(a.table, u"processed_message"_s);
+        QCOMPARE(a.stateOf(u"FAILED_TERMINAL"_s), InboxState::FailedTerminal);
+        QCOMPARE(a.stateOf(u"PARKED"_s), InboxState::Parked);
+        QCOMPARE(a.stateOf(u"SKIPPED"_s), InboxState::Skipped);
+        QCOMPARE(a.stateOf(u"completed"_s), InboxState::Unknown); // status words are case-sensitive
+        QCOMPARE(a.skippedStatus, u"SKIPPED"_s);
+        QVERIFY(a.attemptsColumn.isEmpty());
+        QVERIFY(a.validate().isEmpty());
+
+        const InboxMapping b = InboxMapping::seed001ProcessedEvents();
+        QCOMPARE(b.statusesFor(InboxState::InProgress), (QStringList{u"PROCESSING"_s, u"RECEIVED"_s}));
+        QCOMPARE(b.stateOf(u"FAILED"_s), InboxState::FailedRetryable);
+        QCOMPARE(b.attemptsColumn, u"attempt_count"_s);
+        QCOMPARE(b.errorColumn, u"last_error"_s);
+        QVERIFY(b.skippedStatus.isEmpty());
+        QVERIFY(b.validate().isEmpty());
+        QCOMPARE(inboxStateName(InboxState::FailedRetryable), u"failed retryable"_s);
+        QCOMPARE(InboxMapping::presets().size(), 2);
+
+        InboxMapping broken = b;
+        broken.statusColumn.clear();
+        QVERIFY(broken.validate().contains(u"status column"_s));
+        broken = b;
+        broken.statuses.remove(u"RECEIVED"_s);
+        broken.statuses.remove(u"PROCESSING"_s);
+        QVERIFY(broken.validate().contains(u"in progress"_s));
+    }
+
+    void countsMatchIndependentSql_data()
+    {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<bool>("withoutConsumer");
+        QTest::newRow("seed000") << u"seed000"_s << false;
+        QTest::newRow("seed001") << u"seed001"_s << false;
+        QTest::newRow("seed001-whole-table") << u"seed001"_s << true;
+    }
+    void countsMatchIndependentSql()
+    {
+        QFETCH(QString, preset);
+        QFETCH(bool, withoutConsumer);
+        QVERIFY(freshSchema());
+        InboxMapping m = mapping(preset);
+        // The expected numbers, written out, guard the independent SQL as much as the board.
+        Counts expected;
+        if (preset == u"seed000") {
+            expected[u"orders"_s] = {3, 5, 2, 1, 1, 1, 0};
+            expected[u"emails"_s] = {1, 2, 3, 0, 0, 0, 0};
+        } else {
+            expected[u"payments"_s] = {3, 5, 3, 0, 0, 0, 1};
+            expected[u"refunds"_s] = {1, 2, 1, 0, 0, 0, 0};
+        }
+        Counts independent = independentCounts(
+            QString::fromUtf16(preset == u"seed000" ? seed000Independent : seed001Independent));
+        QCOMPARE(independent, expected);
+        if (withoutConsumer) {
+            m.consumerColumn.clear();
+            QList<qint64> sum(InboxStateCount, 0);
+            for (const QList<qint64> &counts : std::as_const(independent)) {
+                for (int s = 0; s < InboxStateCount; ++s)
+                    sum[s] += counts[s];
+            }
+            independent = {{QString(), sum}};
+        }
+
+        const InboxBoard b = board(m);
+        QVERIFY2(b.ok(), qPrintable(b.error));
+        QCOMPARE(boardCounts(b), independent);
+        qint64 total = 0;
+        for (int s = 0; s < InboxStateCount; ++s) {
+            qint64 sum = 0;
+            for (const QList<qint64> &counts : std::as_const(independent))
+                sum += counts[s];
+            QCOMPARE(b.total(InboxState(s)), sum);
+            total += sum;
+        }
+        QCOMPARE(b.grandTotal(), total);
+        QCOMPARE(b.unmappedStatuses, preset == u"seed001" ? QStringList{u"WEIRD"_s} : QStringList());
+        QVERIFY(b.takenAt.isValid());
+    }
+
+    void oldestStuckRowIsFound_data()
+    {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<QString>("consumer");
+        QTest::addColumn<QString>("id");
+        QTest::addColumn<QString>("status");
+        QTest::addColumn<int>("ageSeconds");
+        QTest::addColumn<qint64>("stuck");
+        QTest::newRow("seed000") << u"seed000"_s << u"emails"_s << u"e-ip-stuck"_s << u"IN_PROGRESS"_s
+                                 << 3 * 3600 << qint64(3);
+        QTest::newRow("seed001") << u"seed001"_s << u"payments"_s << u"p-r-stuck"_s << u"RECEIVED"_s
+                                 << 6 * 3600 << qint64(2);
+    }
+    void oldestStuckRowIsFound()
+    {
+        QFETCH(QString, preset);
+        QFETCH(QString, consumer);
+        QFETCH(QString, id);
+        QFETCH(QString, status);
+        QFETCH(int, ageSeconds);
+        QFETCH(qint64, stuck);
+        QVERIFY(freshSchema());
+        InboxMapping m = mapping(preset);
+        const InboxBoard b = board(m);
+        QVERIFY2(b.ok(), qPrintable(b.error));
+        QVERIFY(b.hasStuck);
+        QCOMPARE(b.oldestStuck.consumer, consumer);
+        QCOMPARE(b.oldestStuck.messageId, id);
+        QCOMPARE(b.oldestStuck.status, status);
+        QVERIFY2(b.oldestStuck.ageSeconds >= ageSeconds && b.oldestStuck.ageSeconds < ageSeconds + 120,
+                 qPrintable(QString::number(b.oldestStuck.ageSeconds)));
+        const QString table = preset == u"seed000" ? u"processed_message"_s : u"processed_events"_s;
+        const QString key = preset == u"seed000" ? u"message_id"_s : u"idempotency_key"_s;
+        QCOMPARE(b.oldestStuck.updatedAt,
+                 scalar(u"SELECT updated_at FROM %1 WHERE %2 = $1"_s.arg(table, key), {id}).toDateTime());
+        QCOMPARE(b.stuckCount, stuck);
+
+        // A longer threshold leaves only the oldest row; a longer one still, none.
+        m.stuckAfterSeconds = ageSeconds - 600;
+        QCOMPARE(board(m).stuckCount, qint64(1));
+        QCOMPARE(board(m).oldestStuck.messageId, id);
+        m.stuckAfterSeconds = ageSeconds + 600;
+        const InboxBoard none = board(m);
+        QVERIFY2(none.ok(), qPrintable(none.error));
+        QVERIFY(!none.hasStuck);
+        QCOMPARE(none.stuckCount, qint64(0));
+    }
+
+    void attemptsHistogramMatches()
+    {
+        QVERIFY(freshSchema());
+        const std::array<qint64, InboxBoard::AttemptBuckets> expected{9, 2, 1, 2, 2};
+        const PgResult r = m_db.exec(
+            u"SELECT count(*) FILTER (WHERE attempt_count <= 1), count(*) FILTER (WHERE attempt_count = 2), "
+            u"count(*) FILTER (WHERE attempt_count = 3), count(*) FILTER (WHERE attempt_count IN (4, 5)), "
+            u"count(*) FILTER (WHERE attempt_count >= 6) FROM processed_events"_s);
+        QVERIFY2(r.ok, qPrintable(r.error));
+        for (int i = 0; i < InboxBoard::AttemptBuckets; ++i)
+            QCOMPARE(r.rows.at(0).at(i).toLongLong(), expected[size_t(i)]);
+
+        const InboxBoard b = board(mapping(u"seed001"_s));
+        QVERIFY2(b.ok(), qPrintable(b.error));
+        QVERIFY(b.hasAttempts);
+        QCOMPARE(b.attemptsHistogram, expected);
+        QCOMPARE(InboxBoard::attemptBucketLabel(3), u"4\u20135"_s);
+
+        const InboxBoard noAttempts = board(mapping(u"seed000"_s));
+        QVERIFY2(noAttempts.ok(), qPrintable(noAttempts.error));
+        QVERIFY(!noAttempts.hasAttempts);
+        QCOMPARE(noAttempts.attemptsHistogram, (std::array<qint64, InboxBoard::AttemptBuckets>{}));
+    }
+
+    void topErrorsMatch_data()
+    {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<QString>("independent");
+        QTest::addColumn<QStringList>("expected");
+        QTest::newRow("seed000")
+            << u"seed000"_s
+            << u"SELECT error_code, count(*) FROM processed_message WHERE error_code IS NOT NULL AND "
+               u"status <> 'COMPLETED' GROUP BY 1 ORDER BY 2 DESC, 1"_s
+            << QStringList{u"E_SMTP=3"_s, u"E_SCHEMA=2"_s, u"E_TIMEOUT=2"_s};
+        QTest::newRow("seed001")
+            << u"seed001"_s
+            << u"SELECT last_error, count(*) FROM processed_events WHERE last_error IS NOT NULL AND "
+               u"status <> 'COMPLETED' GROUP BY 1 ORDER BY 2 DESC, 1"_s
+            << QStringList{u"card declined=2"_s, u"gateway timeout=2"_s, u"huh=1"_s};
+    }
+    void topErrorsMatch()
+    {
+        QFETCH(QString, preset);
+        QFETCH(QString, independent);
+        QFETCH(QStringList, expected);
+        QVERIFY(freshSchema());
+        const PgResult r = m_db.exec(independent);
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QStringList fromSql;
+        for (const QVariantList &row : r.rows)
+            fromSql << row.at(0).toString() + u'=' + QString::number(row.at(1).toLongLong());
+        QCOMPARE(fromSql, expected);
+
+        const InboxBoard b = board(mapping(preset));
+        QVERIFY2(b.ok(), qPrintable(b.error));
+        QVERIFY(b.hasErrors);
+        QStringList fromBoard;
+        for (const InboxErrorCount &e : b.topErrors)
+            fromBoard << e.error + u'=' + QString::number(e.count);
+        QCOMPARE(fromBoard, expected);
+
+        // Only the ten most frequent.
+        QVERIFY(
+            m_db.execScript(u"INSERT INTO processed_message SELECT 'orders', 'many-' || g, 'PARKED', now(), "
+                            u"now(), 'E_' || (g % 12) FROM generate_series(1, 24) AS g"_s,
+                            nullptr));
+        QCOMPARE(board(mapping(u"seed000"_s)).topErrors.size(), qsizetype(InboxBoardQuery::TopErrorLimit));
+    }
+
+    void outboxBacklogMatches()
+    {
+        QVERIFY(freshSchema());
+        QCOMPARE(scalar(u"SELECT count(*) FROM outbox WHERE status = 'pending'"_s).toLongLong(), qint64(3));
+        const double oldest =
+            scalar(
+                u"SELECT EXTRACT(EPOCH FROM now() - min(created_at))::float8 FROM outbox WHERE status = 'pending'"_s)
+                .toDouble();
+        QVERIFY2(oldest >= 90 * 60 && oldest < 90 * 60 + 60, qPrintable(QString::number(oldest)));
+
+        const InboxBoard b = board(mapping(u"seed001"_s));
+        QVERIFY2(b.ok(), qPrintable(b.error));
+        QVERIFY(b.hasOutbox);
+        QVERIFY(b.outboxError.isEmpty());
+        QCOMPARE(b.outbox.pending, qint64(3));
+        QVERIFY2(b.outbox.oldestPendingAgeSeconds >= 90 * 60
+                     && b.outbox.oldestPendingAgeSeconds < 90 * 60 + 60,
+                 qPrintable(QString::number(b.outbox.oldestPendingAgeSeconds)));
+
+        QVERIFY(m_db.execScript(u"UPDATE outbox SET status = 'published'"_s, nullptr));
+        const InboxBoard drained = board(mapping(u"seed001"_s));
+        QCOMPARE(drained.outbox.pending, qint64(0));
+        QCOMPARE(drained.outbox.oldestPendingAgeSeconds, -1.0);
+        QVERIFY(!board(mapping(u"seed000"_s)).hasOutbox);
+
+        // A missing outbox costs the outbox line, not the inbox board.
+        InboxMapping m = mapping(u"seed001"_s);
+        m.outbox.table = u"no_such_outbox"_s;
+        const InboxBoard partial = board(m);
+        QVERIFY2(partial.ok(), qPrintable(partial.error));
+        QVERIFY2(partial.outboxError.contains(u"does not exist"_s), qPrintable(partial.outboxError));
+        QCOMPARE(partial.total(InboxState::Completed), qint64(7));
+    }
+
+    void missingIndexReportedUntilCreated()
+    {
+        QVERIFY(freshSchema());
+        const InboxMapping m = mapping(u"seed001"_s);
+        QCOMPARE(board(m).missingIndexes, QStringList()); // the demo schema documents and creates them
+
+        QVERIFY(m_db.execScript(u"DROP INDEX idx_processed_events_status; DROP INDEX outbox_pending;"_s,
+                                nullptr));
+        // An index with other leading columns does not count; neither does a partial one on other rows.
+        QVERIFY(m_db.execScript(
+            u"CREATE INDEX wrong_order ON processed_events (status, consumer_group, updated_at);"
+            u"CREATE INDEX wrong_rows ON outbox (created_at) WHERE status = 'published';"_s,
+            nullptr));
+        InboxBoard b = board(m);
+        QVERIFY2(b.ok(), qPrintable(b.error));
+        QCOMPARE(b.missingIndexes.size(), 2);
+        QVERIFY2(b.missingIndexes.at(0).contains(u"consumer_group, status, updated_at"_s),
+                 qPrintable(b.missingIndexes.at(0)));
+        QVERIFY2(b.missingIndexes.at(1).contains(u"outbox"_s), qPrintable(b.missingIndexes.at(1)));
+
+        QVERIFY(m_db.execScript(u"CREATE INDEX ON processed_events (consumer_group, status, updated_at)"_s,
+                                nullptr));
+        b = board(m);
+        QCOMPARE(b.missingIndexes.size(), 1);
+        QVERIFY(b.missingIndexes.at(0).contains(u"outbox"_s));
+        QVERIFY(m_db.execScript(u"CREATE INDEX ON outbox (created_at) WHERE status = 'pending'"_s, nullptr));
+        QCOMPARE(board(m).missingIndexes, QStringList());
+        // A plain (status, created_at) index serves the backlog as well.
+        QVERIFY(m_db.execScript(
+            u"DROP INDEX outbox_created_at_idx; CREATE INDEX ON outbox (status, created_at)"_s, nullptr));
+        QCOMPARE(board(m).missingIndexes, QStringList());
+    }
+
+    void injectionInMappingFailsSafely_data()
+    {
+        QTest::addColumn<QString>("field");
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<QString>("expectedError");
+        const QString drop = u"processed_message; DROP TABLE processed_message; --"_s;
+        QTest::newRow("table") << u"table"_s << drop << u"does not exist"_s;
+        QTest::newRow("schema") << u"schema"_s << u"public; DROP TABLE processed_message; --"_s
+                                << u"does not exist"_s;
+        QTest::newRow("status-column")
+            << u"status"_s << u"status\" FROM pg_class; DROP TABLE processed_message; --"_s
+            << u"does not exist"_s;
+        QTest::newRow("error-column")
+            << u"error"_s << u"error_code\"); CREATE TABLE pwned (); --"_s << u"does not exist"_s;
+        QTest::newRow("too-long")
+            << u"consumer"_s << u"consumer_name\"; DROP TABLE processed_message; CREATE TABLE pwned (); --"_s
+            << u"63-byte identifier limit"_s;
+    }
+    void injectionInMappingFailsSafely()
+    {
+        QFETCH(QString, field);
+        QFETCH(QString, value);
+        QFETCH(QString, expectedError);
+        QVERIFY(freshSchema());
+        InboxMapping m = mapping(u"seed000"_s);
+        if (field == u"table")
+            m.table = value;
+        else if (field == u"schema")
+            m.schema = value;
+        else if (field == u"status")
+            m.statusColumn = value;
+        else if (field == u"error")
+            m.errorColumn = value;
+        else
+            m.consumerColumn = value;
+        const InboxBoard b = board(m);
+        QVERIFY(!b.ok());
+        QVERIFY2(b.error.contains(expectedError), qPrintable(b.error));
+        QVERIFY(b.consumers.isEmpty());
+        // Nothing ran: the table is still there with all its rows, and nothing was created.
+        QCOMPARE(
+            scalar(u"SELECT to_regclass($1) IS NOT NULL"_s, {QString(m_schema + u".processed_message"_s)}),
+            QVariant(true));
+        QCOMPARE(scalar(u"SELECT count(*) FROM processed_message"_s).toLongLong(), qint64(19));
+        QCOMPARE(scalar(u"SELECT count(*) FROM pg_class WHERE relname = 'pwned'"_s).toLongLong(), qint64(0));
+
+        // An injection in the outbox costs only the outbox line.
+        InboxMapping o = mapping(u"seed001"_s);
+        o.outbox.table = u"outbox; DROP TABLE outbox; --"_s;
+        const InboxBoard ob = board(o);
+        QVERIFY2(ob.ok(), qPrintable(ob.error));
+        QVERIFY2(ob.outboxError.contains(u"does not exist"_s), qPrintable(ob.outboxError));
+        QCOMPARE(scalar(u"SELECT count(*) FROM outbox"_s).toLongLong(), qint64(5));
+    }
+
+    void unreachableDatabaseIsAClearError()
+    {
+        QTemporaryDir nowhere;
+        const InboxBoard b =
+            InboxBoardQuery::collect(u"host=%1 port=1 dbname=x connect_timeout=2"_s.arg(nowhere.path()),
+                                     InboxMapping::seed000ProcessedMessage());
+        QVERIFY(!b.ok());
+        QVERIFY2(b.error.startsWith(u"cannot connect to the inbox database"_s), qPrintable(b.error));
+        QCOMPARE(b.mappingName, InboxMapping::seed000ProcessedMessage().name);
+    }
+
+    void refreshDeliversOnlyTheLatestBoard()
+    {
+        QVERIFY(freshSchema());
+        InboxBoardQuery query;
+        query.setConninfo(m_pg->conninfo());
+        QSignalSpy ready(&query, &InboxBoardQuery::boardReady);
+        InboxMapping first = mapping(u"seed000"_s);
+        first.name = u"first"_s;
+        InboxMapping second = mapping(u"seed001"_s);
+        second.name = u"second"_s;
+        query.refresh(first);
+        query.refresh(second); // supersedes the first before it can deliver
+        QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, 15'000);
+        QVERIFY(QThreadPool::globalInstance()->waitForDone(15'000));
+        QCoreApplication::processEvents();
+        QCOMPARE(ready.count(), 1);
+        const auto b = ready.at(0).at(0).value<InboxBoard>();
+        QCOMPARE(b.mappingName, u"second"_s);
+        QVERIFY2(b.ok(), qPrintable(b.error));
+        QCOMPARE(b.total(InboxState::Unknown), qint64(1));
+        QVERIFY(!query.isRunning());
+    }
+
+    void modelPassesTesterThroughRefreshes()
+    {
+        QVERIFY(freshSchema());
+        InboxBoardModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(model.rowCount(), 0);
+
+        const InboxBoard b = board(mapping(u"seed000"_s));
+        QVERIFY2(b.ok(), qPrintable(b.error));
+        model.setBoard(b);
+        QCOMPARE(model.rowCount(), 3); // emails, orders, all consumers
+        QCOMPARE(model.columnCount(), int(InboxBoardModel::ColumnCount));
+        QCOMPARE(model.index(0, InboxBoardModel::Consumer).data().toString(), u"emails"_s);
+        QCOMPARE(
+            model.index(1, InboxBoardModel::FailedRetryable).data(InboxBoardModel::SortRole).toLongLong(),
+            qint64(2));
+        QCOMPARE(model.index(1, InboxBoardModel::Total).data(InboxBoardModel::SortRole).toLongLong(),
+                 qint64(13));
+        QVERIFY(model.isTotalRow(2));
+        QCOMPARE(model.index(2, InboxBoardModel::InProgress).data(InboxBoardModel::SortRole).toLongLong(),
+                 qint64(4));
+        QCOMPARE(model.index(2, InboxBoardModel::Total).data(InboxBoardModel::SortRole).toLongLong(),
+                 qint64(19));
+        QCOMPARE(model.index(2, 0).data(Qt::FontRole).value<QFont>().bold(), true);
+        QCOMPARE(InboxBoardModel::stateOfColumn(InboxBoardModel::Parked), InboxState::Parked);
+        QVERIFY(model.stuckLine().contains(u"emails / e-ip-stuck"_s));
+        QVERIFY(model.stuckLine().contains(u"3 row"_s));
+
+        // Same consumers, new numbers: updated in place.
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+        QVERIFY(m_db.execScript(
+            u"UPDATE processed_message SET status = 'COMPLETED' WHERE consumer_name = 'emails'"_s, nullptr));
+        model.setBoard(board(mapping(u"seed000"_s)));
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(reset.count(), 0);
+        QCOMPARE(model.index(0, InboxBoardModel::Completed).data(InboxBoardModel::SortRole).toLongLong(),
+                 qint64(6));
+
+        // Other consumers: reset; an unmapped status explains itself in a tooltip.
+        model.setBoard(board(mapping(u"seed001"_s)));
+        QCOMPARE(reset.count(), 1);
+        QCOMPARE(model.rowCount(), 3);
+        QVERIFY(
+            model.index(0, InboxBoardModel::Unknown).data(Qt::ToolTipRole).toString().contains(u"WEIRD"_s));
+        QVERIFY(model.outboxLine().contains(u"3 pending"_s));
+
+        // A failed read shows no stale numbers.
+        InboxMapping broken = mapping(u"seed001"_s);
+        broken.table = u"gone"_s;
+        model.setBoard(board(broken));
+        QCOMPARE(model.rowCount(), 0);
+        QVERIFY(model.statusLine().contains(u"does not exist"_s));
+        QCOMPARE(InboxBoardModel::formatDuration(3725), u"1 h 2 min"_s);
+        QCOMPARE(InboxBoardModel::formatDuration(300), u"5 min"_s);
+    }
+
+    void viewShowsEverySectionAsPlainText()
+    {
+        QVERIFY(freshSchema());
+        InboxBoardModel model;
+        InboxBoardView view(&model);
+        QList<InboxMapping> mappings{mapping(u"seed000"_s), mapping(u"seed001"_s)};
+        view.setMappings(mappings);
+        QSignalSpy asked(&view, &InboxBoardView::refreshRequested);
+        view.mappingSelector()->setCurrentIndex(1);
+        QCOMPARE(asked.count(), 1);
+        QCOMPARE(asked.at(0).at(0).value<InboxMapping>().table, u"processed_events"_s);
+
+        // Markup in data stays text.
+        QVERIFY(m_db.execScript(
+            u"UPDATE processed_events SET last_error = '<b>bold</b>' WHERE last_error = 'huh';"
+            u"DROP INDEX outbox_pending"_s,
+            nullptr));
+        view.setBoard(board(mapping(u"seed001"_s)));
+        for (QLabel *label :
+             {view.statusLabel(), view.stuckLabel(), view.outboxLabel(), view.indexWarningLabel()})
+            QCOMPARE(label->textFormat(), Qt::PlainText);
+        QVERIFY(view.indexWarningLabel()->isVisibleTo(&view));
+        QVERIFY(view.indexWarningLabel()->text().contains(u"outbox"_s));
+        QVERIFY(view.stuckLabel()->text().contains(u"p-r-stuck"_s));
+        QVERIFY(view.outboxLabel()->text().contains(u"3 pending"_s));
+        QCOMPARE(view.errorList()->topLevelItemCount(), 3);
+        QCOMPARE(view.errorList()->topLevelItem(2)->text(1), u"<b>bold</b>"_s);
+        auto *bars = qobject_cast<QCPBars *>(view.attemptsPlot()->plottable(0));
+        QVERIFY(bars);
+        QCOMPARE(bars->data()->size(), InboxBoard::AttemptBuckets);
+        QCOMPARE(bars->data()->at(0)->value, 9.0);
+        QVERIFY(!view.attemptsPlot()->xAxis->label().isEmpty());
+        QVERIFY(!view.attemptsPlot()->yAxis->label().isEmpty());
+        QCOMPARE(view.table()->model()->rowCount(), 3);
+
+        QVERIFY(m_db.execScript(u"CREATE INDEX ON outbox (created_at) WHERE status = 'pending'"_s, nullptr));
+        view.setBoard(board(mapping(u"seed000"_s)));
+        QVERIFY(!view.indexWarningLabel()->isVisibleTo(&view));
+        QVERIFY(!view.attemptsPlot()->isVisibleTo(&view)); // seed 000 has no attempts column
+    }
+};
+
+QTEST_MAIN(TestInboxBoard)
+#include "tst_inboxboard.moc"

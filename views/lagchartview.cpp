@@ -1,0 +1,233 @@
+#include "lagchartview.h"
+
+#include "models/lagseriesstore.h"
+#include "views/qcustomplotinclude.h"
+
+#include <QComboBox>
+#include <QDateTime>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QTimer>
+#include <QVBoxLayout>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+const QColor seriesColors[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e), QColor(0x2c, 0xa0, 0x2c),
+                          QColor(0xd6, 0x27, 0x28), QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b),
+                          QColor(0xe3, 0x77, 0xc2), QColor(0x7f, 0x7f, 0x7f), QColor(0xbc, 0xbd, 0x22),
+                          QColor(0x17, 0xbe, 0xcf)};
+constexpr int redrawIntervalMs = 250;
+}
+
+LagChartView::LagChartView(LagSeriesStore *store, QWidget *parent)
+    : QWidget(parent)
+    , m_store(store)
+    , m_scope(new QComboBox(this))
+    , m_metric(new QComboBox(this))
+    , m_range(new QComboBox(this))
+    , m_lagPlot(new QCustomPlot(this))
+    , m_ratePlot(new QCustomPlot(this))
+    , m_lagReadout(new QLabel(this))
+    , m_rateReadout(new QLabel(this))
+    , m_redraw(new QTimer(this))
+{
+    m_scope->addItem(tr("All groups"), QString());
+    m_metric->addItem(tr("Lag (messages, sum over partitions)"));
+    m_metric->addItem(tr("Time lag (seconds, worst partition)"));
+    const QList<QPair<QString, int>> ranges = {{tr("5 min"), 300}, {tr("15 min"), 900}, {tr("1 h"), 3600},
+                                               {tr("6 h"), 6 * 3600}, {tr("24 h"), 24 * 3600}};
+    for (const auto &[label, seconds] : ranges)
+        m_range->addItem(label, seconds);
+    m_range->setCurrentIndex(1);
+    auto *exportButton = new QPushButton(tr("Export PNG…"), this);
+    auto *latest = new QPushButton(tr("Follow latest"), this);
+    for (QLabel *readout : {m_lagReadout, m_rateReadout}) {
+        readout->setTextFormat(Qt::PlainText); // group and topic names are data
+        readout->setMinimumHeight(readout->fontMetrics().height() + 4);
+    }
+
+    setUpPlot(m_lagPlot, tr("Lag (messages)"));
+    setUpPlot(m_ratePlot, tr("DLQ arrivals (messages/min)"));
+    m_ratePlot->setMaximumHeight(260);
+
+    auto *controls = new QHBoxLayout;
+    controls->addWidget(new QLabel(tr("Show:"), this));
+    controls->addWidget(m_scope);
+    controls->addWidget(m_metric);
+    controls->addWidget(new QLabel(tr("Range:"), this));
+    controls->addWidget(m_range);
+    controls->addStretch(1);
+    controls->addWidget(latest);
+    controls->addWidget(exportButton);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(controls);
+    layout->addWidget(m_lagPlot, 3);
+    layout->addWidget(m_lagReadout);
+    layout->addWidget(m_ratePlot, 2);
+    layout->addWidget(m_rateReadout);
+
+    m_redraw->setSingleShot(true);
+    m_redraw->setInterval(redrawIntervalMs);
+    connect(m_redraw, &QTimer::timeout, this, &LagChartView::redrawNow);
+    connect(m_store, &LagSeriesStore::appended, this, [this] {
+        rebuildScopes();
+        scheduleRedraw();
+    });
+    for (QComboBox *box : {m_scope, m_metric, m_range})
+        connect(box, &QComboBox::currentIndexChanged, this, [this] {
+            m_followLatest = true;
+            redrawNow();
+        });
+    connect(latest, &QPushButton::clicked, this, [this] {
+        m_followLatest = true;
+        redrawNow();
+    });
+    connect(exportButton, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"), u"berth-lag.png"_s, tr("PNG images (*.png)"));
+        if (!path.isEmpty())
+            exportPng(path);
+    });
+    for (QCustomPlot *plot : {m_lagPlot, m_ratePlot}) {
+        QLabel *readout = plot == m_lagPlot ? m_lagReadout : m_rateReadout;
+        connect(plot, &QCustomPlot::mouseMove, this, [this, plot, readout](QMouseEvent *event) {
+            updateReadout(plot, readout, plot->xAxis->pixelToCoord(event->position().x()));
+        });
+        // Panning or zooming means the operator is reading the past: stop scrolling under them.
+        connect(plot, &QCustomPlot::mouseWheel, this, [this] { m_followLatest = false; });
+        connect(plot, &QCustomPlot::mousePress, this, [this] { m_followLatest = false; });
+    }
+}
+
+void LagChartView::setUpPlot(QCustomPlot *plot, const QString &yLabel)
+{
+    QSharedPointer<QCPAxisTickerDateTime> ticker(new QCPAxisTickerDateTime);
+    ticker->setDateTimeFormat(u"HH:mm:ss"_s);
+    ticker->setDateTimeSpec(Qt::LocalTime);
+    plot->xAxis->setTicker(ticker);
+    plot->xAxis->setLabel(tr("Time (local)"));
+    plot->yAxis->setLabel(yLabel);
+    plot->legend->setVisible(true);
+    plot->legend->setFont(plot->font());
+    plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    plot->axisRect()->setRangeDrag(Qt::Horizontal);
+    plot->axisRect()->setRangeZoom(Qt::Horizontal);
+    plot->setNoAntialiasingOnDrag(true);
+    plot->setMinimumHeight(180);
+}
+
+void LagChartView::showGroup(const QString &group)
+{
+    rebuildScopes();
+    const int index = m_scope->findData(group);
+    m_scope->setCurrentIndex(std::max(0, index));
+}
+
+double LagChartView::rangeSeconds() const
+{
+    return m_range->currentData().toDouble();
+}
+
+void LagChartView::rebuildScopes()
+{
+    const QStringList groups = m_store->groups();
+    if (m_scope->count() == groups.size() + 1)
+        return;
+    const QString current = m_scope->currentData().toString();
+    const QSignalBlocker blocker(m_scope);
+    while (m_scope->count() > 1)
+        m_scope->removeItem(1);
+    for (const QString &g : groups)
+        m_scope->addItem(tr("Partitions of %1").arg(g), g);
+    m_scope->setCurrentIndex(std::max(0, m_scope->findData(current)));
+}
+
+void LagChartView::scheduleRedraw()
+{
+    if (!m_redraw->isActive())
+        m_redraw->start();
+}
+
+void LagChartView::fillGraphs(QCustomPlot *plot,
+                              const QList<QPair<QString, QPair<QVector<double>, QVector<double>>>> &series)
+{
+    // Graphs are reused when the set of series is unchanged, so legend and styling stay put.
+    while (plot->graphCount() > series.size())
+        plot->removeGraph(plot->graphCount() - 1);
+    for (qsizetype i = 0; i < series.size(); ++i) {
+        QCPGraph *graph = i < plot->graphCount() ? plot->graph(int(i)) : plot->addGraph();
+        const QColor color = seriesColors[i % std::size(seriesColors)];
+        graph->setPen(QPen(color, 1.6));
+        graph->setName(series[i].first);
+        graph->setData(series[i].second.first, series[i].second.second, true);
+        graph->setAdaptiveSampling(true);
+    }
+}
+
+void LagChartView::redrawNow()
+{
+    const auto metric = m_metric->currentIndex() == 0 ? LagSeriesStore::Metric::LagMessages
+                                                      : LagSeriesStore::Metric::TimeLagSeconds;
+    m_lagPlot->yAxis->setLabel(metric == LagSeriesStore::Metric::LagMessages ? tr("Lag (messages)") : tr("Time lag (s)"));
+    QList<QPair<QString, QPair<QVector<double>, QVector<double>>>> lagSeries;
+    const QString group = m_scope->currentData().toString();
+    if (group.isEmpty()) {
+        for (const QString &g : m_store->groups()) {
+            const auto s = m_store->groupSeries(g, metric);
+            lagSeries.append({g, {s.keys, s.values}});
+        }
+    } else {
+        const auto partitions = m_store->partitionSeries(group, metric);
+        for (auto it = partitions.cbegin(); it != partitions.cend(); ++it)
+            lagSeries.append({it.key(), {it->keys, it->values}});
+    }
+    fillGraphs(m_lagPlot, lagSeries);
+    QList<QPair<QString, QPair<QVector<double>, QVector<double>>>> rateSeries;
+    for (const QString &topic : m_store->rateTopics()) {
+        const auto s = m_store->topicRate(topic);
+        rateSeries.append({topic, {s.keys, s.values}});
+    }
+    fillGraphs(m_ratePlot, rateSeries);
+
+    for (QCustomPlot *plot : {m_lagPlot, m_ratePlot}) {
+        if (m_followLatest) {
+            const double now = double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
+            plot->xAxis->setRange(now - rangeSeconds(), now);
+        }
+        // Value axis from zero to the highest point in view (lag and rates are never negative).
+        double top = 1;
+        for (int i = 0; i < plot->graphCount(); ++i) {
+            bool found = false;
+            const QCPRange r = plot->graph(i)->getValueRange(found, QCP::sdBoth, plot->xAxis->range());
+            if (found)
+                top = std::max(top, r.upper);
+        }
+        plot->yAxis->setRange(0, top * 1.1);
+        plot->replot(QCustomPlot::rpQueuedReplot);
+    }
+}
+
+void LagChartView::updateReadout(QCustomPlot *plot, QLabel *label, double key)
+{
+    QStringList parts;
+    for (int i = 0; i < plot->graphCount(); ++i) {
+        const auto data = plot->graph(i)->data();
+        if (data->isEmpty())
+            continue;
+        auto it = data->findBegin(key, false);
+        if (it == data->constEnd())
+            --it;
+        if (!qIsNaN(it->value))
+            parts << plot->graph(i)->name() + u": " + QString::number(it->value, 'f', it->value < 10 ? 1 : 0);
+    }
+    const QString when = QDateTime::fromMSecsSinceEpoch(qint64(key * 1000)).toString(u"HH:mm:ss"_s);
+    label->setText(parts.isEmpty() ? QString() : when + u" — " + parts.join(u"   "));
+}
+
+bool LagChartView::exportPng(const QString &path)
+{
+    return m_lagPlot->savePng(path, 0, 0, 1.0, -1);
+}

@@ -1,0 +1,42 @@
+#pragma once
+
+#include <QWidget>
+
+class LagSeriesStore;
+class QCPGraph;
+class QCustomPlot;
+class QComboBox;
+class QLabel;
+class QTimer;
+
+// Lag history per group (or one group's partitions) and the arrival rate of watched DLQ topics.
+// Redraws are coalesced: new samples schedule one replot, never one per series.
+class LagChartView final : public QWidget {
+    Q_OBJECT
+public:
+    explicit LagChartView(LagSeriesStore *store, QWidget *parent = nullptr);
+
+    void showGroup(const QString &group); // drill down: that group's partitions; empty: all groups
+    bool exportPng(const QString &path);
+    QCustomPlot *lagPlot() const { return m_lagPlot; }
+    void redrawNow();
+
+private:
+    void scheduleRedraw();
+    void rebuildScopes();
+    void updateReadout(QCustomPlot *plot, QLabel *label, double key);
+    static void setUpPlot(QCustomPlot *plot, const QString &yLabel);
+    void fillGraphs(QCustomPlot *plot, const QList<QPair<QString, QPair<QVector<double>, QVector<double>>>> &series);
+    double rangeSeconds() const;
+
+    LagSeriesStore *m_store;
+    QComboBox *m_scope;
+    QComboBox *m_metric;
+    QComboBox *m_range;
+    QCustomPlot *m_lagPlot;
+    QCustomPlot *m_ratePlot;
+    QLabel *m_lagReadout;
+    QLabel *m_rateReadout;
+    QTimer *m_redraw;
+    bool m_followLatest = true; // until the operator pans or zooms
+};
