@@ -237,6 +237,8 @@ void Console::show()
 
 void Console::writeScreenshots(const QString &dir, int warmUpMs)
 {
+    // Fresh inbox figures for the picture, rather than the reading taken while the world was empty.
+    QTimer::singleShot(std::max(0, warmUpMs - 2000), m_inboxView, &InboxBoardView::requestRefresh);
     QTimer::singleShot(warmUpMs, this, [this, dir] {
         if (!QDir().mkpath(dir)) {
             Q_EMIT screenshotsDone(false, tr("Cannot create %1").arg(dir));
