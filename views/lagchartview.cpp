@@ -119,6 +119,11 @@ void LagChartView::setUpPlot(QCustomPlot *plot, const QString &yLabel)
     plot->setMinimumHeight(180);
 }
 
+void LagChartView::setRangeSeconds(int seconds)
+{
+    m_range->setCurrentIndex(std::max(0, m_range->findData(seconds)));
+}
+
 void LagChartView::showGroup(const QString &group)
 {
     rebuildScopes();
@@ -160,9 +165,27 @@ void LagChartView::fillGraphs(QCustomPlot *plot,
     for (qsizetype i = 0; i < series.size(); ++i) {
         QCPGraph *graph = i < plot->graphCount() ? plot->graph(int(i)) : plot->addGraph();
         const QColor color = seriesColors[i % std::size(seriesColors)];
-        graph->setPen(QPen(color, 1.6));
-        graph->setName(series[i].first);
-        graph->setData(series[i].second.first, series[i].second.second, true);
+        // Thin cosmetic pens without antialiasing: a day of 50 series must redraw in a few milliseconds.
+        QPen pen(color, 1.0);
+        pen.setCosmetic(true);
+        graph->setPen(pen);
+        graph->setAntialiased(false);
+        const QVector<double> &keys = series[i].second.first;
+        const QVector<double> &values = series[i].second.second;
+        auto data = graph->data();
+        // The usual redraw brings one new point per series: append it instead of copying the whole day.
+        const bool sameSeries = graph->name() == series[i].first && !data->isEmpty() && !keys.isEmpty()
+                             && data->constBegin()->key >= keys.constFirst() && (data->constEnd() - 1)->key <= keys.constLast();
+        if (sameSeries) {
+            const double last = (data->constEnd() - 1)->key;
+            const auto from = std::upper_bound(keys.cbegin(), keys.cend(), last) - keys.cbegin();
+            for (qsizetype k = from; k < keys.size(); ++k)
+                graph->addData(keys[k], values[k]);
+            data->removeBefore(keys.constFirst());
+        } else {
+            graph->setName(series[i].first);
+            graph->setData(keys, values, true);
+        }
         graph->setAdaptiveSampling(true);
     }
 }

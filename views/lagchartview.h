@@ -17,6 +17,7 @@ public:
     explicit LagChartView(LagSeriesStore *store, QWidget *parent = nullptr);
 
     void showGroup(const QString &group); // drill down: that group's partitions; empty: all groups
+    void setRangeSeconds(int seconds);     // one of the offered ranges: 300, 900, 3600, 21600, 86400
     bool exportPng(const QString &path);
     QCustomPlot *lagPlot() const { return m_lagPlot; }
     void redrawNow();
