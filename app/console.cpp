@@ -11,6 +11,7 @@
 #include "models/lagtablemodel.h"
 #include "services/inbox/pgconnection.h"
 #include "services/monitor/alertengine.h"
+#include "services/monitor/duplicatetail.h"
 #include "services/monitor/lagalerts.h"
 #include "services/monitor/lagsampler.h"
 #include "views/alertview.h"
@@ -149,6 +150,24 @@ void Console::wireKafka()
     settings.intervalMs = m_profile.sampleIntervalMs;
     settings.extraTopics = m_profile.dlqTopics;
     m_sampler->start(settings);
+
+    if (!m_profile.duplicateTopics.isEmpty()) {
+        auto *duplicates = new DuplicateTail(this);
+        connect(duplicates, &DuplicateTail::statsUpdated, this, [this](const DuplicateStats &stats) {
+            QStringList parts;
+            for (auto it = stats.topics.cbegin(); it != stats.topics.cend(); ++it)
+                parts << tr("%1 %2/min (%3 %)").arg(it.key()).arg(it->duplicateRatePerMinute, 0, 'f', 0)
+                             .arg(it->duplicatePercent, 0, 'f', 1);
+            parts.sort();
+            m_lagView->setDuplicates(stats.error.isEmpty()
+                                         ? tr("Duplicate idempotency keys arriving, last minute: %1").arg(parts.join(u"   "))
+                                         : tr("Duplicate counting unavailable: %1").arg(stats.error));
+        });
+        DuplicateTail::Settings tail;
+        tail.cluster = m_profile.cluster;
+        tail.topics = m_profile.duplicateTopics;
+        duplicates->start(tail);
+    }
 }
 
 void Console::wireInboxBoard()

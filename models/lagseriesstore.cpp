@@ -1,5 +1,7 @@
 #include "lagseriesstore.h"
 
+#include <cmath>
+
 LagSeriesStore::LagSeriesStore(QObject *parent)
     : QObject(parent)
 {
@@ -32,6 +34,17 @@ void LagSeriesStore::setRateTopics(const QStringList &topics)
     m_rateTopics = topics;
 }
 
+void LagSeriesStore::pushCoarse(Series &s, double t, double v, double oldest)
+{
+    const double bucket = std::floor(t / 60.0) * 60.0;
+    if (!s.keys.isEmpty() && s.keys.constLast() == bucket) {
+        if (qIsNaN(s.values.last()) || v > s.values.last())
+            s.values.last() = v;
+        return;
+    }
+    push(s, bucket, v, oldest);
+}
+
 void LagSeriesStore::append(const LagSnapshot &snapshot)
 {
     if (!snapshot.reachable)
@@ -42,7 +55,10 @@ void LagSeriesStore::append(const LagSnapshot &snapshot)
     for (const GroupLag &g : snapshot.groupRows) {
         Pair &p = m_groups[g.group];
         push(p.lag, t, double(g.lag), groupOldest);
-        push(p.timeLag, t, g.maxTimeLagMs < 0 ? qQNaN() : double(g.maxTimeLagMs) / 1000.0, groupOldest);
+        const double timeLag = g.maxTimeLagMs < 0 ? qQNaN() : double(g.maxTimeLagMs) / 1000.0;
+        push(p.timeLag, t, timeLag, groupOldest);
+        pushCoarse(p.lagCoarse, t, double(g.lag), groupOldest);
+        pushCoarse(p.timeLagCoarse, t, timeLag, groupOldest);
     }
     for (const PartitionLag &r : snapshot.rows) {
         Pair &p = m_partitions[r.group][r.topic + u'[' + QString::number(r.partition) + u']'];
@@ -64,9 +80,11 @@ QStringList LagSeriesStore::rateTopics() const
     return m_rates.keys();
 }
 
-LagSeriesStore::Series LagSeriesStore::groupSeries(const QString &group, Metric metric) const
+LagSeriesStore::Series LagSeriesStore::groupSeries(const QString &group, Metric metric, bool coarse) const
 {
     const Pair p = m_groups.value(group);
+    if (coarse)
+        return metric == Metric::LagMessages ? p.lagCoarse : p.timeLagCoarse;
     return metric == Metric::LagMessages ? p.lag : p.timeLag;
 }
 

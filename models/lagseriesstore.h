@@ -24,7 +24,8 @@ public:
 
     QStringList groups() const;
     QStringList rateTopics() const;
-    Series groupSeries(const QString &group, Metric metric) const;
+    // coarse: one point per minute holding that minute's maximum (peaks survive), for long ranges.
+    Series groupSeries(const QString &group, Metric metric, bool coarse = false) const;
     QMap<QString, Series> partitionSeries(const QString &group, Metric metric) const; // key: "topic[p]"
     Series topicRate(const QString &topic) const;                                     // records per minute
 
@@ -35,8 +36,11 @@ private:
     struct Pair {
         Series lag;
         Series timeLag;
+        Series lagCoarse;
+        Series timeLagCoarse;
     };
     static void push(Series &s, double t, double v, double oldest);
+    static void pushCoarse(Series &s, double t, double v, double oldest);
     QMap<QString, Pair> m_groups;
     QHash<QString, QMap<QString, Pair>> m_partitions;
     QMap<QString, Series> m_rates;

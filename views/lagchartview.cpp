@@ -197,9 +197,15 @@ void LagChartView::redrawNow()
     m_lagPlot->yAxis->setLabel(metric == LagSeriesStore::Metric::LagMessages ? tr("Lag (messages)") : tr("Time lag (s)"));
     QList<QPair<QString, QPair<QVector<double>, QVector<double>>>> lagSeries;
     const QString group = m_scope->currentData().toString();
+    // Beyond an hour, a point per minute (its maximum) draws the same picture at a sixtieth of the cost.
+    const bool coarse = rangeSeconds() > 3600;
+    if (coarse != m_coarse) {
+        m_coarse = coarse;
+        m_lagPlot->clearGraphs();
+    }
     if (group.isEmpty()) {
         for (const QString &g : m_store->groups()) {
-            const auto s = m_store->groupSeries(g, metric);
+            const auto s = m_store->groupSeries(g, metric, coarse);
             lagSeries.append({g, {s.keys, s.values}});
         }
     } else {

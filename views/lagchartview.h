@@ -40,4 +40,5 @@ private:
     QLabel *m_rateReadout;
     QTimer *m_redraw;
     bool m_followLatest = true; // until the operator pans or zooms
+    bool m_coarse = false;      // the lag plot shows per-minute maxima
 };

@@ -34,6 +34,7 @@ LagView::LagView(QAbstractItemModel *groups, QAbstractItemModel *partitions, QWi
     : QWidget(parent)
     , m_filter(new QLineEdit(this))
     , m_summary(new QLabel(this))
+    , m_duplicates(new QLabel(this))
     , m_groupProxy(new QSortFilterProxyModel(this))
     , m_partitionProxy(new QSortFilterProxyModel(this))
     , m_groups(new QTableView(this))
@@ -42,6 +43,8 @@ LagView::LagView(QAbstractItemModel *groups, QAbstractItemModel *partitions, QWi
     m_filter->setPlaceholderText(tr("Filter groups (Ctrl+F)"));
     m_filter->setClearButtonEnabled(true);
     m_summary->setTextFormat(Qt::PlainText);
+    m_duplicates->setTextFormat(Qt::PlainText);
+    m_duplicates->setWordWrap(true);
 
     m_groupProxy->setSourceModel(groups);
     m_groupProxy->setSortRole(GroupLagModel::SortRole);
@@ -82,12 +85,19 @@ LagView::LagView(QAbstractItemModel *groups, QAbstractItemModel *partitions, QWi
     split->setStretchFactor(1, 3);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top);
+    layout->addWidget(m_duplicates);
     layout->addWidget(split, 1);
 }
 
 void LagView::setSummary(const QString &text)
 {
     m_summary->setText(text);
+}
+
+void LagView::setDuplicates(const QString &text)
+{
+    m_duplicates->setText(text);
+    m_duplicates->setVisible(!text.isEmpty());
 }
 
 void LagView::focusFilter()

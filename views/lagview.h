@@ -15,6 +15,7 @@ public:
     LagView(QAbstractItemModel *groups, QAbstractItemModel *partitions, QWidget *parent = nullptr);
 
     void setSummary(const QString &text);
+    void setDuplicates(const QString &text);
     void focusFilter();
     QByteArray saveHeaderState() const;
     void restoreHeaderState(const QByteArray &state);
@@ -27,6 +28,7 @@ Q_SIGNALS:
 private:
     QLineEdit *m_filter;
     QLabel *m_summary;
+    QLabel *m_duplicates;
     QSortFilterProxyModel *m_groupProxy;
     QSortFilterProxyModel *m_partitionProxy;
     QTableView *m_groups;

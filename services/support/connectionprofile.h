@@ -10,6 +10,7 @@ struct ConnectionProfile {
     KafkaProperties cluster;
     QStringList namedGroups;   // groups to watch when the brokers cannot list them
     QStringList dlqTopics;     // dead-letter topics whose arrival rate is charted and alerted on
+    QStringList duplicateTopics; // topics tailed (without committing) to count duplicate idempotency keys
     QString databaseConninfo;  // libpq conninfo or URI; empty: no inbox database
     QString databaseLabel;     // shown instead of the conninfo (which may hold a password)
     int sampleIntervalMs = 5000;

@@ -1,0 +1,234 @@
+#include "dlqcommand.h"
+
+#include "connectionoptions.h"
+
+#include "services/dlq/dlqscanrun.h"
+
+#include <QCommandLineParser>
+#include <QDateTime>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <atomic>
+#include <csignal>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+std::atomic_bool g_interrupted = false;
+
+void onInterrupt(int)
+{
+    g_interrupted = true; // the scan loop notices within 100 ms and ends cleanly
+}
+
+QJsonArray flagNames(const DlqIndexEntry &e)
+{
+    static constexpr std::pair<DlqIndexEntry::Flag, const char *> kNames[] = {
+        {DlqIndexEntry::HasNotes, "decodeNotes"}, {DlqIndexEntry::NullKey, "nullKey"},
+        {DlqIndexEntry::NullValue, "nullValue"},  {DlqIndexEntry::BinaryKey, "binaryKey"},
+        {DlqIndexEntry::InvalidUtf8, "valueNotUtf8"}, {DlqIndexEntry::Huge, "huge"},
+        {DlqIndexEntry::HasStackTrace, "stackTrace"}, {DlqIndexEntry::KeyFailure, "keyFailure"},
+    };
+    QJsonArray out;
+    for (const auto &[flag, name] : kNames) {
+        if (e.has(flag))
+            out.append(QLatin1StringView(name));
+    }
+    return out;
+}
+
+QJsonObject entryToJson(const DlqIndexEntry &e, quint32 groupId, const StringPool &pool)
+{
+    QJsonObject o;
+    o.insert(u"type"_s, u"entry"_s);
+    o.insert(u"partition"_s, int(e.partition));
+    o.insert(u"offset"_s, e.offset);
+    o.insert(u"timestamp"_s, e.timestampMs);
+    o.insert(u"key"_s, e.has(DlqIndexEntry::NullKey) ? QJsonValue(QJsonValue::Null) : DlqEntryText::key(e, pool));
+    o.insert(u"keySize"_s, qint64(e.keySize));
+    o.insert(u"valueSize"_s, qint64(e.valueSize));
+    o.insert(u"dialect"_s, dialectName(e.dialectValue()));
+    auto text = [&](const QString &name, const QString &value) {
+        if (!value.isEmpty())
+            o.insert(name, value);
+    };
+    text(u"originalTopic"_s, DlqEntryText::originalTopic(e, pool));
+    if (e.originalPartition >= 0)
+        o.insert(u"originalPartition"_s, e.originalPartition);
+    if (e.originalOffset >= 0)
+        o.insert(u"originalOffset"_s, e.originalOffset);
+    text(u"consumer"_s, DlqEntryText::consumer(e, pool));
+    text(u"exceptionClass"_s, DlqEntryText::exceptionClass(e, pool));
+    text(u"causeClass"_s, DlqEntryText::causeClass(e, pool));
+    text(u"reason"_s, DlqEntryText::reason(e, pool));
+    if (e.attemptCount() >= 0)
+        o.insert(u"attempts"_s, e.attemptCount());
+    text(u"idempotencyKey"_s, DlqEntryText::idempotencyKey(e, pool));
+    o.insert(u"group"_s, qint64(groupId));
+    const QJsonArray flags = flagNames(e);
+    if (!flags.isEmpty())
+        o.insert(u"flags"_s, flags);
+    return o;
+}
+
+QJsonObject groupToJson(const FailureGroup &g)
+{
+    QJsonObject o;
+    o.insert(u"type"_s, u"group"_s);
+    o.insert(u"id"_s, qint64(g.id));
+    o.insert(u"count"_s, g.count);
+    o.insert(u"exceptionClass"_s, g.exceptionClass);
+    o.insert(u"causeClass"_s, g.causeClass);
+    o.insert(u"reasonPattern"_s, g.reasonPattern);
+    o.insert(u"sampleReason"_s, g.sampleReason);
+    o.insert(u"fingerprint"_s, g.fingerprint());
+    o.insert(u"firstSeen"_s, g.firstSeenMs);
+    o.insert(u"lastSeen"_s, g.lastSeenMs);
+    o.insert(u"poisonMessages"_s, g.poisonMessages);
+    QJsonObject perMinute;
+    for (auto it = g.perMinute.cbegin(); it != g.perMinute.cend(); ++it)
+        perMinute.insert(QDateTime::fromMSecsSinceEpoch(it.key() * 60000, Qt::UTC).toString(Qt::ISODate), it.value());
+    o.insert(u"perMinute"_s, perMinute);
+    return o;
+}
+
+QByteArray line(const QJsonObject &o)
+{
+    return QJsonDocument(o).toJson(QJsonDocument::Compact) + '\n';
+}
+
+QString oneLine(QString s)
+{
+    for (QChar &c : s) {
+        if (c.unicode() < 0x20)
+            c = u' ';
+    }
+    return s;
+}
+}
+
+namespace Commands {
+int dlqScan(const QStringList &arguments)
+{
+    QStringList args = arguments;
+    if (args.size() > 1 && args.at(1) == u"scan"_s)
+        args.removeAt(1); // "berth dlq scan ..." reaches us as "berth scan ..." or as "berth ..."
+    QCommandLineParser parser;
+    parser.setApplicationDescription(u"Scans a dead-letter topic (without committing) and prints its index "
+                                     u"entries and failure groups."_s);
+    parser.addHelpOption();
+    ConnectionOptions::add(parser);
+    parser.addOption({u"topic"_s, u"The dead-letter topic."_s, u"name"_s});
+    parser.addOption({u"from"_s, u"Where to start: beginning, end, end-N (last N per partition), offset:N, "
+                                 u"time:<ISO-8601 or epoch ms>."_s,
+                      u"position"_s, u"beginning"_s});
+    parser.addOption({u"partition"_s, u"A partition to read (repeatable; default all)."_s, u"n"_s});
+    parser.addOption({u"live"_s, u"Keep reading new dead letters until interrupted."_s});
+    parser.addOption({u"json"_s, u"One JSON object per line: entries, then groups, poison and a summary."_s});
+    parser.addOption({u"timeout"_s, u"Per-request timeout in milliseconds."_s, u"ms"_s, u"10000"_s});
+    parser.process(args);
+
+    QFile err;
+    err.open(stderr, QIODevice::WriteOnly | QIODevice::Unbuffered);
+    QFile out;
+    out.open(stdout, QIODevice::WriteOnly);
+    const ConnectionProfile profile = ConnectionOptions::read(parser);
+    DlqScanRequest request;
+    request.cluster = profile.cluster;
+    request.topic = parser.value(u"topic"_s);
+    request.liveTail = parser.isSet(u"live"_s);
+    request.requestTimeoutMs = parser.value(u"timeout"_s).toInt();
+    QString error;
+    if (KafkaConfig::bootstrapOf(request.cluster).isEmpty() || request.topic.isEmpty()) {
+        err.write("berth dlq scan: give --bootstrap and --topic\n");
+        return 2;
+    }
+    if (!request.parseStart(parser.value(u"from"_s), &error)) {
+        err.write("berth dlq scan: " + error.toUtf8() + '\n');
+        return 2;
+    }
+    for (const QString &p : parser.values(u"partition"_s)) {
+        for (const QString &one : p.split(u',', Qt::SkipEmptyParts)) {
+            bool ok = false;
+            request.partitions.append(one.trimmed().toInt(&ok));
+            if (!ok) {
+                err.write("berth dlq scan: not a partition: " + one.toUtf8() + '\n');
+                return 2;
+            }
+        }
+    }
+
+    const bool json = parser.isSet(u"json"_s);
+    std::signal(SIGINT, onInterrupt);
+    std::signal(SIGTERM, onInterrupt);
+    auto strings = std::make_shared<StringPool>();
+    DlqScanRun::Sink sink;
+    sink.batchIntervalMs = 200;
+    sink.cancelled = [] { return g_interrupted.load(); };
+    sink.planned = [&](const DlqScanPlan &plan) {
+        for (const QString &note : plan.notes)
+            err.write("berth dlq scan: " + note.toUtf8() + '\n');
+    };
+    sink.batch = [&](DlqScanBatch &&batch) {
+        QByteArray chunk;
+        for (qsizetype i = 0; i < batch.entries.size(); ++i) {
+            const DlqIndexEntry &e = batch.entries[i];
+            if (json) {
+                chunk += line(entryToJson(e, batch.groupIds[i], *strings));
+            } else {
+                const QString text = QString::number(e.partition) + u'/' + QString::number(e.offset) + u'\t'
+                                     + (e.timestampMs < 0 ? QString()
+                                                          : QDateTime::fromMSecsSinceEpoch(e.timestampMs, Qt::UTC)
+                                                                .toString(Qt::ISODateWithMs))
+                                     + u'\t' + DlqEntryText::exceptionClass(e, *strings) + u'\t'
+                                     + oneLine(DlqEntryText::reason(e, *strings)) + u'\t'
+                                     + oneLine(DlqEntryText::key(e, *strings)) + u'\n';
+                chunk += text.toUtf8();
+            }
+        }
+        out.write(chunk);
+        out.flush();
+    };
+    const DlqScanResult result = DlqScanRun::run(request, 1, strings, sink);
+
+    if (json) {
+        for (const FailureGroup &g : result.groups)
+            out.write(line(groupToJson(g)));
+        for (const PoisonMessage &p : result.poison) {
+            QJsonObject o{{u"type"_s, u"poison"_s}, {u"messageId"_s, p.messageId}, {u"failures"_s, p.failures},
+                          {u"group"_s, qint64(p.groupId)}, {u"byIdempotencyKey"_s, p.byIdempotencyKey}};
+            out.write(line(o));
+        }
+        QJsonObject summary{{u"type"_s, u"summary"_s},
+                            {u"topic"_s, request.topic},
+                            {u"records"_s, result.progress.records},
+                            {u"bytes"_s, result.progress.bytes},
+                            {u"elapsedMs"_s, result.progress.elapsedMs},
+                            {u"groups"_s, qint64(result.groups.size())},
+                            {u"cancelled"_s, result.cancelled}};
+        if (!result.error.isEmpty())
+            summary.insert(u"error"_s, result.error);
+        if (!result.notes.isEmpty())
+            summary.insert(u"notes"_s, QJsonArray::fromStringList(result.notes));
+        out.write(line(summary));
+    } else {
+        out.write("\nFailure groups:\n");
+        for (const FailureGroup &g : result.groups)
+            out.write(QByteArray::number(g.count) + '\t' + oneLine(g.fingerprint()).toUtf8() + '\n');
+        for (const PoisonMessage &p : result.poison)
+            out.write("poison\t" + oneLine(p.messageId).toUtf8() + "\tfailed " + QByteArray::number(p.failures)
+                      + " times\n");
+        out.write(QByteArray::number(result.progress.records) + " records in "
+                  + QByteArray::number(result.progress.elapsedMs) + " ms\n");
+    }
+    out.flush();
+    if (!result.error.isEmpty()) {
+        err.write("berth dlq scan: " + result.error.toUtf8() + '\n');
+        return 1;
+    }
+    return 0;
+}
+}

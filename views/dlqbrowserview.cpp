@@ -1,0 +1,465 @@
+#include "dlqbrowserview.h"
+
+#include "dlqinspectorview.h"
+#include "models/dlqbrowsermodel.h"
+#include "models/failuregroupmodel.h"
+#include "services/dlq/dlqscanner.h"
+
+#include <QComboBox>
+#include <QDataStream>
+#include <QDateTimeEdit>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QRegularExpressionValidator>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QTimer>
+#include <QVBoxLayout>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+QString duration(qint64 ms)
+{
+    const qint64 s = (ms + 999) / 1000;
+    return s >= 3600 ? QString::asprintf("%lld:%02lld:%02lld", s / 3600, (s / 60) % 60, s % 60)
+                     : QString::asprintf("%lld:%02lld", s / 60, s % 60);
+}
+
+QLabel *plainLabel(QWidget *parent)
+{
+    auto *label = new QLabel(parent);
+    label->setTextFormat(Qt::PlainText);
+    return label;
+}
+}
+
+DlqBrowserView::DlqBrowserView(DlqScanner *scanner, QWidget *parent)
+    : QWidget(parent)
+    , m_scanner(scanner)
+    , m_model(new DlqBrowserModel(this))
+    , m_groups(new FailureGroupModel(this))
+    , m_groupProxy(new QSortFilterProxyModel(this))
+    , m_topic(new QComboBox(this))
+    , m_partitions(new QLineEdit(this))
+    , m_start(new QComboBox(this))
+    , m_startValue(new QLineEdit(this))
+    , m_startTime(new QDateTimeEdit(this))
+    , m_scan(new QPushButton(tr("Scan"), this))
+    , m_tail(new QPushButton(tr("Live tail"), this))
+    , m_cancel(new QPushButton(tr("Cancel"), this))
+    , m_progress(new QProgressBar(this))
+    , m_progressText(plainLabel(this))
+    , m_notes(plainLabel(this))
+    , m_filter(new QLineEdit(this))
+    , m_filterState(plainLabel(this))
+    , m_allGroups(new QPushButton(tr("All groups"), this))
+    , m_poison(plainLabel(this))
+    , m_groupTable(new QTableView(this))
+    , m_table(new QTableView(this))
+    , m_inspector(new DlqInspectorView(scanner, this))
+    , m_outer(new QSplitter(Qt::Horizontal, this))
+    , m_inner(new QSplitter(Qt::Vertical, this))
+    , m_filterDebounce(new QTimer(this))
+{
+    m_topic->setEditable(true);
+    m_topic->setInsertPolicy(QComboBox::NoInsert);
+    m_topic->setMinimumContentsLength(24);
+    m_topic->setToolTip(tr("Dead-letter topic to scan"));
+    m_partitions->setPlaceholderText(tr("all partitions"));
+    m_partitions->setToolTip(tr("Partitions to read: empty for all, or e.g. 0,2,5-7"));
+    m_partitions->setValidator(new QRegularExpressionValidator(QRegularExpression(u"^[0-9,\\- ]*$"_s), m_partitions));
+    m_partitions->setMaximumWidth(120);
+    m_start->addItem(tr("From the beginning"), int(DlqScanRequest::Start::Beginning));
+    m_start->addItem(tr("Last N per partition"), int(DlqScanRequest::Start::LastN));
+    m_start->addItem(tr("From offset"), int(DlqScanRequest::Start::Offset));
+    m_start->addItem(tr("From time"), int(DlqScanRequest::Start::Timestamp));
+    m_start->addItem(tr("From the end (new records only)"), int(DlqScanRequest::Start::End));
+    m_startValue->setValidator(new QRegularExpressionValidator(QRegularExpression(u"^[0-9]{1,18}$"_s), m_startValue));
+    m_startValue->setText(u"1000"_s);
+    m_startValue->setMaximumWidth(120);
+    m_startTime->setDisplayFormat(u"yyyy-MM-dd HH:mm:ss"_s);
+    m_startTime->setTimeSpec(Qt::UTC);
+    m_startTime->setDateTime(QDateTime::currentDateTimeUtc().addSecs(-3600));
+    m_startTime->setToolTip(tr("UTC"));
+    m_scan->setToolTip(tr("Read up to the end offsets as they are now"));
+    m_tail->setToolTip(tr("Read and keep reading new dead letters as they arrive"));
+    m_progress->setRange(0, 1000);
+    m_progress->setTextVisible(false);
+    m_progress->setMaximumHeight(m_progress->fontMetrics().height());
+    m_notes->setWordWrap(true);
+    m_notes->hide();
+    m_filter->setPlaceholderText(tr("Filter by key, reason, exception or idempotency key (Ctrl+F)"));
+    m_filter->setClearButtonEnabled(true);
+    m_filterDebounce->setSingleShot(true);
+    m_filterDebounce->setInterval(250);
+
+    m_groupProxy->setSourceModel(m_groups);
+    m_groupProxy->setSortRole(FailureGroupModel::SortRole);
+    m_groupProxy->setDynamicSortFilter(true);
+    m_groupTable->setModel(m_groupProxy);
+    m_groupTable->setSortingEnabled(true);
+    m_groupTable->sortByColumn(FailureGroupModel::Count, Qt::DescendingOrder);
+    m_groupTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_groupTable->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_groupTable->verticalHeader()->hide();
+    m_groupTable->horizontalHeader()->setStretchLastSection(true);
+    m_groupTable->setColumnWidth(FailureGroupModel::Exception, 220);
+    m_groupTable->setColumnWidth(FailureGroupModel::Pattern, 260);
+    m_groupTable->setWordWrap(false);
+
+    m_table->setModel(m_model);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_table->setAlternatingRowColors(true);
+    m_table->setWordWrap(false);
+    // A million rows: fixed row heights, so the view never measures rows.
+    m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    m_table->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    m_table->setSortingEnabled(true); // the model sorts, as a background job
+    m_table->setColumnWidth(int(DlqColumn::Time), 170);
+    m_table->setColumnWidth(int(DlqColumn::Original), 200);
+    m_table->setColumnWidth(int(DlqColumn::Exception), 220);
+    m_table->setColumnWidth(int(DlqColumn::Reason), 300);
+
+    auto *controls = new QHBoxLayout;
+    controls->addWidget(new QLabel(tr("Topic"), this));
+    controls->addWidget(m_topic, 2);
+    controls->addWidget(m_partitions);
+    controls->addWidget(m_start);
+    controls->addWidget(m_startValue);
+    controls->addWidget(m_startTime);
+    controls->addWidget(m_scan);
+    controls->addWidget(m_tail);
+    controls->addWidget(m_cancel);
+    auto *progress = new QHBoxLayout;
+    progress->addWidget(m_progress, 1);
+    progress->addWidget(m_progressText, 2);
+
+    auto *groupsPanel = new QWidget(this);
+    auto *groupsLayout = new QVBoxLayout(groupsPanel);
+    groupsLayout->setContentsMargins(0, 0, 0, 0);
+    auto *groupsTop = new QHBoxLayout;
+    groupsTop->addWidget(new QLabel(tr("Failure groups"), groupsPanel), 1);
+    groupsTop->addWidget(m_allGroups);
+    groupsLayout->addLayout(groupsTop);
+    groupsLayout->addWidget(m_poison);
+    groupsLayout->addWidget(m_groupTable, 1);
+
+    auto *tablePanel = new QWidget(this);
+    auto *tableLayout = new QVBoxLayout(tablePanel);
+    tableLayout->setContentsMargins(0, 0, 0, 0);
+    auto *filterRow = new QHBoxLayout;
+    filterRow->addWidget(m_filter, 1);
+    filterRow->addWidget(m_filterState);
+    tableLayout->addLayout(filterRow);
+    tableLayout->addWidget(m_table, 1);
+    m_inner->addWidget(tablePanel);
+    m_inner->addWidget(m_inspector);
+    m_inner->setStretchFactor(0, 3);
+    m_inner->setStretchFactor(1, 2);
+    m_outer->addWidget(groupsPanel);
+    m_outer->addWidget(m_inner);
+    m_outer->setStretchFactor(0, 1);
+    m_outer->setStretchFactor(1, 3);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(controls);
+    layout->addLayout(progress);
+    layout->addWidget(m_notes);
+    layout->addWidget(m_outer, 1);
+
+    connect(m_start, &QComboBox::currentIndexChanged, this, &DlqBrowserView::updateStartEditors);
+    connect(m_scan, &QPushButton::clicked, this, [this] { startScan(false); });
+    connect(m_tail, &QPushButton::clicked, this, [this] { startScan(true); });
+    connect(m_cancel, &QPushButton::clicked, this, &DlqBrowserView::cancelScan);
+    connect(m_filter, &QLineEdit::textChanged, m_filterDebounce, qOverload<>(&QTimer::start));
+    connect(m_filterDebounce, &QTimer::timeout, this, &DlqBrowserView::applyFilter);
+    connect(m_allGroups, &QPushButton::clicked, m_groupTable, &QAbstractItemView::clearSelection);
+    connect(m_groupTable->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &DlqBrowserView::onGroupSelected);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            &DlqBrowserView::onCurrentRowChanged);
+    connect(m_model, &DlqBrowserModel::filteringChanged, this, [this](bool running) {
+        if (running)
+            m_filterState->setText(tr("Filtering…"));
+    });
+    connect(m_model, &DlqBrowserModel::filterApplied, this, [this](int rows, qint64) {
+        const QLocale locale;
+        m_filterState->setText(m_model->filter().filters()
+                                   ? tr("%1 of %2").arg(locale.toString(rows), locale.toString(m_model->entryCount()))
+                                   : QString());
+    });
+    // Filtering and sorting swap the row order in: keep the record being inspected selected.
+    connect(m_model, &QAbstractItemModel::modelAboutToBeReset, this, [this] {
+        const QModelIndex current = m_table->currentIndex();
+        m_hadCurrent = current.isValid();
+        if (m_hadCurrent)
+            m_currentEntry = m_model->entryIndex(current.row());
+    });
+    connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
+        if (!m_hadCurrent)
+            return;
+        const int row = m_model->rowOfEntry(m_currentEntry);
+        if (row >= 0) {
+            const QSignalBlocker blocker(m_table->selectionModel());
+            m_table->setCurrentIndex(m_model->index(row, 0));
+            m_table->scrollTo(m_model->index(row, 0));
+        }
+    });
+    if (m_scanner) {
+        connect(m_scanner, &DlqScanner::scanStarted, this, &DlqBrowserView::onStarted);
+        connect(m_scanner, &DlqScanner::batchReady, this, &DlqBrowserView::onBatch);
+        connect(m_scanner, &DlqScanner::scanFinished, this, &DlqBrowserView::onFinished);
+    }
+    updateStartEditors();
+    setRunning(false);
+}
+
+DlqBrowserView::~DlqBrowserView() = default;
+
+bool DlqBrowserView::looksLikeDlq(const QString &topic)
+{
+    const QString t = topic.toLower();
+    return t.endsWith(u"-dlt"_s) || t.endsWith(u".dlt"_s) || t.endsWith(u"-dlq"_s) || t.endsWith(u".dlq"_s)
+           || t.endsWith(u"_dlq"_s) || t.startsWith(u"dlq"_s) || t.startsWith(u"error."_s) || t.contains(u"dead-letter"_s)
+           || t.contains(u"deadletter"_s) || t.contains(u"parking"_s);
+}
+
+void DlqBrowserView::setCluster(const KafkaProperties &cluster)
+{
+    m_cluster = cluster;
+}
+
+void DlqBrowserView::setBootstrap(const QString &bootstrap)
+{
+    setCluster({{u"bootstrap.servers"_s, bootstrap}});
+}
+
+void DlqBrowserView::setTopics(const QStringList &topics)
+{
+    QStringList dlqs, others;
+    for (const QString &t : topics)
+        (looksLikeDlq(t) ? dlqs : others).append(t);
+    dlqs.sort();
+    others.sort();
+    const QString current = m_topic->currentText();
+    const QSignalBlocker blocker(m_topic);
+    m_topic->clear();
+    m_topic->addItems(dlqs + others);
+    m_topic->setCurrentText(current.isEmpty() && !dlqs.isEmpty() ? dlqs.first() : current);
+}
+
+void DlqBrowserView::setTopic(const QString &topic)
+{
+    m_topic->setCurrentText(topic);
+}
+
+void DlqBrowserView::updateStartEditors()
+{
+    const auto start = DlqScanRequest::Start(m_start->currentData().toInt());
+    m_startValue->setVisible(start == DlqScanRequest::Start::LastN || start == DlqScanRequest::Start::Offset);
+    m_startTime->setVisible(start == DlqScanRequest::Start::Timestamp);
+}
+
+bool DlqBrowserView::buildRequest(DlqScanRequest &request, bool liveTail, QString *error) const
+{
+    request.cluster = m_cluster;
+    request.topic = m_topic->currentText().trimmed();
+    request.liveTail = liveTail;
+    request.start = DlqScanRequest::Start(m_start->currentData().toInt());
+    request.startValue = request.start == DlqScanRequest::Start::Timestamp ? m_startTime->dateTime().toMSecsSinceEpoch()
+                                                                           : m_startValue->text().toLongLong();
+    if (KafkaConfig::bootstrapOf(request.cluster).isEmpty()) {
+        *error = tr("No cluster to read from: connect first.");
+        return false;
+    }
+    if (request.topic.isEmpty()) {
+        *error = tr("Choose a topic to scan.");
+        return false;
+    }
+    for (const QString &part : m_partitions->text().split(u',', Qt::SkipEmptyParts)) {
+        const QStringList range = part.trimmed().split(u'-');
+        bool okFirst = false, okLast = true;
+        const int first = range.value(0).toInt(&okFirst);
+        const int last = range.size() == 2 ? range.value(1).toInt(&okLast) : first;
+        if (!okFirst || !okLast || range.size() > 2 || last < first || last - first > 65535) {
+            *error = tr("Cannot read the partitions \"%1\": use e.g. 0,2,5-7").arg(m_partitions->text());
+            return false;
+        }
+        for (int p = first; p <= last; ++p)
+            request.partitions.append(p);
+    }
+    return true;
+}
+
+void DlqBrowserView::startScan(bool liveTail)
+{
+    DlqScanRequest request;
+    QString error;
+    if (!m_scanner || !buildRequest(request, liveTail, &error)) {
+        m_notes->setText(error);
+        m_notes->setVisible(!error.isEmpty());
+        return;
+    }
+    m_bootstrapShown = KafkaConfig::bootstrapOf(request.cluster);
+    m_notes->hide();
+    m_inspector->clear();
+    m_model->clear();
+    m_groups->clear();
+    m_groupTable->clearSelection();
+    m_live = liveTail;
+    m_scanner->start(request);
+    setRunning(true);
+    showProgress({}, true);
+    Q_EMIT statusMessage(tr("Scanning %1…").arg(request.topic));
+}
+
+void DlqBrowserView::cancelScan()
+{
+    if (m_scanner)
+        m_scanner->cancel();
+}
+
+void DlqBrowserView::setRunning(bool running)
+{
+    m_running = running;
+    m_scan->setEnabled(!running);
+    m_tail->setEnabled(!running);
+    m_cancel->setEnabled(running);
+}
+
+void DlqBrowserView::onStarted(const DlqScanPlan &plan)
+{
+    m_model->beginScan(plan);
+    m_groups->clear();
+    m_notes->setText(plan.notes.join(u'\n'));
+    m_notes->setVisible(!plan.notes.isEmpty());
+}
+
+void DlqBrowserView::onBatch(const DlqScanBatch &batch)
+{
+    m_model->appendBatch(batch);
+    m_groups->updateGroups(batch.changedGroups);
+    if (!batch.changedPoison.isEmpty()) {
+        m_groups->updatePoison(batch.changedPoison);
+        m_poison->setText(tr("%n message(s) failed %1 times or more: poison", nullptr,
+                             int(m_groups->poisonMessages().size()))
+                              .arg(FailureGroups::PoisonThreshold));
+    }
+    m_poison->setVisible(!m_groups->poisonMessages().isEmpty());
+    showProgress(batch.progress, true);
+}
+
+void DlqBrowserView::onFinished(const DlqScanResult &result)
+{
+    setRunning(false);
+    showProgress(result.progress, false);
+    const QLocale locale;
+    QString message;
+    if (!result.error.isEmpty())
+        message = tr("The scan stopped: %1").arg(result.error);
+    else if (result.cancelled)
+        message = tr("Cancelled after %1 records.").arg(locale.toString(result.progress.records));
+    else
+        message = tr("Scanned %1 records in %2.")
+                      .arg(locale.toString(result.progress.records), duration(result.progress.elapsedMs));
+    QStringList notes = result.notes;
+    if (!result.error.isEmpty())
+        notes.prepend(message);
+    m_notes->setText(notes.join(u'\n'));
+    m_notes->setVisible(!notes.isEmpty());
+    Q_EMIT statusMessage(message);
+}
+
+void DlqBrowserView::showProgress(const DlqScanProgress &p, bool running)
+{
+    const QLocale locale;
+    QStringList parts;
+    if (p.totalRecords > 0 && !(m_live && p.caughtUp))
+        parts << tr("%1 of %2 records").arg(locale.toString(p.records), locale.toString(p.totalRecords));
+    else
+        parts << tr("%1 records").arg(locale.toString(p.records));
+    if (p.elapsedMs > 0) {
+        parts << tr("%1/s").arg(locale.toString(qRound64(p.recordsPerSecond)));
+        parts << tr("%1/s").arg(locale.formattedDataSize(qint64(p.bytesPerSecond)));
+    }
+    if (running && m_live && p.caughtUp)
+        parts << tr("live: waiting for new dead letters");
+    else if (running && p.etaMs > 0)
+        parts << tr("ETA %1").arg(duration(p.etaMs));
+    if (!p.problem.isEmpty())
+        parts << tr("problem: %1").arg(p.problem);
+    m_progressText->setText(parts.join(u" · "_s));
+    if (p.totalRecords > 0) {
+        m_progress->setRange(0, 1000);
+        m_progress->setValue(int(qMin<qint64>(1000, p.records * 1000 / p.totalRecords)));
+    } else if (running && !p.caughtUp) {
+        m_progress->setRange(0, 0); // busy
+    } else {
+        m_progress->setRange(0, 1000);
+        m_progress->setValue(running ? 0 : 1000);
+    }
+}
+
+void DlqBrowserView::applyFilter()
+{
+    DlqFilter filter;
+    filter.text = m_filter->text().trimmed();
+    filter.groupId = m_selectedGroup;
+    m_model->setFilter(filter);
+}
+
+void DlqBrowserView::onGroupSelected()
+{
+    const QModelIndexList rows = m_groupTable->selectionModel()->selectedRows();
+    m_selectedGroup = rows.isEmpty() ? -1 : rows.first().data(FailureGroupModel::GroupIdRole).toLongLong();
+    applyFilter();
+}
+
+void DlqBrowserView::onCurrentRowChanged()
+{
+    const QModelIndex current = m_table->currentIndex();
+    if (!current.isValid())
+        return;
+    const DlqIndexEntry &entry = m_model->entry(current.row());
+    m_inspector->showEntry(entry, m_model->strings(), m_model->topic(), m_bootstrapShown);
+}
+
+void DlqBrowserView::focusFilter()
+{
+    m_filter->setFocus();
+    m_filter->selectAll();
+}
+
+QByteArray DlqBrowserView::saveState() const
+{
+    QByteArray state;
+    QDataStream out(&state, QIODevice::WriteOnly);
+    out << quint32(1) << m_outer->saveState() << m_inner->saveState() << m_table->horizontalHeader()->saveState()
+        << m_groupTable->horizontalHeader()->saveState();
+    return state;
+}
+
+void DlqBrowserView::restoreState(const QByteArray &state)
+{
+    QDataStream in(state);
+    quint32 version = 0;
+    QByteArray outer, inner, table, groups;
+    in >> version >> outer >> inner >> table >> groups;
+    if (version != 1 || in.status() != QDataStream::Ok)
+        return;
+    m_outer->restoreState(outer);
+    m_inner->restoreState(inner);
+    m_table->horizontalHeader()->restoreState(table);
+    m_groupTable->horizontalHeader()->restoreState(groups);
+}

@@ -1,0 +1,80 @@
+#pragma once
+
+#include "services/dlq/dlqindexentry.h"
+#include "services/dlq/dlqscantypes.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class DlqScanner;
+class QLabel;
+class QPlainTextEdit;
+class QPushButton;
+class QTabWidget;
+class QTableWidget;
+
+// One dead-lettered record: what the index knows at once, then the whole record fetched on demand
+// (all headers decoded and raw, key, payload as pretty JSON, hex, stack trace). Every widget showing
+// record data is plain text: payloads and header values are data, never markup.
+class DlqInspectorView final : public QWidget {
+    Q_OBJECT
+public:
+    // Payload and hex show this much at first; "Show more" adds as much again.
+    static constexpr qsizetype PayloadStep = 256 * 1024;
+
+    explicit DlqInspectorView(DlqScanner *scanner, QWidget *parent = nullptr);
+
+    void showEntry(const DlqIndexEntry &entry, const std::shared_ptr<const StringPool> &strings, const QString &topic,
+                   const QString &bootstrap);
+    void clear();
+
+    bool hasRecord() const { return m_loaded; }
+    const KafkaRecord &record() const { return m_record; }
+    QString kcatCommand() const;
+    bool exportJson(const QString &path, QString *error) const;
+    void showMore();
+
+    // For tests: the widgets' text.
+    QString summaryText() const;
+    QString payloadText() const;
+    QString hexText() const;
+    QString stackTraceText() const;
+    QTableWidget *headerTable() const { return m_headers; }
+
+Q_SIGNALS:
+    void recordLoaded();
+    void recordFailed(const QString &error);
+
+private:
+    void onFetched(const DlqFetchedRecord &fetched);
+    void showRecord();
+    void showPayload();
+    void setBusy(const QString &message);
+    void exportInteractively();
+
+    DlqScanner *m_scanner;
+    QLabel *m_title;
+    QLabel *m_state;
+    QTabWidget *m_tabs;
+    QPlainTextEdit *m_summary;
+    QTableWidget *m_headers;
+    QPlainTextEdit *m_key;
+    QPlainTextEdit *m_payload;
+    QLabel *m_payloadNote;
+    QPlainTextEdit *m_hex;
+    QPlainTextEdit *m_stack;
+    QPushButton *m_more;
+    QPushButton *m_copyKcat;
+    QPushButton *m_export;
+
+    quint64 m_requestId = 0;
+    QString m_topic;
+    QString m_bootstrap;
+    int m_partition = -1;
+    qint64 m_offset = -1;
+    bool m_loaded = false;
+    KafkaRecord m_record;
+    DlqMetadata m_metadata;
+    qsizetype m_limit = PayloadStep;
+};
