@@ -1,4 +1,7 @@
+#include "models/alertmodel.h"
 #include "models/connectionsmodel.h"
+#include "models/grouplagmodel.h"
+#include "models/lagseriesstore.h"
 #include "models/lagtablemodel.h"
 
 #include <QAbstractItemModelTester>
@@ -98,6 +101,83 @@ private Q_SLOTS:
         model.setSnapshot(s);
         QCOMPARE(model.index(1, LagTableModel::Lag).data(LagTableModel::SortRole).toLongLong(), 0);
         QVERIFY(model.index(1, LagTableModel::Lag).data(Qt::ToolTipRole).toString().contains(u"past the end"_s));
+    }
+
+    void groupModelSortsByLagStatusAndTimeLag()
+    {
+        GroupLagModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        LagSnapshot s;
+        s.reachable = true;
+        GroupLag a{u"alpha"_s};
+        a.lag = 9;
+        a.maxTimeLagMs = 120000;
+        a.status = LagStatus::Stall;
+        a.statusReason = u"stuck"_s;
+        GroupLag b{u"beta"_s};
+        b.lag = 10000;
+        b.maxTimeLagMs = 2000;
+        s.groupRows = {a, b};
+        model.setSnapshot(s);
+        QSortFilterProxyModel proxy;
+        proxy.setSourceModel(&model);
+        proxy.setSortRole(GroupLagModel::SortRole);
+        QAbstractItemModelTester proxyTester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        proxy.sort(GroupLagModel::Lag, Qt::DescendingOrder);
+        QCOMPARE(proxy.index(0, 0).data().toString(), u"beta"_s);
+        proxy.sort(GroupLagModel::MaxTimeLag, Qt::DescendingOrder);
+        QCOMPARE(proxy.index(0, 0).data().toString(), u"alpha"_s);
+        proxy.sort(GroupLagModel::Status, Qt::DescendingOrder);
+        QCOMPARE(proxy.index(0, 0).data().toString(), u"alpha"_s);
+        QCOMPARE(proxy.index(0, GroupLagModel::Status).data().toString(), u"STALL"_s);
+        QCOMPARE(proxy.index(0, GroupLagModel::Status).data(Qt::ToolTipRole).toString(), u"stuck"_s);
+        QCOMPARE(proxy.index(0, GroupLagModel::MaxTimeLag).data().toString(), u"2 min 00 s"_s);
+        s.groupRows.removeFirst();
+        model.setSnapshot(s);
+        QCOMPARE(model.rowCount(), 1);
+    }
+
+    void alertModelShowsStateAndIds()
+    {
+        AlertModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        Alert active;
+        active.id = 7;
+        active.rule = u"lag-slo"_s;
+        active.subject = u"g"_s;
+        active.message = u"<b>not markup</b>"_s;
+        active.firedAt = QDateTime::currentDateTimeUtc();
+        Alert cleared = active;
+        cleared.id = 3;
+        cleared.clearedAt = active.firedAt.addSecs(60);
+        model.setAlerts({active, cleared});
+        QCOMPARE(model.rowCount(), 2);
+        QCOMPARE(model.index(0, AlertModel::State).data().toString(), u"ACTIVE"_s);
+        QCOMPARE(model.index(1, AlertModel::State).data().toString(), u"cleared"_s);
+        QCOMPARE(model.index(0, 0).data(AlertModel::AlertIdRole).toULongLong(), 7u);
+        QCOMPARE(model.index(0, AlertModel::Message).data().toString(), u"<b>not markup</b>"_s);
+    }
+
+    void seriesStoreKeepsOrderAndRetention()
+    {
+        LagSeriesStore store;
+        store.setRetention(120, 60);
+        LagSnapshot s;
+        s.reachable = true;
+        s.groupRows = {GroupLag{u"g"_s}};
+        const qint64 t0 = 1'700'000'000'000;
+        for (int i = 0; i < 400; ++i) {
+            s.takenAt = QDateTime::fromMSecsSinceEpoch(t0 + i * 1000);
+            s.groupRows[0].lag = i;
+            store.append(s);
+        }
+        const auto series = store.groupSeries(u"g"_s, LagSeriesStore::Metric::LagMessages);
+        QVERIFY(std::is_sorted(series.keys.cbegin(), series.keys.cend()));
+        QVERIFY(series.keys.constFirst() >= double(t0) / 1000.0 + 399 - 120 - 64); // trimmed in chunks
+        QCOMPARE(series.values.constLast(), 399.0);
+        const auto coarse = store.groupSeries(u"g"_s, LagSeriesStore::Metric::LagMessages, true);
+        QVERIFY(coarse.keys.size() <= 4);
+        QCOMPARE(coarse.values.constLast(), 399.0); // a minute's maximum
     }
 
     void connectionsModelShowsClusterAndHealth()
