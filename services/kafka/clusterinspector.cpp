@@ -74,6 +74,7 @@ std::unique_ptr<ClusterInspector> ClusterInspector::create(const KafkaProperties
     std::unique_ptr<ClusterInspector> inspector(new ClusterInspector);
     inspector->m_rk = std::move(rk);
     inspector->m_bootstrap = KafkaConfig::bootstrapOf(properties);
+    inspector->m_properties = properties;
     return inspector;
 }
 
@@ -234,6 +235,40 @@ QList<GroupOffsets> ClusterInspector::committedOffsets(const QStringList &groups
         }
         if (next < groups.size())
             issue();
+    }
+    return out;
+}
+
+QList<GroupOffsets> ClusterInspector::committedOffsetsViaGroupHandles(const QStringList &groups,
+                                                                      const QList<TopicPartition> &partitions,
+                                                                      int timeoutMs) const
+{
+    QList<GroupOffsets> out;
+    QMutexLocker lock(&m_groupHandlesLock);
+    for (const QString &group : groups) {
+        GroupOffsets entry{group, {}, {}};
+        auto it = m_groupHandles.find(group);
+        if (it == m_groupHandles.end()) {
+            if (int(m_groupHandles.size()) >= groupHandleLimit)
+                m_groupHandles.erase(m_groupHandles.begin()); // bounded: threads per handle are not free
+            KafkaProperties props = m_properties;
+            props.append({u"group.id"_s, group});
+            props.append({u"enable.auto.commit"_s, u"false"_s}); // never subscribes, never commits
+            KafkaHandle rk = KafkaConfig::createClient(RD_KAFKA_CONSUMER, props, &entry.error);
+            if (!rk) {
+                out.append(entry);
+                continue;
+            }
+            it = m_groupHandles.emplace(group, std::move(rk)).first;
+        }
+        PartitionList list(toPartitionList(partitions, RD_KAFKA_OFFSET_INVALID));
+        if (const rd_kafka_resp_err_t err = rd_kafka_committed(it->second.get(), list.get(), timeoutMs)) {
+            entry.error = u"Cannot read committed offsets: "_s + KafkaConfig::errorText(err);
+        } else {
+            QString partitionError;
+            entry.committed = offsetsOf(list.get(), &partitionError);
+        }
+        out.append(entry);
     }
     return out;
 }

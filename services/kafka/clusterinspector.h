@@ -3,7 +3,10 @@
 #include "kafkaconfig.h"
 #include "kafkatypes.h"
 
+#include <QMutex>
 #include <QStringList>
+
+#include <map>
 
 // Blocking, thread-safe questions to one cluster. Only service worker threads call it; the UI goes through
 // ClusterService (or a sampler) which owns the threads.
@@ -23,6 +26,12 @@ public:
     // at most `concurrency` in flight. `partitions` empty: all the group has committed.
     QList<GroupOffsets> committedOffsets(const QStringList &groups, const QList<TopicPartition> &partitions,
                                          int concurrency, int timeoutMs) const;
+    // The same through a consumer handle per group (OffsetFetch via the group coordinator, no Admin API).
+    // librdkafka 2.0.2's Admin API aborts the process when a coordinator connection drops mid-request
+    // (rd_kafka_enq_once_del_source_return assertion), so this path is preferred for a handful of groups.
+    QList<GroupOffsets> committedOffsetsViaGroupHandles(const QStringList &groups,
+                                                        const QList<TopicPartition> &partitions, int timeoutMs) const;
+    static constexpr int groupHandleLimit = 16;
 
     QString bootstrap() const { return m_bootstrap; }
     rd_kafka_t *handle() const { return m_rk.get(); }
@@ -33,6 +42,9 @@ private:
                                               int timeoutMs) const;
     KafkaHandle m_rk;
     QString m_bootstrap;
+    KafkaProperties m_properties;
+    mutable QMutex m_groupHandlesLock;
+    mutable std::map<QString, KafkaHandle> m_groupHandles; // at most groupHandleLimit
 };
 
 // Conversions shared by the services that talk to librdkafka.

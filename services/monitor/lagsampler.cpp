@@ -151,27 +151,32 @@ LagSnapshot LagSampler::sampleOnce(ClusterInspector &inspector, const Settings &
     for (const auto &t : md.value.topics)
         partitionCount.insert(t.name, t.partitionCount());
 
-    QList<GroupOffsets> committed =
-        inspector.committedOffsets(groups, {}, settings.groupConcurrency, settings.requestTimeoutMs);
-    // Some brokers (the mock cluster among them) answer "all partitions" with nothing: ask those groups
-    // again, naming every partition of every topic.
-    QStringList silent;
-    for (const auto &g : committed) {
-        if (g.error.isEmpty() && g.committed.isEmpty())
-            silent << g.group;
+    QList<TopicPartition> everything;
+    for (const auto &t : md.value.topics) {
+        for (int p = 0; p < t.partitionCount(); ++p)
+            everything.append({t.name, p});
     }
-    if (!silent.isEmpty()) {
-        QList<TopicPartition> everything;
-        for (const auto &t : md.value.topics) {
-            for (int p = 0; p < t.partitionCount(); ++p)
-                everything.append({t.name, p});
+    QList<GroupOffsets> committed;
+    if (groups.size() <= ClusterInspector::groupHandleLimit) {
+        // A handful of groups: through their own handles, which survive brokers dropping mid-request.
+        committed = inspector.committedOffsetsViaGroupHandles(groups, everything, settings.requestTimeoutMs);
+    } else {
+        committed = inspector.committedOffsets(groups, {}, settings.groupConcurrency, settings.requestTimeoutMs);
+        // Some brokers (the mock cluster among them) answer "all partitions" with nothing: ask those groups
+        // again, naming every partition of every topic.
+        QStringList silent;
+        for (const auto &g : committed) {
+            if (g.error.isEmpty() && g.committed.isEmpty())
+                silent << g.group;
         }
-        const auto again = inspector.committedOffsets(silent, everything, settings.groupConcurrency,
-                                                      settings.requestTimeoutMs);
-        for (const auto &g : again) {
-            for (auto &entry : committed) {
-                if (entry.group == g.group)
-                    entry = g;
+        if (!silent.isEmpty()) {
+            const auto again = inspector.committedOffsets(silent, everything, settings.groupConcurrency,
+                                                          settings.requestTimeoutMs);
+            for (const auto &g : again) {
+                for (auto &entry : committed) {
+                    if (entry.group == g.group)
+                        entry = g;
+                }
             }
         }
     }
