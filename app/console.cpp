@@ -12,6 +12,7 @@
 #include "services/inbox/pgconnection.h"
 #include "services/monitor/alertengine.h"
 #include "services/monitor/duplicatetail.h"
+#include "services/policy/policyloader.h"
 #include "services/monitor/lagalerts.h"
 #include "services/monitor/lagsampler.h"
 #include "views/alertview.h"
@@ -42,6 +43,13 @@ Console::Console(const ConnectionProfile &profile, QObject *parent)
     , m_alertModel(new AlertModel(this))
     , m_window(std::make_unique<MainWindow>(m_connections))
 {
+    if (!m_profile.policyPath.isEmpty()) {
+        const PolicyLoadResult policy = loadPolicyFile(m_profile.policyPath);
+        for (const ConsumerPolicy &consumer : policy.policy.consumers) {
+            if (consumer.lagSloMaxLagSeconds)
+                m_sloSeconds.insert(consumer.name, *consumer.lagSloMaxLagSeconds);
+        }
+    }
     buildViews();
     wireAlerts();
     wireKafka();
@@ -159,6 +167,15 @@ void Console::wireKafka()
                 parts << tr("%1 %2/min (%3 %)").arg(it.key()).arg(it->duplicateRatePerMinute, 0, 'f', 0)
                              .arg(it->duplicatePercent, 0, 'f', 1);
             parts.sort();
+            // A spike: more than 5 % of the last minute's records repeat a key, sustained (engine timing).
+            const qint64 now = QDateTime::currentMSecsSinceEpoch();
+            for (auto it = stats.topics.cbegin(); it != stats.topics.cend(); ++it)
+                m_alerts->observe(u"duplicate-spike"_s, it.key(),
+                                  it->duplicatePercent > 5.0 ? AlertEngine::Observation::Breach
+                                                             : AlertEngine::Observation::Normal,
+                                  tr("%1 % of the records arriving on %2 repeat an idempotency key (%3 in the last minute).")
+                                      .arg(it->duplicatePercent, 0, 'f', 1).arg(it.key()).arg(it->duplicateRatePerMinute, 0, 'f', 0),
+                                  now);
             m_lagView->setDuplicates(stats.error.isEmpty()
                                          ? tr("Duplicate idempotency keys arriving, last minute: %1").arg(parts.join(u"   "))
                                          : tr("Duplicate counting unavailable: %1").arg(stats.error));
@@ -201,6 +218,7 @@ void Console::onSample(const LagSnapshot &snapshot)
     m_connections->setGroups(snapshot.groups, snapshot.groupSource);
     LagAlertSettings alertSettings;
     alertSettings.criticalDlqTopics = m_profile.dlqTopics;
+    alertSettings.maxLagSeconds = m_sloSeconds;
     LagAlerts::observe(*m_alerts, snapshot, alertSettings);
     qint64 total = 0;
     int troubled = 0;

@@ -2,6 +2,7 @@
 
 #include "services/support/connectionprofile.h"
 
+#include <QHash>
 #include <QObject>
 
 #include <memory>
@@ -57,6 +58,7 @@ private:
     GroupLagModel *m_groupModel;
     LagSeriesStore *m_series;
     AlertModel *m_alertModel;
+    QHash<QString, qint64> m_sloSeconds; // per group, from the delivery policy
     std::unique_ptr<MainWindow> m_window;
     LagView *m_lagView = nullptr;
     LagChartView *m_chartView = nullptr;

@@ -1,4 +1,5 @@
 #include "services/monitor/alertengine.h"
+#include "services/monitor/lagevaluator.h"
 #include "services/monitor/laghistory.h"
 #include "services/monitor/lagstatus.h"
 
@@ -81,6 +82,30 @@ private Q_SLOTS:
         QCOMPARE(history.timeOfOffset(tp, 260), -1);   // not produced yet
         history.recordEnd(tp, 5000, 10);              // truncated or recreated: history restarts
         QCOMPARE(history.timeOfOffset(tp, 149), -1);
+    }
+
+    void idlePartitionIsFlaggedOnlyAfterTraffic()
+    {
+        LagHistory history;
+        LagEvaluation evaluation;
+        evaluation.idleAfterMs = 20000;
+        const TopicPartition busy{u"busy"_s, 0};
+        const TopicPartition quiet{u"quiet"_s, 0};
+        auto sampleAt = [&](qint64 t, qint64 busyEnd) {
+            LagSnapshot s;
+            s.takenAt = QDateTime::fromMSecsSinceEpoch(t);
+            s.endOffsets.insert(busy, busyEnd);
+            s.endOffsets.insert(quiet, 0); // never had traffic: not "unexpectedly" idle
+            evaluateLag(s, history, nullptr, evaluation);
+            return s;
+        };
+        sampleAt(0, 10);
+        QCOMPARE(sampleAt(5000, 20).topicRatePerMinute.value(u"busy"_s), 120.0); // 10 records in 5 s
+        QVERIFY(sampleAt(10000, 20).idlePartitions.isEmpty());
+        QVERIFY(sampleAt(20000, 20).idlePartitions.isEmpty());
+        const auto idle = sampleAt(30000, 20).idlePartitions; // no record since t=5 s: 25 s
+        QCOMPARE(idle, QList<TopicPartition>{busy});
+        QVERIFY(sampleAt(35000, 21).idlePartitions.isEmpty()); // traffic again
     }
 
     void alertFiresOnlyAfterSustainAndClearsWithHysteresis()

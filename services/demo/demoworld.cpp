@@ -7,6 +7,7 @@
 #include "outboxrelay.h"
 #include "paymentcapture.h"
 #include "temppostgres.h"
+#include "services/policy/policyloader.h"
 
 #include <QFile>
 
@@ -139,6 +140,7 @@ ConnectionProfile DemoWorld::profile(const QString &user) const
     profile.name = u"demo"_s;
     profile.cluster = m_cluster->clientProperties();
     profile.namedGroups = groups();
+    profile.policyPath = demoPolicyPath();
     profile.duplicateTopics = {u"orders"_s, u"payments"_s, u"notifications"_s};
     profile.dlqTopics = {u"orders-dlt"_s, u"payments-dlq"_s, u"error.notifications.email-sender"_s, u"dlq-warehouse-sink"_s};
     profile.databaseConninfo = conninfo(user);

@@ -1,6 +1,7 @@
 #include "lagalerts.h"
 
 #include <QCoreApplication>
+#include <QSet>
 
 namespace {
 class LagAlertText {
@@ -32,6 +33,19 @@ void observe(AlertEngine &engine, const LagSnapshot &snapshot, const LagAlertSet
         engine.observe(stalledRule, group.group,
                        stalled ? AlertEngine::Observation::Breach : AlertEngine::Observation::Normal,
                        group.statusReason, now);
+    }
+    QSet<QString> idle;
+    for (const TopicPartition &tp : snapshot.idlePartitions) {
+        const QString subject = tp.topic + u'[' + QString::number(tp.partition) + u']';
+        idle.insert(subject);
+        engine.observe(idleRule, subject, AlertEngine::Observation::Breach,
+                       LagAlertText::tr("No records appended to %1 for a while, though it had traffic before.").arg(subject),
+                       now);
+    }
+    for (auto it = snapshot.endOffsets.cbegin(); it != snapshot.endOffsets.cend(); ++it) {
+        const QString subject = it.key().topic + u'[' + QString::number(it.key().partition) + u']';
+        if (!idle.contains(subject))
+            engine.observe(idleRule, subject, AlertEngine::Observation::Normal, {}, now);
     }
     for (const QString &topic : settings.criticalDlqTopics) {
         const double rate = snapshot.topicRatePerMinute.value(topic, 0.0);

@@ -15,5 +15,6 @@ namespace LagAlerts {
 inline const QString sloRule = QStringLiteral("lag-slo");
 inline const QString dlqRule = QStringLiteral("dlq-rate");
 inline const QString stalledRule = QStringLiteral("consumer-stalled");
+inline const QString idleRule = QStringLiteral("partition-idle");
 void observe(AlertEngine &engine, const LagSnapshot &snapshot, const LagAlertSettings &settings);
 }

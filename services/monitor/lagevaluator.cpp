@@ -51,6 +51,15 @@ void evaluateLag(LagSnapshot &snapshot, LagHistory &history, OffsetPeeker *peeke
             rate += double(it.value() - before.back().offset) * 60000.0 / double(now - before.back().timeMs);
         history.recordEnd(it.key(), now, it.value());
         seen.insert(it.key());
+        // Idle unexpectedly: the end offset has not moved for idleAfter, though it moved before that.
+        const auto &ends = history.ends(it.key());
+        if (ends.size() >= 3 && ends.front().offset < it.value()) {
+            auto still = ends.rbegin();
+            while (std::next(still) != ends.rend() && std::next(still)->offset == it.value())
+                ++still;
+            if (now - still->timeMs >= evaluation.idleAfterMs)
+                snapshot.idlePartitions.append(it.key());
+        }
     }
 
     QSet<QPair<QString, TopicPartition>> seenGroups;

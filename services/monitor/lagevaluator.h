@@ -11,6 +11,7 @@ struct LagEvaluation {
     StatusRules rules;
     int peekBudget = 200;     // records read per sample at most; the rest say "unknown"
     int peekTimeoutMs = 2000;
+    qint64 idleAfterMs = 600000; // a partition that had traffic and then none this long is "idle unexpectedly"
 };
 
 void evaluateLag(LagSnapshot &snapshot, LagHistory &history, OffsetPeeker *peeker, const LagEvaluation &evaluation);

@@ -59,6 +59,7 @@ struct LagSnapshot {
     QList<GroupLag> groupRows; // sorted by group
     PartitionOffsets endOffsets; // every watched partition, DLQ topics included
     QHash<QString, double> topicRatePerMinute; // appended records per minute since the previous sample
+    QList<TopicPartition> idlePartitions;      // took traffic earlier in the history, none for idleAfter
     QStringList problems;     // partial failures; empty when everything answered
     bool reachable = false;
 };

@@ -13,5 +13,6 @@ struct ConnectionProfile {
     QStringList duplicateTopics; // topics tailed (without committing) to count duplicate idempotency keys
     QString databaseConninfo;  // libpq conninfo or URI; empty: no inbox database
     QString databaseLabel;     // shown instead of the conninfo (which may hold a password)
+    QString policyPath;        // delivery policy (YAML): lag SLOs per consumer group
     int sampleIntervalMs = 5000;
 };

@@ -1,0 +1,89 @@
+#pragma once
+
+#include <QList>
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+// The delivery policy file (DESIGN.md "Delivery policy file", seed 000 §34) as plain values.
+// Every answer can be "not stated" (std::nullopt, empty string): the consumer checklist (§37) flags
+// missing answers, so a missing `dlq.enabled` must stay distinguishable from `dlq.enabled: false`.
+
+// What a `replayAllowed` / `replay.allowed` value means. The text is kept beside it for display.
+enum class ReplayAllowance {
+    NotStated,
+    Allowed,           // true
+    NotAllowed,        // false
+    NotForSideEffects, // false-for-side-effect: replay only where no external effect repeats
+    Unrecognised,      // stated, but none of the above (the loader warns)
+};
+
+// Parses `true`, `false`, `false-for-side-effect(s)` (and YAML's yes/no/on/off); empty → NotStated.
+ReplayAllowance parseReplayAllowance(const QString &text);
+
+// `7d`, `12h`, `30m`, `45s`, `500ms` or a bare number of milliseconds; -1 when empty or unreadable.
+qint64 parseDurationMs(const QString &text);
+
+// `deliverySemantics.topics.<name>`.
+struct TopicPolicy {
+    QString name;
+    QString defaultGuarantee; // at-least-once, at-most-once, exactly-once...
+    QString key;              // partition key field, e.g. caseId
+    QString ordering;         // per-key, none, global...
+    QString retention;        // as written, e.g. 7d
+    qint64 retentionMs = -1;  // parsed `retention`, -1 when not stated or unreadable
+    QString replayAllowedText;
+    ReplayAllowance replayAllowed = ReplayAllowance::NotStated;
+    int partitions = -1; // Berth extension: expected partition count, -1 when not stated
+    int line = 0;        // 1-based line of the topic's name in the file, 0 when unknown
+
+    friend bool operator==(const TopicPolicy &, const TopicPolicy &) = default;
+};
+
+// `deliverySemantics.consumers.<name>`: one per consumer group, because side effects differ per consumer.
+struct ConsumerPolicy {
+    QString name;       // the consumer group
+    QStringList topics; // Berth extension: topics the group consumes (not in the §34 template)
+
+    QString idempotencyStrategy; // idempotency.strategy, e.g. aggregate-version-upsert, processed_message
+    QString duplicateHandling;   // skip, overwrite...
+    std::optional<bool> externalProviderIdempotency;
+
+    QString offsetCommitTiming; // offsetCommit.timing, e.g. after-db-transaction
+
+    std::optional<int> retryMaxAttempts;
+    QString retryBackoff; // exponential-jitter, fixed...
+
+    std::optional<bool> dlqEnabled;
+    QString dlqTopic;
+    QString dlqOwner;
+    std::optional<bool> manualReviewRequired;
+
+    std::optional<int> poisonMaxAttemptsBeforePark;
+    std::optional<int> lagSloMaxLagSeconds;
+
+    QString replayAllowedText; // replay.allowed as written
+    ReplayAllowance replayAllowed = ReplayAllowance::NotStated;
+
+    int line = 0; // 1-based line of the consumer's name in the file, 0 when unknown
+
+    friend bool operator==(const ConsumerPolicy &, const ConsumerPolicy &) = default;
+};
+
+struct DeliveryPolicy {
+    QList<TopicPolicy> topics;       // in file order
+    QList<ConsumerPolicy> consumers; // in file order
+
+    // nullptr when absent. Pointers into the lists: valid until the policy is modified.
+    const ConsumerPolicy *consumer(const QString &name) const;
+    const TopicPolicy *topic(const QString &name) const;
+    QStringList consumerGroups() const; // in file order
+    QStringList dlqTopics() const;      // stated DLQ topics, in file order, without duplicates
+    bool isEmpty() const { return topics.isEmpty() && consumers.isEmpty(); }
+
+    friend bool operator==(const DeliveryPolicy &, const DeliveryPolicy &) = default;
+};
+
+Q_DECLARE_METATYPE(DeliveryPolicy)

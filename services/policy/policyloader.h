@@ -1,0 +1,67 @@
+#pragma once
+
+#include "services/policy/deliverypolicy.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+
+// Reads the delivery policy file (DESIGN.md "Delivery policy file", seed 000 §34 shape):
+//
+//   deliverySemantics:
+//     topics:
+//       <topic>: { defaultGuarantee, key, ordering, retention, replayAllowed, partitions }
+//     consumers:
+//       <group>:
+//         topics: [<topic>, ...]
+//         idempotency: { strategy, duplicateHandling, externalProviderIdempotency }
+//         offsetCommit: { timing }
+//         retry: { maxAttempts, backoff }
+//         dlq: { enabled, topic, owner, manualReviewRequired }
+//         poison: { maxAttemptsBeforePark }
+//         lagSlo: { maxLagSeconds }
+//         replay: { allowed }
+//
+// The seed's text lost its indentation, so duplicateHandling, externalProviderIdempotency and
+// manualReviewRequired are also accepted directly under the consumer; `partitions` and a consumer's
+// `topics` are Berth's additions. Nothing here throws: every problem becomes a diagnostic.
+
+struct PolicyDiagnostic {
+    enum Severity { Error, Warning };
+    Severity severity = Error;
+    int line = 0;   // 1-based; 0 when the problem has no position (unreadable file, size limit)
+    int column = 0; // 1-based; 0 when unknown
+    QString message;
+
+    friend bool operator==(const PolicyDiagnostic &, const PolicyDiagnostic &) = default;
+};
+
+struct PolicyLoadResult {
+    DeliveryPolicy policy; // whatever could be read, even when there are errors
+    QList<PolicyDiagnostic> diagnostics;
+    QString sourceName;
+
+    bool ok() const; // no Error diagnostics (warnings allowed)
+    QList<PolicyDiagnostic> errors() const;
+    QList<PolicyDiagnostic> warnings() const;
+    QStringList messages() const; // every diagnostic through formatDiagnostic, in order
+
+    friend bool operator==(const PolicyLoadResult &, const PolicyLoadResult &) = default;
+};
+
+// Compiler style, so editors and terminals can jump to it: "policy.yaml:12:7: warning: unknown key ...".
+QString formatDiagnostic(const QString &sourceName, const PolicyDiagnostic &diagnostic);
+
+// A policy is a few kilobytes; the limit keeps a wrong path (a log, a dump) from stalling the console.
+inline constexpr qsizetype MaxPolicyBytes = 8 * 1024 * 1024;
+
+PolicyLoadResult loadPolicy(const QByteArray &yaml, const QString &sourceName);
+PolicyLoadResult loadPolicyFile(const QString &path); // sourceName is the path
+
+// The demo world's policy, compiled into the services library.
+QString demoPolicyPath();
+
+Q_DECLARE_METATYPE(PolicyDiagnostic)
+Q_DECLARE_METATYPE(PolicyLoadResult)
