@@ -27,8 +27,8 @@ void onInterrupt(int)
 QJsonArray flagNames(const DlqIndexEntry &e)
 {
     static constexpr std::pair<DlqIndexEntry::Flag, const char *> kNames[] = {
-        {DlqIndexEntry::HasNotes, "decodeNotes"}, {DlqIndexEntry::NullKey, "nullKey"},
-        {DlqIndexEntry::NullValue, "nullValue"},  {DlqIndexEntry::BinaryKey, "binaryKey"},
+        {DlqIndexEntry::HasNotes, "decodeNotes"},     {DlqIndexEntry::NullKey, "nullKey"},
+        {DlqIndexEntry::NullValue, "nullValue"},      {DlqIndexEntry::BinaryKey, "binaryKey"},
         {DlqIndexEntry::InvalidUtf8, "valueNotUtf8"}, {DlqIndexEntry::Huge, "huge"},
         {DlqIndexEntry::HasStackTrace, "stackTrace"}, {DlqIndexEntry::KeyFailure, "keyFailure"},
     };
@@ -47,7 +47,8 @@ QJsonObject entryToJson(const DlqIndexEntry &e, quint32 groupId, const StringPoo
     o.insert(u"partition"_s, int(e.partition));
     o.insert(u"offset"_s, e.offset);
     o.insert(u"timestamp"_s, e.timestampMs);
-    o.insert(u"key"_s, e.has(DlqIndexEntry::NullKey) ? QJsonValue(QJsonValue::Null) : DlqEntryText::key(e, pool));
+    o.insert(u"key"_s,
+             e.has(DlqIndexEntry::NullKey) ? QJsonValue(QJsonValue::Null) : DlqEntryText::key(e, pool));
     o.insert(u"keySize"_s, qint64(e.keySize));
     o.insert(u"valueSize"_s, qint64(e.valueSize));
     o.insert(u"dialect"_s, dialectName(e.dialectValue()));
@@ -90,7 +91,8 @@ QJsonObject groupToJson(const FailureGroup &g)
     o.insert(u"poisonMessages"_s, g.poisonMessages);
     QJsonObject perMinute;
     for (auto it = g.perMinute.cbegin(); it != g.perMinute.cend(); ++it)
-        perMinute.insert(QDateTime::fromMSecsSinceEpoch(it.key() * 60000, Qt::UTC).toString(Qt::ISODate), it.value());
+        perMinute.insert(QDateTime::fromMSecsSinceEpoch(it.key() * 60000, Qt::UTC).toString(Qt::ISODate),
+                         it.value());
     o.insert(u"perMinute"_s, perMinute);
     return o;
 }
@@ -108,7 +110,7 @@ QString oneLine(QString s)
     }
     return s;
 }
-}
+} // namespace
 
 namespace Commands {
 int dlqScan(const QStringList &arguments)
@@ -122,8 +124,9 @@ int dlqScan(const QStringList &arguments)
     parser.addHelpOption();
     ConnectionOptions::add(parser);
     parser.addOption({u"topic"_s, u"The dead-letter topic."_s, u"name"_s});
-    parser.addOption({u"from"_s, u"Where to start: beginning, end, end-N (last N per partition), offset:N, "
-                                 u"time:<ISO-8601 or epoch ms>."_s,
+    parser.addOption({u"from"_s,
+                      u"Where to start: beginning, end, end-N (last N per partition), offset:N, "
+                      u"time:<ISO-8601 or epoch ms>."_s,
                       u"position"_s, u"beginning"_s});
     parser.addOption({u"partition"_s, u"A partition to read (repeatable; default all)."_s, u"n"_s});
     parser.addOption({u"live"_s, u"Keep reading new dead letters until interrupted."_s});
@@ -179,13 +182,14 @@ int dlqScan(const QStringList &arguments)
             if (json) {
                 chunk += line(entryToJson(e, batch.groupIds[i], *strings));
             } else {
-                const QString text = QString::number(e.partition) + u'/' + QString::number(e.offset) + u'\t'
-                                     + (e.timestampMs < 0 ? QString()
-                                                          : QDateTime::fromMSecsSinceEpoch(e.timestampMs, Qt::UTC)
-                                                                .toString(Qt::ISODateWithMs))
-                                     + u'\t' + DlqEntryText::exceptionClass(e, *strings) + u'\t'
-                                     + oneLine(DlqEntryText::reason(e, *strings)) + u'\t'
-                                     + oneLine(DlqEntryText::key(e, *strings)) + u'\n';
+                const QString text =
+                    QString::number(e.partition) + u'/' + QString::number(e.offset) + u'\t'
+                    + (e.timestampMs < 0 ? QString()
+                                         : QDateTime::fromMSecsSinceEpoch(e.timestampMs, Qt::UTC)
+                                               .toString(Qt::ISODateWithMs))
+                    + u'\t' + DlqEntryText::exceptionClass(e, *strings) + u'\t'
+                    + oneLine(DlqEntryText::reason(e, *strings)) + u'\t'
+                    + oneLine(DlqEntryText::key(e, *strings)) + u'\n';
                 chunk += text.toUtf8();
             }
         }
@@ -198,8 +202,11 @@ int dlqScan(const QStringList &arguments)
         for (const FailureGroup &g : result.groups)
             out.write(line(groupToJson(g)));
         for (const PoisonMessage &p : result.poison) {
-            QJsonObject o{{u"type"_s, u"poison"_s}, {u"messageId"_s, p.messageId}, {u"failures"_s, p.failures},
-                          {u"group"_s, qint64(p.groupId)}, {u"byIdempotencyKey"_s, p.byIdempotencyKey}};
+            QJsonObject o{{u"type"_s, u"poison"_s},
+                          {u"messageId"_s, p.messageId},
+                          {u"failures"_s, p.failures},
+                          {u"group"_s, qint64(p.groupId)},
+                          {u"byIdempotencyKey"_s, p.byIdempotencyKey}};
             out.write(line(o));
         }
         QJsonObject summary{{u"type"_s, u"summary"_s},
@@ -219,8 +226,8 @@ int dlqScan(const QStringList &arguments)
         for (const FailureGroup &g : result.groups)
             out.write(QByteArray::number(g.count) + '\t' + oneLine(g.fingerprint()).toUtf8() + '\n');
         for (const PoisonMessage &p : result.poison)
-            out.write("poison\t" + oneLine(p.messageId).toUtf8() + "\tfailed " + QByteArray::number(p.failures)
-                      + " times\n");
+            out.write("poison\t" + oneLine(p.messageId).toUtf8() + "\tfailed "
+                      + QByteArray::number(p.failures) + " times\n");
         out.write(QByteArray::number(result.progress.records) + " records in "
                   + QByteArray::number(result.progress.elapsedMs) + " ms\n");
     }
@@ -231,4 +238,4 @@ int dlqScan(const QStringList &arguments)
     }
     return 0;
 }
-}
+} // namespace Commands

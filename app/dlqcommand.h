@@ -8,4 +8,4 @@ namespace Commands {
 // With --json: one JSON object per line, each index entry ("type":"entry"), then the failure groups
 // ("type":"group"), the poison messages ("type":"poison") and a summary ("type":"summary").
 int dlqScan(const QStringList &arguments);
-}
+} // namespace Commands

@@ -17,7 +17,7 @@ bool isBidiControl(char16_t c)
 {
     return (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069) || c == 0x200e || c == 0x200f;
 }
-}
+} // namespace
 
 DlqBrowserModel::DlqBrowserModel(QObject *parent)
     : QAbstractTableModel(parent)
@@ -63,7 +63,8 @@ void DlqBrowserModel::beginScan(const DlqScanPlan &plan)
     m_text.clear();
     m_rows.clear();
     m_identity = !m_filter.filters() && !m_filter.sorts();
-    m_matcher = m_filter.filters() && m_strings ? std::make_unique<DlqEntryMatcher>(m_filter, m_strings) : nullptr;
+    m_matcher =
+        m_filter.filters() && m_strings ? std::make_unique<DlqEntryMatcher>(m_filter, m_strings) : nullptr;
     m_resortPending = false;
     endResetModel();
     if (wasRunning)
@@ -151,7 +152,8 @@ void DlqBrowserModel::startQuery()
     m_jobs.start(
         [snapshot = m_store.snapshot(), strings = m_strings, filter = m_filter](const JobControl &control) {
             QueryResult r;
-            r.rows = DlqRowQuery::run(snapshot, strings, filter, [&control] { return control.isCancelled(); });
+            r.rows =
+                DlqRowQuery::run(snapshot, strings, filter, [&control] { return control.isCancelled(); });
             r.covered = snapshot.size();
             r.filter = filter;
             return r;
@@ -234,10 +236,13 @@ const DlqBrowserModel::RowText &DlqBrowserModel::rowText(quint32 entryIndex) con
     cell(DlqColumn::Cause) = visibleText(DlqEntryText::causeClass(e, pool));
     cell(DlqColumn::Reason) = visibleText(DlqEntryText::reason(e, pool));
     if (e.attemptCount() >= 0)
-        cell(DlqColumn::Attempts) = QString::number(e.attemptCount())
-                                    + (e.attemptCount() >= int(DlqIndexEntry::MaxAttempts) ? u"+"_s : QString());
-    cell(DlqColumn::Key) = e.has(DlqIndexEntry::NullKey) ? tr("(null)") : visibleText(DlqEntryText::key(e, pool));
-    cell(DlqColumn::Size) = e.has(DlqIndexEntry::NullValue) ? tr("tombstone") : QLocale().formattedDataSize(e.valueSize);
+        cell(DlqColumn::Attempts) =
+            QString::number(e.attemptCount())
+            + (e.attemptCount() >= int(DlqIndexEntry::MaxAttempts) ? u"+"_s : QString());
+    cell(DlqColumn::Key) =
+        e.has(DlqIndexEntry::NullKey) ? tr("(null)") : visibleText(DlqEntryText::key(e, pool));
+    cell(DlqColumn::Size) =
+        e.has(DlqIndexEntry::NullValue) ? tr("tombstone") : QLocale().formattedDataSize(e.valueSize);
     cell(DlqColumn::Dialect) = dialectName(e.dialectValue());
     m_text.insert(entryIndex, t);
     return *t;
@@ -246,12 +251,18 @@ const DlqBrowserModel::RowText &DlqBrowserModel::rowText(quint32 entryIndex) con
 QVariant DlqBrowserModel::sortValue(const DlqIndexEntry &e, int column) const
 {
     switch (DlqColumn(column)) {
-    case DlqColumn::Time: return e.timestampMs;
-    case DlqColumn::Position: return e.offset;
-    case DlqColumn::Attempts: return e.attemptCount();
-    case DlqColumn::Size: return e.valueSize;
-    case DlqColumn::Dialect: return int(e.dialect);
-    default: return {};
+    case DlqColumn::Time:
+        return e.timestampMs;
+    case DlqColumn::Position:
+        return e.offset;
+    case DlqColumn::Attempts:
+        return e.attemptCount();
+    case DlqColumn::Size:
+        return e.valueSize;
+    case DlqColumn::Dialect:
+        return int(e.dialect);
+    default:
+        return {};
     }
 }
 
@@ -293,19 +304,32 @@ QVariant DlqBrowserModel::headerData(int section, Qt::Orientation orientation, i
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (DlqColumn(section)) {
-    case DlqColumn::Time: return tr("Time (UTC)");
-    case DlqColumn::Position: return tr("Partition / offset");
-    case DlqColumn::Original: return tr("Original record");
-    case DlqColumn::Consumer: return tr("Consumer");
-    case DlqColumn::Exception: return tr("Exception");
-    case DlqColumn::Cause: return tr("Cause");
-    case DlqColumn::Reason: return tr("Reason");
-    case DlqColumn::Attempts: return tr("Attempts");
-    case DlqColumn::Key: return tr("Key");
-    case DlqColumn::Size: return tr("Size");
-    case DlqColumn::Dialect: return tr("Dialect");
-    case DlqColumn::InboxStatus: return tr("Inbox status");
-    case DlqColumn::Count: break;
+    case DlqColumn::Time:
+        return tr("Time (UTC)");
+    case DlqColumn::Position:
+        return tr("Partition / offset");
+    case DlqColumn::Original:
+        return tr("Original record");
+    case DlqColumn::Consumer:
+        return tr("Consumer");
+    case DlqColumn::Exception:
+        return tr("Exception");
+    case DlqColumn::Cause:
+        return tr("Cause");
+    case DlqColumn::Reason:
+        return tr("Reason");
+    case DlqColumn::Attempts:
+        return tr("Attempts");
+    case DlqColumn::Key:
+        return tr("Key");
+    case DlqColumn::Size:
+        return tr("Size");
+    case DlqColumn::Dialect:
+        return tr("Dialect");
+    case DlqColumn::InboxStatus:
+        return tr("Inbox status");
+    case DlqColumn::Count:
+        break;
     }
     return {};
 }

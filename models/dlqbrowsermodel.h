@@ -22,7 +22,7 @@ class DlqBrowserModel final : public QAbstractTableModel {
 public:
     static constexpr int EntryIndexRole = Qt::UserRole + 1; // quint32 index into the store
     static constexpr int GroupIdRole = Qt::UserRole + 2;
-    static constexpr int SortRole = Qt::UserRole + 3;       // raw value (numbers, not formatted text)
+    static constexpr int SortRole = Qt::UserRole + 3; // raw value (numbers, not formatted text)
 
     explicit DlqBrowserModel(QObject *parent = nullptr);
     ~DlqBrowserModel() override;
@@ -76,8 +76,8 @@ private:
     quint64 m_scanId = 0;
 
     DlqFilter m_filter;
-    bool m_identity = true;       // no filter, no sort: row == entry index
-    std::vector<quint32> m_rows;  // otherwise: the entry index of each row
+    bool m_identity = true;                     // no filter, no sort: row == entry index
+    std::vector<quint32> m_rows;                // otherwise: the entry index of each row
     std::unique_ptr<DlqEntryMatcher> m_matcher; // filters appended entries while a filter is on
     bool m_resortPending = false;
     QTimer m_resortTimer;

@@ -2,36 +2,54 @@
 
 #include <cstring>
 
+namespace {
+template <typename T> std::shared_ptr<T> rawChunk(size_t count)
+{
+    // Raw bytes (entries are implicit-lifetime types, created by the memcpy that fills them): a chunk
+    // is not initialised up front.
+    return std::shared_ptr<T>(static_cast<T *>(::operator new(count * sizeof(T))),
+                              [](T *p) { ::operator delete(static_cast<void *>(p)); });
+}
+} // namespace
+
 void DlqEntryStore::clear()
 {
-    m_chunks.clear();
+    m_entries.clear();
+    m_groups.clear();
     m_size = 0;
 }
 
 void DlqEntryStore::append(const DlqIndexEntries &entries, const QList<quint32> &groupIds)
 {
     Q_ASSERT(entries.size() == groupIds.size());
-    qsizetype done = 0;
-    while (done < entries.size()) {
-        const quint32 inChunk = m_size & (ChunkSize - 1);
-        if (inChunk == 0 && (m_size >> ChunkBits) == quint32(m_chunks.size()))
-            m_chunks.append(std::make_shared_for_overwrite<Chunk>());
-        Chunk &chunk = *m_chunks.last();
-        const qsizetype n = qMin<qsizetype>(entries.size() - done, ChunkSize - inChunk);
+    for (qsizetype done = 0; done < entries.size();) {
+        const quint32 at = m_size & (ChunkSize - 1);
+        if (at == 0 && (m_size >> ChunkBits) == quint32(m_entries.size()))
+            m_entries.append(rawChunk<DlqIndexEntry>(ChunkSize));
+        const qsizetype n = qMin<qsizetype>(entries.size() - done, ChunkSize - at);
         // Trivially copyable: copying the bytes creates the entries.
-        std::memcpy(chunk.entries() + inChunk, entries.constData() + done, size_t(n) * sizeof(DlqIndexEntry));
-        std::memcpy(chunk.groups + inChunk, groupIds.constData() + done, size_t(n) * sizeof(quint32));
+        std::memcpy(static_cast<void *>(m_entries.last().get() + at), entries.constData() + done,
+                    size_t(n) * sizeof(DlqIndexEntry));
         done += n;
         m_size += quint32(n);
+    }
+    quint32 g = m_size - quint32(groupIds.size());
+    for (qsizetype done = 0; done < groupIds.size();) {
+        const quint32 at = g & (GroupChunkSize - 1);
+        if (at == 0 && (g >> GroupChunkBits) == quint32(m_groups.size()))
+            m_groups.append(rawChunk<quint32>(GroupChunkSize));
+        const qsizetype n = qMin<qsizetype>(groupIds.size() - done, GroupChunkSize - at);
+        std::memcpy(m_groups.last().get() + at, groupIds.constData() + done, size_t(n) * sizeof(quint32));
+        done += n;
+        g += quint32(n);
     }
 }
 
 DlqEntryStore::Snapshot DlqEntryStore::snapshot() const
 {
     Snapshot s;
-    s.m_chunks.reserve(m_chunks.size());
-    for (const auto &c : m_chunks)
-        s.m_chunks.append(c);
+    s.m_entries = m_entries;
+    s.m_groups = m_groups;
     s.m_size = m_size;
     return s;
 }

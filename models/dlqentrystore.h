@@ -11,38 +11,48 @@
 // while the UI thread appends above it.
 class DlqEntryStore final {
 public:
-    static constexpr int ChunkBits = 16;
+    static constexpr int ChunkBits = 16; // 65536 entries: 4 MiB
     static constexpr quint32 ChunkSize = 1u << ChunkBits;
+    static constexpr int GroupChunkBits = 19; // 524288 group ids: 2 MiB
+    static constexpr quint32 GroupChunkSize = 1u << GroupChunkBits;
 
-    struct Chunk {
-        // Raw storage: a chunk is not initialised up front (entries are copied in as they arrive).
-        alignas(DlqIndexEntry) unsigned char bytes[ChunkSize * sizeof(DlqIndexEntry)];
-        quint32 groups[ChunkSize];
-        const DlqIndexEntry *entries() const { return reinterpret_cast<const DlqIndexEntry *>(bytes); }
-        DlqIndexEntry *entries() { return reinterpret_cast<DlqIndexEntry *>(bytes); }
-    };
+    // Raw storage, not initialised up front: entries are copied in as they arrive.
+    using EntryChunk = std::shared_ptr<DlqIndexEntry>;
+    using GroupChunk = std::shared_ptr<quint32>;
 
     class Snapshot {
     public:
         quint32 size() const { return m_size; }
-        const DlqIndexEntry &at(quint32 i) const { return m_chunks[i >> ChunkBits]->entries()[i & (ChunkSize - 1)]; }
-        quint32 groupOf(quint32 i) const { return m_chunks[i >> ChunkBits]->groups[i & (ChunkSize - 1)]; }
+        const DlqIndexEntry &at(quint32 i) const
+        {
+            return m_entries[i >> ChunkBits].get()[i & (ChunkSize - 1)];
+        }
+        quint32 groupOf(quint32 i) const
+        {
+            return m_groups[i >> GroupChunkBits].get()[i & (GroupChunkSize - 1)];
+        }
 
     private:
         friend class DlqEntryStore;
-        QList<std::shared_ptr<const Chunk>> m_chunks;
+        QList<EntryChunk> m_entries;
+        QList<GroupChunk> m_groups;
         quint32 m_size = 0;
     };
 
     void clear();
     void append(const DlqIndexEntries &entries, const QList<quint32> &groupIds);
     quint32 size() const { return m_size; }
-    const DlqIndexEntry &at(quint32 i) const { return m_chunks[i >> ChunkBits]->entries()[i & (ChunkSize - 1)]; }
-    quint32 groupOf(quint32 i) const { return m_chunks[i >> ChunkBits]->groups[i & (ChunkSize - 1)]; }
+    const DlqIndexEntry &at(quint32 i) const { return m_entries[i >> ChunkBits].get()[i & (ChunkSize - 1)]; }
+    quint32 groupOf(quint32 i) const { return m_groups[i >> GroupChunkBits].get()[i & (GroupChunkSize - 1)]; }
     Snapshot snapshot() const;
-    qint64 memoryBytes() const { return qint64(m_chunks.size()) * qint64(sizeof(Chunk)); }
+    qint64 memoryBytes() const
+    {
+        return qint64(m_entries.size()) * ChunkSize * qint64(sizeof(DlqIndexEntry))
+               + qint64(m_groups.size()) * GroupChunkSize * qint64(sizeof(quint32));
+    }
 
 private:
-    QList<std::shared_ptr<Chunk>> m_chunks;
+    QList<EntryChunk> m_entries;
+    QList<GroupChunk> m_groups;
     quint32 m_size = 0;
 };

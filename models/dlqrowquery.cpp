@@ -27,7 +27,7 @@ struct Keyed {
     qint64 c;
     quint32 entry;
 };
-}
+} // namespace
 
 DlqEntryMatcher::DlqEntryMatcher(const DlqFilter &filter, std::shared_ptr<const StringPool> strings)
     : m_filter(filter)
@@ -79,8 +79,9 @@ bool DlqEntryMatcher::matches(const DlqIndexEntry &e, quint32 groupId)
 }
 
 namespace DlqRowQuery {
-std::vector<quint32> run(const DlqEntryStore::Snapshot &snapshot, const std::shared_ptr<const StringPool> &strings,
-                         const DlqFilter &filter, const std::function<bool()> &cancelled)
+std::vector<quint32> run(const DlqEntryStore::Snapshot &snapshot,
+                         const std::shared_ptr<const StringPool> &strings, const DlqFilter &filter,
+                         const std::function<bool()> &cancelled)
 {
     std::vector<quint32> rows;
     const quint32 n = snapshot.size();
@@ -104,13 +105,20 @@ std::vector<quint32> run(const DlqEntryStore::Snapshot &snapshot, const std::sha
     // String columns sort by the rank of each distinct string, found once: comparing ids is cheap.
     auto stringOf = [&](const DlqIndexEntry &e) -> quint32 {
         switch (column) {
-        case DlqColumn::Original: return strings->pair(e.routeId).first;
-        case DlqColumn::Consumer: return strings->pair(e.routeId).second;
-        case DlqColumn::Exception: return e.exceptionId;
-        case DlqColumn::Cause: return e.causeId;
-        case DlqColumn::Reason: return e.reasonId;
-        case DlqColumn::Key: return e.keyId;
-        default: return 0;
+        case DlqColumn::Original:
+            return strings->pair(e.routeId).first;
+        case DlqColumn::Consumer:
+            return strings->pair(e.routeId).second;
+        case DlqColumn::Exception:
+            return e.exceptionId;
+        case DlqColumn::Cause:
+            return e.causeId;
+        case DlqColumn::Reason:
+            return e.reasonId;
+        case DlqColumn::Key:
+            return e.keyId;
+        default:
+            return 0;
         }
     };
     const bool byString = column == DlqColumn::Original || column == DlqColumn::Consumer
@@ -144,13 +152,30 @@ std::vector<quint32> run(const DlqEntryStore::Snapshot &snapshot, const std::sha
         const DlqIndexEntry &e = snapshot.at(i);
         Keyed k{0, 0, 0, i};
         switch (column) {
-        case DlqColumn::Time: k.a = e.timestampMs; break;
-        case DlqColumn::Position: k.a = e.partition; k.b = e.offset; break;
-        case DlqColumn::Original: k.a = rank[stringOf(e)]; k.b = e.originalPartition; k.c = e.originalOffset; break;
-        case DlqColumn::Attempts: k.a = e.attemptCount(); break;
-        case DlqColumn::Size: k.a = e.valueSize; break;
-        case DlqColumn::Dialect: k.a = e.dialect; break;
-        default: k.a = byString ? rank[stringOf(e)] : 0; break;
+        case DlqColumn::Time:
+            k.a = e.timestampMs;
+            break;
+        case DlqColumn::Position:
+            k.a = e.partition;
+            k.b = e.offset;
+            break;
+        case DlqColumn::Original:
+            k.a = rank[stringOf(e)];
+            k.b = e.originalPartition;
+            k.c = e.originalOffset;
+            break;
+        case DlqColumn::Attempts:
+            k.a = e.attemptCount();
+            break;
+        case DlqColumn::Size:
+            k.a = e.valueSize;
+            break;
+        case DlqColumn::Dialect:
+            k.a = e.dialect;
+            break;
+        default:
+            k.a = byString ? rank[stringOf(e)] : 0;
+            break;
         }
         keyed.push_back(k);
     }
@@ -168,4 +193,4 @@ std::vector<quint32> run(const DlqEntryStore::Snapshot &snapshot, const std::sha
         rows[r] = keyed[r].entry;
     return rows;
 }
-}
+} // namespace DlqRowQuery

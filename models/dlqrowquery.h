@@ -26,10 +26,10 @@ enum class DlqColumn {
 };
 
 struct DlqFilter {
-    QString text;          // case-insensitive, in key, reason, exception class and idempotency key
-    qint64 groupId = -1;   // failure group, -1: any
+    QString text;           // case-insensitive, in key, reason, exception class and idempotency key
+    qint64 groupId = -1;    // failure group, -1: any
     QString exceptionClass; // exact, empty: any
-    int sortColumn = -1;   // DlqColumn; -1: scan order
+    int sortColumn = -1;    // DlqColumn; -1: scan order
     Qt::SortOrder sortOrder = Qt::AscendingOrder;
 
     bool filters() const { return !text.isEmpty() || groupId >= 0 || !exceptionClass.isEmpty(); }
@@ -48,7 +48,7 @@ private:
     bool textMatches(quint32 id);
     DlqFilter m_filter;
     std::shared_ptr<const StringPool> m_strings;
-    QByteArray m_asciiNeedle; // lower case; empty when the needle is not ASCII
+    QByteArray m_asciiNeedle;  // lower case; empty when the needle is not ASCII
     std::vector<qint8> m_memo; // string id -> 1 matches, -1 does not, 0 not looked at
     qint64 m_exceptionId = -1; // the filter's exception class as an id, once found
 };
@@ -56,6 +56,7 @@ private:
 namespace DlqRowQuery {
 // Entry indexes of the snapshot that pass the filter, in its sort order (ties in scan order). Returns
 // early with whatever it has when `cancelled` says so (the caller drops that result).
-std::vector<quint32> run(const DlqEntryStore::Snapshot &snapshot, const std::shared_ptr<const StringPool> &strings,
-                         const DlqFilter &filter, const std::function<bool()> &cancelled);
-}
+std::vector<quint32> run(const DlqEntryStore::Snapshot &snapshot,
+                         const std::shared_ptr<const StringPool> &strings, const DlqFilter &filter,
+                         const std::function<bool()> &cancelled);
+} // namespace DlqRowQuery

@@ -11,7 +11,8 @@ using namespace Qt::StringLiterals;
 namespace {
 QString shortTime(qint64 ms)
 {
-    return ms < 0 ? QString() : QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(u"yyyy-MM-dd HH:mm:ss"_s);
+    return ms < 0 ? QString()
+                  : QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(u"yyyy-MM-dd HH:mm:ss"_s);
 }
 
 // Group texts come from the records' headers: never markup, and control characters shown, not obeyed.
@@ -23,7 +24,7 @@ QString plain(QString text)
     }
     return text;
 }
-}
+} // namespace
 
 FailureGroupModel::FailureGroupModel(QObject *parent)
     : QAbstractTableModel(parent)
@@ -104,8 +105,8 @@ QString FailureGroupModel::sparkline(const QMap<qint64, qint32> &perMinute, qint
     static constexpr char16_t kBlocks[] = u" ▁▂▃▄▅▆▇█";
     QList<qint32> counts(minutes, 0);
     qint32 peak = 0;
-    for (auto it = perMinute.lowerBound(lastMinute - minutes + 1); it != perMinute.cend() && it.key() <= lastMinute;
-         ++it) {
+    for (auto it = perMinute.lowerBound(lastMinute - minutes + 1);
+         it != perMinute.cend() && it.key() <= lastMinute; ++it) {
         counts[qsizetype(it.key() - (lastMinute - minutes + 1))] = it.value();
         peak = qMax(peak, it.value());
     }
@@ -126,25 +127,39 @@ QVariant FailureGroupModel::data(const QModelIndex &index, int role) const
         return g.id;
     if (role == SortRole) {
         switch (index.column()) {
-        case Count: return g.count;
-        case FirstSeen: return g.firstSeenMs;
-        case LastSeen: return g.lastSeenMs;
-        case Poison: return g.poisonMessages;
-        case Trend: return g.perMinute.value(m_lastMinute);
-        default: break;
+        case Count:
+            return g.count;
+        case FirstSeen:
+            return g.firstSeenMs;
+        case LastSeen:
+            return g.lastSeenMs;
+        case Poison:
+            return g.poisonMessages;
+        case Trend:
+            return g.perMinute.value(m_lastMinute);
+        default:
+            break;
         }
         role = Qt::DisplayRole;
     }
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
-        case Count: return QLocale().toString(g.count);
-        case Exception: return plain(g.exceptionClass);
-        case Cause: return plain(g.causeClass);
-        case Pattern: return plain(g.reasonPattern);
-        case FirstSeen: return shortTime(g.firstSeenMs);
-        case LastSeen: return shortTime(g.lastSeenMs);
-        case Trend: return sparkline(g.perMinute, m_lastMinute, TrendMinutes);
-        case Poison: return g.poisonMessages ? QLocale().toString(g.poisonMessages) : QString();
+        case Count:
+            return QLocale().toString(g.count);
+        case Exception:
+            return plain(g.exceptionClass);
+        case Cause:
+            return plain(g.causeClass);
+        case Pattern:
+            return plain(g.reasonPattern);
+        case FirstSeen:
+            return shortTime(g.firstSeenMs);
+        case LastSeen:
+            return shortTime(g.lastSeenMs);
+        case Trend:
+            return sparkline(g.perMinute, m_lastMinute, TrendMinutes);
+        case Poison:
+            return g.poisonMessages ? QLocale().toString(g.poisonMessages) : QString();
         }
         return {};
     }
@@ -169,14 +184,22 @@ QVariant FailureGroupModel::headerData(int section, Qt::Orientation orientation,
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
-    case Count: return tr("Records");
-    case Exception: return tr("Exception");
-    case Cause: return tr("Cause");
-    case Pattern: return tr("Reason pattern");
-    case FirstSeen: return tr("First seen (UTC)");
-    case LastSeen: return tr("Last seen (UTC)");
-    case Trend: return tr("Last %1 min").arg(TrendMinutes);
-    case Poison: return tr("Poison");
+    case Count:
+        return tr("Records");
+    case Exception:
+        return tr("Exception");
+    case Cause:
+        return tr("Cause");
+    case Pattern:
+        return tr("Reason pattern");
+    case FirstSeen:
+        return tr("First seen (UTC)");
+    case LastSeen:
+        return tr("Last seen (UTC)");
+    case Trend:
+        return tr("Last %1 min").arg(TrendMinutes);
+    case Poison:
+        return tr("Poison");
     }
     return {};
 }

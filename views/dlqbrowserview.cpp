@@ -38,7 +38,7 @@ QLabel *plainLabel(QWidget *parent)
     label->setTextFormat(Qt::PlainText);
     return label;
 }
-}
+} // namespace
 
 DlqBrowserView::DlqBrowserView(DlqScanner *scanner, QWidget *parent)
     : QWidget(parent)
@@ -74,14 +74,16 @@ DlqBrowserView::DlqBrowserView(DlqScanner *scanner, QWidget *parent)
     m_topic->setToolTip(tr("Dead-letter topic to scan"));
     m_partitions->setPlaceholderText(tr("all partitions"));
     m_partitions->setToolTip(tr("Partitions to read: empty for all, or e.g. 0,2,5-7"));
-    m_partitions->setValidator(new QRegularExpressionValidator(QRegularExpression(u"^[0-9,\\- ]*$"_s), m_partitions));
+    m_partitions->setValidator(
+        new QRegularExpressionValidator(QRegularExpression(u"^[0-9,\\- ]*$"_s), m_partitions));
     m_partitions->setMaximumWidth(120);
     m_start->addItem(tr("From the beginning"), int(DlqScanRequest::Start::Beginning));
     m_start->addItem(tr("Last N per partition"), int(DlqScanRequest::Start::LastN));
     m_start->addItem(tr("From offset"), int(DlqScanRequest::Start::Offset));
     m_start->addItem(tr("From time"), int(DlqScanRequest::Start::Timestamp));
     m_start->addItem(tr("From the end (new records only)"), int(DlqScanRequest::Start::End));
-    m_startValue->setValidator(new QRegularExpressionValidator(QRegularExpression(u"^[0-9]{1,18}$"_s), m_startValue));
+    m_startValue->setValidator(
+        new QRegularExpressionValidator(QRegularExpression(u"^[0-9]{1,18}$"_s), m_startValue));
     m_startValue->setText(u"1000"_s);
     m_startValue->setMaximumWidth(120);
     m_startTime->setDisplayFormat(u"yyyy-MM-dd HH:mm:ss"_s);
@@ -195,9 +197,10 @@ DlqBrowserView::DlqBrowserView(DlqScanner *scanner, QWidget *parent)
     });
     connect(m_model, &DlqBrowserModel::filterApplied, this, [this](int rows, qint64) {
         const QLocale locale;
-        m_filterState->setText(m_model->filter().filters()
-                                   ? tr("%1 of %2").arg(locale.toString(rows), locale.toString(m_model->entryCount()))
-                                   : QString());
+        m_filterState->setText(
+            m_model->filter().filters()
+                ? tr("%1 of %2").arg(locale.toString(rows), locale.toString(m_model->entryCount()))
+                : QString());
     });
     // Filtering and sorting swap the row order in: keep the record being inspected selected.
     connect(m_model, &QAbstractItemModel::modelAboutToBeReset, this, [this] {
@@ -231,8 +234,8 @@ bool DlqBrowserView::looksLikeDlq(const QString &topic)
 {
     const QString t = topic.toLower();
     return t.endsWith(u"-dlt"_s) || t.endsWith(u".dlt"_s) || t.endsWith(u"-dlq"_s) || t.endsWith(u".dlq"_s)
-           || t.endsWith(u"_dlq"_s) || t.startsWith(u"dlq"_s) || t.startsWith(u"error."_s) || t.contains(u"dead-letter"_s)
-           || t.contains(u"deadletter"_s) || t.contains(u"parking"_s);
+           || t.endsWith(u"_dlq"_s) || t.startsWith(u"dlq"_s) || t.startsWith(u"error."_s)
+           || t.contains(u"dead-letter"_s) || t.contains(u"deadletter"_s) || t.contains(u"parking"_s);
 }
 
 void DlqBrowserView::setCluster(const KafkaProperties &cluster)
@@ -277,8 +280,9 @@ bool DlqBrowserView::buildRequest(DlqScanRequest &request, bool liveTail, QStrin
     request.topic = m_topic->currentText().trimmed();
     request.liveTail = liveTail;
     request.start = DlqScanRequest::Start(m_start->currentData().toInt());
-    request.startValue = request.start == DlqScanRequest::Start::Timestamp ? m_startTime->dateTime().toMSecsSinceEpoch()
-                                                                           : m_startValue->text().toLongLong();
+    request.startValue = request.start == DlqScanRequest::Start::Timestamp
+                             ? m_startTime->dateTime().toMSecsSinceEpoch()
+                             : m_startValue->text().toLongLong();
     if (KafkaConfig::bootstrapOf(request.cluster).isEmpty()) {
         *error = tr("No cluster to read from: connect first.");
         return false;
@@ -445,8 +449,8 @@ QByteArray DlqBrowserView::saveState() const
 {
     QByteArray state;
     QDataStream out(&state, QIODevice::WriteOnly);
-    out << quint32(1) << m_outer->saveState() << m_inner->saveState() << m_table->horizontalHeader()->saveState()
-        << m_groupTable->horizontalHeader()->saveState();
+    out << quint32(1) << m_outer->saveState() << m_inner->saveState()
+        << m_table->horizontalHeader()->saveState() << m_groupTable->horizontalHeader()->saveState();
     return state;
 }
 

@@ -41,8 +41,8 @@ QString timeText(qint64 ms)
 {
     if (ms < 0)
         return {};
-    return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODateWithMs) + u" ("_s + QString::number(ms)
-           + u')';
+    return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODateWithMs) + u" ("_s
+           + QString::number(ms) + u')';
 }
 
 void line(QString &out, const QString &label, const QString &value)
@@ -56,7 +56,7 @@ QString hexOf(QByteArrayView bytes, qsizetype max)
     const QByteArray hex = bytes.first(qMin(bytes.size(), max)).toByteArray().toHex(' ');
     return QString::fromLatin1(hex) + (bytes.size() > max ? u" …"_s : QString());
 }
-}
+} // namespace
 
 DlqInspectorView::DlqInspectorView(DlqScanner *scanner, QWidget *parent)
     : QWidget(parent)
@@ -114,7 +114,8 @@ DlqInspectorView::DlqInspectorView(DlqScanner *scanner, QWidget *parent)
     layout->addLayout(buttons);
 
     connect(m_more, &QPushButton::clicked, this, &DlqInspectorView::showMore);
-    connect(m_copyKcat, &QPushButton::clicked, this, [this] { QGuiApplication::clipboard()->setText(kcatCommand()); });
+    connect(m_copyKcat, &QPushButton::clicked, this,
+            [this] { QGuiApplication::clipboard()->setText(kcatCommand()); });
     connect(m_export, &QPushButton::clicked, this, &DlqInspectorView::exportInteractively);
     if (m_scanner)
         connect(m_scanner, &DlqScanner::recordFetched, this, &DlqInspectorView::onFetched);
@@ -164,7 +165,8 @@ void DlqInspectorView::showEntry(const DlqIndexEntry &e, const std::shared_ptr<c
         line(s, tr("Time"), timeText(e.timestampMs));
         line(s, tr("Dialect"), dialectName(e.dialectValue()));
         line(s, tr("Original topic"), DlqEntryText::originalTopic(e, pool));
-        line(s, tr("Original partition"), e.originalPartition >= 0 ? QString::number(e.originalPartition) : QString());
+        line(s, tr("Original partition"),
+             e.originalPartition >= 0 ? QString::number(e.originalPartition) : QString());
         line(s, tr("Original offset"), e.originalOffset >= 0 ? QString::number(e.originalOffset) : QString());
         line(s, tr("Consumer"), DlqEntryText::consumer(e, pool));
         line(s, tr("Exception"), DlqEntryText::exceptionClass(e, pool));
@@ -206,9 +208,10 @@ void DlqInspectorView::showRecord()
     QString s;
     line(s, tr("Record"), tr("%1 [%2] @ %3").arg(r.topic).arg(r.partition).arg(r.offset));
     line(s, tr("Time"), timeText(r.timestampMs));
-    line(s, tr("Size"), tr("key %1, value %2, %n header(s)", nullptr, int(r.headers.size()))
-                            .arg(r.keyIsNull ? tr("null") : locale.formattedDataSize(r.key.size()),
-                                 r.value.isNull() ? tr("null (tombstone)") : locale.formattedDataSize(r.value.size())));
+    line(s, tr("Size"),
+         tr("key %1, value %2, %n header(s)", nullptr, int(r.headers.size()))
+             .arg(r.keyIsNull ? tr("null") : locale.formattedDataSize(r.key.size()),
+                  r.value.isNull() ? tr("null (tombstone)") : locale.formattedDataSize(r.value.size())));
     line(s, tr("Dialect"), dialectName(m.dialect));
     QString original = m.originalTopic;
     if (m.originalPartition >= 0)
@@ -216,11 +219,13 @@ void DlqInspectorView::showRecord()
     if (m.originalOffset >= 0)
         original += u" @ "_s + QString::number(m.originalOffset);
     line(s, tr("Original record"), original);
-    line(s, tr("Original time"), timeText(m.originalTimestampMs)
-                                     + (m.originalTimestampType.isEmpty() ? QString() : u' ' + m.originalTimestampType));
+    line(s, tr("Original time"),
+         timeText(m.originalTimestampMs)
+             + (m.originalTimestampType.isEmpty() ? QString() : u' ' + m.originalTimestampType));
     if (m.originalPartition >= 0 && m.originalOffset >= 0 && !m.originalTopic.isEmpty())
         line(s, tr("Original fetch"),
-             DlqRecordFormat::kcatCommand(m_bootstrap, m.originalTopic, m.originalPartition, m.originalOffset));
+             DlqRecordFormat::kcatCommand(m_bootstrap, m.originalTopic, m.originalPartition,
+                                          m.originalOffset));
     line(s, tr("Consumer group"), m.consumerGroup);
     line(s, tr("Exception"), m.exceptionClass);
     line(s, tr("Cause"), m.causeClass);
@@ -231,8 +236,10 @@ void DlqInspectorView::showRecord()
     line(s, tr("Schema version"), m.schemaVersion);
     line(s, tr("Correlation id"), m.correlationId);
     line(s, tr("Idempotency key"), m.idempotencyKey);
-    line(s, tr("Connector"), m.connectorName + (m.connectorTask.isEmpty() ? QString() : u" task "_s + m.connectorTask));
-    line(s, tr("Stage"), m.connectorStage + (m.connectorClass.isEmpty() ? QString() : u" ("_s + m.connectorClass + u')'));
+    line(s, tr("Connector"),
+         m.connectorName + (m.connectorTask.isEmpty() ? QString() : u" task "_s + m.connectorTask));
+    line(s, tr("Stage"),
+         m.connectorStage + (m.connectorClass.isEmpty() ? QString() : u" ("_s + m.connectorClass + u')'));
     for (const QString &note : m.notes)
         line(s, tr("Note"), note);
     m_summary->setPlainText(DlqRecordFormat::visibleText(s.toUtf8()));
@@ -280,8 +287,8 @@ void DlqInspectorView::showPayload()
                    .arg(locale.formattedDataSize(pretty.shownBytes), locale.formattedDataSize(value.size()));
     else if (!value.isValidUtf8())
         note = tr("Not UTF-8 text (binary?): see the Hex tab.");
-    else if (const QString problem = DlqRecordFormat::jsonProblem(value); !problem.isEmpty()
-             && (value.startsWith('{') || value.startsWith('[')))
+    else if (const QString problem = DlqRecordFormat::jsonProblem(value);
+             !problem.isEmpty() && (value.startsWith('{') || value.startsWith('[')))
         note = tr("Not valid JSON (%1); shown as laid out anyway.").arg(problem);
     m_payloadNote->setText(note);
     m_payloadNote->setVisible(!note.isEmpty());
@@ -314,7 +321,8 @@ bool DlqInspectorView::exportJson(const QString &path, QString *error) const
         *error = file.errorString();
         return false;
     }
-    file.write(QJsonDocument(DlqRecordFormat::recordToJson(m_record, m_metadata)).toJson(QJsonDocument::Indented));
+    file.write(
+        QJsonDocument(DlqRecordFormat::recordToJson(m_record, m_metadata)).toJson(QJsonDocument::Indented));
     if (!file.commit()) {
         *error = file.errorString();
         return false;
@@ -324,10 +332,10 @@ bool DlqInspectorView::exportJson(const QString &path, QString *error) const
 
 void DlqInspectorView::exportInteractively()
 {
-    const QString suggested = m_topic + u'-' + QString::number(m_partition) + u'-' + QString::number(m_offset)
-                              + u".json"_s;
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export record as JSON"), suggested,
-                                                      tr("JSON (*.json)"));
+    const QString suggested =
+        m_topic + u'-' + QString::number(m_partition) + u'-' + QString::number(m_offset) + u".json"_s;
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Export record as JSON"), suggested, tr("JSON (*.json)"));
     if (path.isEmpty())
         return;
     QString error;

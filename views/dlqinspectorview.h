@@ -25,8 +25,8 @@ public:
 
     explicit DlqInspectorView(DlqScanner *scanner, QWidget *parent = nullptr);
 
-    void showEntry(const DlqIndexEntry &entry, const std::shared_ptr<const StringPool> &strings, const QString &topic,
-                   const QString &bootstrap);
+    void showEntry(const DlqIndexEntry &entry, const std::shared_ptr<const StringPool> &strings,
+                   const QString &topic, const QString &bootstrap);
     void clear();
 
     bool hasRecord() const { return m_loaded; }

@@ -95,7 +95,7 @@ public:
                     return;
                 }
             }
-            warning(keyNode, u"unknown key '%1' in %2 (ignored)"_s.arg(key, path));
+            warning(keyNode, u"unknown key %1 in %2 (ignored)"_s.arg(quoted(keyNode.Scalar()), path));
         });
     }
 
@@ -112,7 +112,8 @@ public:
             }
             const QString key = fromYaml(keyNode.Scalar());
             if (seen.contains(key)) {
-                warning(keyNode, u"'%1' appears twice in %2; this later one is ignored"_s.arg(key, path));
+                warning(keyNode, u"%1 appears twice in %2; this later one is ignored"_s.arg(
+                                     quoted(keyNode.Scalar()), path));
                 continue;
             }
             seen.insert(key);
@@ -170,7 +171,8 @@ public:
                 return;
             }
             if (n < minimum) {
-                error(value, u"%1: must be at least %2, got %3"_s.arg(path).arg(minimum).arg(n));
+                error(value, u"%1: must be at least %2, got %3"_s.arg(path, QString::number(minimum),
+                                                                      QString::number(n)));
                 return;
             }
             restated(value, path, out.has_value());
@@ -320,7 +322,8 @@ public:
         forEachEntry(root, u"the top level"_s,
                      [&](const QString &key, const YAML::Node &keyNode, const YAML::Node &value) {
                          if (key != "deliverySemantics"_L1) {
-                             warning(keyNode, u"unknown top-level key '%1' (ignored)"_s.arg(key));
+                             warning(keyNode,
+                                     u"unknown top-level key %1 (ignored)"_s.arg(quoted(keyNode.Scalar())));
                              return;
                          }
                          found = true;
@@ -505,7 +508,7 @@ PolicyLoadResult loadPolicy(const QByteArray &yaml, const QString &sourceName)
                     u"only the first YAML document is read; %1 more ignored"_s.arg(scan.documents - 1));
         }
     } catch (const YAML::DeepRecursion &e) {
-        reader.add(PolicyDiagnostic::Error, e.mark, u"nesting is too deep (%1 levels)"_s.arg(e.depth()));
+        reader.add(PolicyDiagnostic::Error, e.mark, u"invalid YAML: nesting is too deep"_s);
     } catch (const YAML::Exception &e) {
         reader.add(PolicyDiagnostic::Error, e.mark, u"invalid YAML: %1"_s.arg(fromYaml(e.msg)));
     } catch (const std::exception &e) {

@@ -54,8 +54,10 @@ struct PolicyLoadResult {
 // Compiler style, so editors and terminals can jump to it: "policy.yaml:12:7: warning: unknown key ...".
 QString formatDiagnostic(const QString &sourceName, const PolicyDiagnostic &diagnostic);
 
-// A policy is a few kilobytes; the limit keeps a wrong path (a log, a dump) from stalling the console.
-inline constexpr qsizetype MaxPolicyBytes = 8 * 1024 * 1024;
+// A policy is a few kilobytes (a thousand consumers fit in ~300 KiB). yaml-cpp needs up to ~250 bytes of
+// memory and a microsecond per input byte, so the limit keeps a wrong path (a log, a dump) from stalling
+// the console or eating gigabytes.
+inline constexpr qsizetype MaxPolicyBytes = 1024 * 1024;
 
 PolicyLoadResult loadPolicy(const QByteArray &yaml, const QString &sourceName);
 PolicyLoadResult loadPolicyFile(const QString &path); // sourceName is the path

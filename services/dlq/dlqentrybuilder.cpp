@@ -1,0 +1,242 @@
+#include "dlqentrybuilder.h"
+
+#include "dlqheadercodec.h"
+
+#include <cstring>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+// Only the start of a value is checked for UTF-8: a binary payload shows itself early, and a 16 MB
+// record should not cost the scan 16 MB of validation.
+constexpr qsizetype kUtf8CheckBytes = 64 * 1024;
+
+bool endsWith(QByteArrayView name, QByteArrayView suffix)
+{
+    return name.size() >= suffix.size() && name.last(suffix.size()) == suffix;
+}
+
+// Where a cut may end: never inside a UTF-8 sequence.
+qsizetype utf8Boundary(QByteArrayView bytes, qsizetype at)
+{
+    if (at >= bytes.size())
+        return bytes.size();
+    while (at > 0 && (quint8(bytes[at]) & 0xc0) == 0x80)
+        --at;
+    return at;
+}
+
+bool startIsUtf8(QByteArrayView bytes)
+{
+    return bytes.first(utf8Boundary(bytes, kUtf8CheckBytes)).isValidUtf8();
+}
+
+bool startIsPrintableUtf8(QByteArrayView bytes)
+{
+    const QByteArrayView start = bytes.first(utf8Boundary(bytes, kUtf8CheckBytes));
+    for (const char c : start) {
+        const quint8 u = quint8(c);
+        if (u < 0x20 || u == 0x7f)
+            return false;
+    }
+    return start.isValidUtf8();
+}
+} // namespace
+
+QString DlqEntryText::key(const DlqIndexEntry &e, const StringPool &pool)
+{
+    if (e.has(DlqIndexEntry::NullKey))
+        return {};
+    const QByteArrayView stored = pool.bytes(e.keyId);
+    const bool cut = e.keySize > quint32(stored.size());
+    if (e.has(DlqIndexEntry::BinaryKey)) {
+        const QByteArray hex = QByteArray::fromRawData(stored.data(), stored.size()).toHex();
+        return u"0x"_s + QString::fromLatin1(hex) + (cut ? u"…"_s : QString());
+    }
+    return QString::fromUtf8(stored) + (cut ? u"…"_s : QString());
+}
+
+DlqEntryBuilder::DlqEntryBuilder(StringPool &pool)
+    : m_pool(pool)
+{
+    m_headers.reserve(32);
+    m_views.reserve(64);
+}
+
+quint8 DlqEntryBuilder::addHeader(QByteArrayView name, const void *value, size_t size)
+{
+    quint8 flags = 0;
+    if (endsWith(name, "stacktrace") && value && size > 0)
+        flags |= DlqIndexEntry::HasStackTrace;
+    if (name.startsWith("kafka_dlt-key-exception-"))
+        flags |= DlqIndexEntry::KeyFailure;
+    m_views.push_back(
+        {name, QByteArrayView(static_cast<const char *>(value), qsizetype(size)), value == nullptr});
+    return flags;
+}
+
+DlqIndexEntry DlqEntryBuilder::build(const rd_kafka_message_t *message)
+{
+    m_views.clear();
+    quint8 flags = 0;
+    rd_kafka_headers_t *headers = nullptr;
+    if (rd_kafka_message_headers(message, &headers) == RD_KAFKA_RESP_ERR_NO_ERROR && headers) {
+        const char *name = nullptr;
+        const void *value = nullptr;
+        size_t size = 0;
+        for (size_t i = 0;
+             rd_kafka_header_get_all(headers, i, &name, &value, &size) == RD_KAFKA_RESP_ERR_NO_ERROR; ++i)
+            flags |= addHeader(QByteArrayView(name, qsizetype(std::strlen(name))), value, size);
+    }
+    Raw raw;
+    raw.partition = message->partition;
+    raw.offset = message->offset;
+    raw.timestampMs = rd_kafka_message_timestamp(message, nullptr);
+    raw.keyIsNull = message->key == nullptr;
+    raw.key = QByteArrayView(static_cast<const char *>(message->key), qsizetype(message->key_len));
+    raw.valueIsNull = message->payload == nullptr;
+    raw.value = QByteArrayView(static_cast<const char *>(message->payload), qsizetype(message->len));
+    return finish(raw, flags);
+}
+
+DlqIndexEntry DlqEntryBuilder::build(const KafkaRecord &record)
+{
+    m_views.clear();
+    quint8 flags = 0;
+    for (const RecordHeader &h : record.headers)
+        flags |= addHeader(h.name, h.isNull ? nullptr : h.value.constData(), size_t(h.value.size()));
+    Raw raw;
+    raw.partition = record.partition;
+    raw.offset = record.offset;
+    raw.timestampMs = record.timestampMs;
+    raw.keyIsNull = record.keyIsNull;
+    raw.key = record.key;
+    raw.valueIsNull = record.value.isNull();
+    raw.value = record.value;
+    return finish(raw, flags);
+}
+
+quint32 DlqEntryBuilder::internText(const QString &text, qsizetype max)
+{
+    if (text.size() <= max)
+        return m_pool.intern(QStringView(text));
+    qsizetype cut = max - 1;
+    if (text.at(cut - 1).isHighSurrogate())
+        --cut; // keep surrogate pairs whole
+    const QString shortened = QStringView(text).first(cut) + u"…"_s;
+    return m_pool.intern(QStringView(shortened));
+}
+
+quint32 DlqEntryBuilder::internRecent(Recent &recent, const QString &text)
+{
+    if (text != recent.text) {
+        recent.text = text;
+        recent.id = internText(text, MaxName);
+    }
+    return recent.id;
+}
+
+quint32 DlqEntryBuilder::internRecent(RecentBytes &recent, QByteArrayView bytes)
+{
+    if (bytes != recent.bytes) {
+        recent.bytes = bytes.toByteArray();
+        recent.id = m_pool.intern(bytes);
+    }
+    return recent.id;
+}
+
+quint32 DlqEntryBuilder::route(quint32 topic, quint32 consumer)
+{
+    if (topic != m_routeTopic || consumer != m_routeConsumer || (m_route == 0 && (topic || consumer))) {
+        m_routeTopic = topic;
+        m_routeConsumer = consumer;
+        m_route = m_pool.internPair(topic, consumer);
+    }
+    return m_route;
+}
+
+bool DlqEntryBuilder::decodeFast(DlqIndexEntry &e)
+{
+    DlqFastFields f;
+    if (!m_fastPath || !decodeDlqHeadersFast(m_views.data(), qsizetype(m_views.size()), f))
+        return false;
+    // Byte lengths bound the UTF-16 lengths the slow path cuts at: longer ones take the slow path.
+    if (f.reason.size() > MaxReason || f.exceptionClass.size() > MaxName || f.causeClass.size() > MaxName
+        || f.originalTopic.size() > MaxName || f.consumer.size() > MaxName)
+        return false;
+    e.dialect = quint8(f.dialect);
+    e.originalPartition = f.originalPartition;
+    e.originalOffset = f.originalOffset;
+    e.attempts = f.attempts < 0 ? DlqIndexEntry::UnknownAttempts
+                                : quint32(qMin<qint64>(f.attempts, DlqIndexEntry::MaxAttempts));
+    e.reasonId = m_pool.intern(f.reason);
+    e.exceptionId = internRecent(m_exceptionBytes, f.exceptionClass);
+    e.causeId = internRecent(m_causeBytes, f.causeClass);
+    e.routeId = route(internRecent(m_topicBytes, f.originalTopic), internRecent(m_consumerBytes, f.consumer));
+    e.idempotencyKeyId = m_pool.intern(f.idempotencyKey);
+    ++m_fastDecoded;
+    return true;
+}
+
+void DlqEntryBuilder::decodeSlow(DlqIndexEntry &e)
+{
+    // Stack traces are kilobytes of text the index does not keep: decoded as empty (the header is still
+    // there, so the dialect is detected the same way).
+    m_headers.clear();
+    for (const DlqHeaderView &v : m_views) {
+        RecordHeader h;
+        h.name = QByteArray::fromRawData(v.name.data(), v.name.size());
+        h.isNull = v.isNull;
+        if (!v.isNull && !endsWith(v.name, "stacktrace"))
+            h.value = QByteArray::fromRawData(v.value.data(), v.value.size());
+        m_headers.append(std::move(h));
+    }
+    const DlqMetadata m = decodeDlqHeaders(m_headers);
+    m_headers.clear(); // drop the views before the record's buffers go
+    if (!m.notes.isEmpty())
+        e.flags |= DlqIndexEntry::HasNotes;
+    e.dialect = quint8(m.dialect);
+    e.originalPartition = m.originalPartition;
+    e.originalOffset = m.originalOffset;
+    e.attempts = m.attempts < 0 ? DlqIndexEntry::UnknownAttempts
+                                : quint32(qMin<qint64>(m.attempts, DlqIndexEntry::MaxAttempts));
+    e.reasonId = internText(m.reason, MaxReason);
+    e.exceptionId = internRecent(m_exception, m.exceptionClass);
+    e.causeId = internRecent(m_cause, m.causeClass);
+    e.routeId =
+        route(internRecent(m_topic, m.originalTopic),
+              internRecent(m_consumer, m.consumerGroup.isEmpty() ? m.connectorName : m.consumerGroup));
+    e.idempotencyKeyId = m_pool.intern(QStringView(m.idempotencyKey));
+    ++m_slowDecoded;
+}
+
+DlqIndexEntry DlqEntryBuilder::finish(const Raw &raw, quint8 headerFlags)
+{
+    DlqIndexEntry e;
+    e.partition = quint16(raw.partition);
+    e.offset = raw.offset;
+    e.timestampMs = raw.timestampMs;
+    e.valueSize = quint32(raw.value.size());
+    e.keySize = quint32(qMin<qsizetype>(raw.key.size(), DlqIndexEntry::MaxKeySize));
+    e.flags = headerFlags;
+    if (raw.keyIsNull) {
+        e.flags |= DlqIndexEntry::NullKey;
+    } else {
+        const bool text = startIsPrintableUtf8(raw.key);
+        if (!text)
+            e.flags |= DlqIndexEntry::BinaryKey;
+        const qsizetype kept = text ? utf8Boundary(raw.key, DlqIndexEntry::KeyPrefix)
+                                    : qMin(raw.key.size(), DlqIndexEntry::KeyPrefix);
+        e.keyId = m_pool.add(raw.key.first(kept));
+    }
+    if (raw.valueIsNull)
+        e.flags |= DlqIndexEntry::NullValue;
+    else if (!startIsUtf8(raw.value))
+        e.flags |= DlqIndexEntry::InvalidUtf8;
+    if (e.valueSize > DlqIndexEntry::HugeValue)
+        e.flags |= DlqIndexEntry::Huge;
+    if (!decodeFast(e))
+        decodeSlow(e);
+    m_views.clear();
+    return e;
+}

@@ -1,0 +1,34 @@
+#pragma once
+
+#include "services/dlq/dlqrecord.h"
+
+#include <QByteArrayView>
+
+// The scanner's shortcut through decodeDlqHeaders for the common case: every recognised header from one
+// dialect (Spring DLT may carry retry_topic-*), none repeated, none null, every value well-formed (text
+// valid UTF-8 without a BOM, numbers in the form the dialect writes). Then decoding is a plain mapping,
+// done here on the record's bytes without a single allocation. Anything else (which decodeDlqHeaders
+// would note) is declined, and the caller uses decodeDlqHeaders itself: the two must agree on every
+// record this accepts (tst_dlqscanner checks it on random header sets).
+struct DlqHeaderView {
+    QByteArrayView name;
+    QByteArrayView value;
+    bool isNull = false;
+};
+
+// The fields of DlqMetadata the scan's index keeps, as views into the record.
+struct DlqFastFields {
+    DlqDialect dialect = DlqDialect::Unknown;
+    QByteArrayView originalTopic;
+    QByteArrayView consumer; // consumer group, or the Kafka Connect connector
+    QByteArrayView exceptionClass;
+    QByteArrayView causeClass;
+    QByteArrayView reason;
+    QByteArrayView idempotencyKey;
+    int originalPartition = -1;
+    qint64 originalOffset = -1;
+    int attempts = -1;
+};
+
+// True when it decoded the headers exactly as decodeDlqHeaders would, with no notes.
+bool decodeDlqHeadersFast(const DlqHeaderView *headers, qsizetype count, DlqFastFields &out);

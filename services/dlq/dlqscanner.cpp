@@ -1,0 +1,158 @@
+#include "dlqscanner.h"
+
+#include "dlqrecordfetcher.h"
+#include "dlqscanrun.h"
+#include "services/support/logging.h"
+
+using namespace Qt::StringLiterals;
+
+namespace {
+qint64 recordBytes(const KafkaRecord &r)
+{
+    qint64 n = r.key.size() + r.value.size();
+    for (const RecordHeader &h : r.headers)
+        n += h.name.size() + h.value.size();
+    return n;
+}
+} // namespace
+
+DlqScanner::FetcherSlot::~FetcherSlot() = default;
+
+DlqScanner::DlqScanner(QObject *parent)
+    : QObject(parent)
+{
+    qRegisterMetaType<DlqScanPlan>();
+    qRegisterMetaType<DlqScanBatch>();
+    qRegisterMetaType<DlqScanResult>();
+    qRegisterMetaType<DlqFetchedRecord>();
+    for (QThreadPool *pool : {&m_scanThread, &m_fetchThread}) {
+        pool->setMaxThreadCount(1);
+        pool->setExpiryTimeout(-1);
+    }
+    m_scanThread.setObjectName(u"dlq-scan"_s);
+    m_fetchThread.setObjectName(u"dlq-fetch"_s);
+}
+
+DlqScanner::~DlqScanner()
+{
+    // Jobs post to this object: let them see the cancel and end before any member goes.
+    m_scans.cancel();
+    m_fetches.cancel();
+    m_scanThread.waitForDone();
+    m_fetchThread.waitForDone();
+}
+
+quint64 DlqScanner::start(const DlqScanRequest &request)
+{
+    const quint64 id = ++m_scanId;
+    m_request = request;
+    m_running = true;
+    m_lastProgress = {};
+    auto strings = std::make_shared<StringPool>();
+    DlqScanner *self = this; // jobs end before this object does (see the destructor)
+    m_scans.start(
+        [request, id, strings, self](const JobControl &control) {
+            DlqScanRun::Sink sink;
+            sink.cancelled = [&control] { return control.isCancelled(); };
+            sink.planned = [self](const DlqScanPlan &plan) {
+                QMetaObject::invokeMethod(
+                    self, [self, plan] { self->deliverPlan(plan); }, Qt::QueuedConnection);
+            };
+            sink.batch = [self](DlqScanBatch &&batch) {
+                QMetaObject::invokeMethod(
+                    self, [self, batch = std::move(batch)] { self->deliverBatch(batch); },
+                    Qt::QueuedConnection);
+            };
+            return DlqScanRun::run(request, id, strings, sink);
+        },
+        [this](const DlqScanResult &result) { finish(result); });
+    return id;
+}
+
+void DlqScanner::cancel()
+{
+    if (!m_running)
+        return;
+    m_scans.cancel();
+    m_running = false;
+    DlqScanResult result;
+    result.scanId = m_scanId;
+    result.cancelled = true;
+    result.progress = m_lastProgress;
+    Q_EMIT scanFinished(result);
+}
+
+void DlqScanner::deliverPlan(const DlqScanPlan &plan)
+{
+    if (m_running && plan.scanId == m_scanId)
+        Q_EMIT scanStarted(plan);
+}
+
+void DlqScanner::deliverBatch(const DlqScanBatch &batch)
+{
+    if (!m_running || batch.scanId != m_scanId)
+        return; // a superseded or cancelled scan
+    m_lastProgress = batch.progress;
+    Q_EMIT batchReady(batch);
+}
+
+void DlqScanner::finish(const DlqScanResult &result)
+{
+    if (result.scanId != m_scanId)
+        return;
+    m_running = false;
+    if (!result.error.isEmpty())
+        qCWarning(lcDlq).noquote() << "DLQ scan of" << m_request.topic << "failed:" << result.error;
+    Q_EMIT scanFinished(result);
+}
+
+quint64 DlqScanner::fetchRecord(int partition, qint64 offset)
+{
+    return fetchRecord(m_request.cluster, m_request.topic, partition, offset);
+}
+
+quint64 DlqScanner::fetchRecord(const KafkaProperties &cluster, const QString &topic, int partition,
+                                qint64 offset)
+{
+    const quint64 id = ++m_fetchId;
+    if (!m_fetcher || m_fetcher->cluster != cluster) {
+        m_fetcher = std::make_shared<FetcherSlot>();
+        m_fetcher->cluster = cluster;
+        m_cache.clear();
+    }
+    DlqFetchedRecord answer;
+    answer.requestId = id;
+    answer.topic = topic;
+    answer.partition = partition;
+    answer.offset = offset;
+    if (const KafkaRecord *cached = m_cache.object({topic, partition, offset})) {
+        m_fetches.cancel(); // a newer request supersedes an unanswered one, cached or not
+        answer.record = *cached;
+        answer.fromCache = true;
+        QMetaObject::invokeMethod(
+            this, [this, answer] { Q_EMIT recordFetched(answer); }, Qt::QueuedConnection);
+        return id;
+    }
+    m_fetches.start(
+        [slot = m_fetcher, answer](const JobControl &control) mutable {
+            QString error;
+            if (!slot->fetcher)
+                slot->fetcher = DlqRecordFetcher::create(slot->cluster, &error);
+            if (slot->fetcher)
+                answer.record = slot->fetcher->fetch(
+                    answer.topic, answer.partition, answer.offset, FetchTimeoutMs,
+                    [&control] { return control.isCancelled(); }, &error);
+            answer.error = error;
+            return answer;
+        },
+        [this](const DlqFetchedRecord &fetched) {
+            if (fetched.ok()) {
+                const qint64 kib = qMax<qint64>(1, recordBytes(fetched.record) / 1024);
+                if (kib <= m_cache.maxCost())
+                    m_cache.insert({fetched.topic, fetched.partition, fetched.offset},
+                                   new KafkaRecord(fetched.record), kib);
+            }
+            Q_EMIT recordFetched(fetched);
+        });
+    return id;
+}

@@ -1,0 +1,81 @@
+#pragma once
+
+#include "services/dlq/dlqscantypes.h"
+#include "services/support/jobtracker.h"
+
+#include <QCache>
+#include <QObject>
+#include <QThreadPool>
+
+class DlqRecordFetcher;
+
+// Scans dead-letter topics into index entries, on threads of its own; the caller never waits.
+//
+// A scan reads from the chosen start to the end offsets read when it starts (or on, in live tail) and
+// delivers entries in batches, at most about 20 a second, each one queued signal carrying entries,
+// failure-group changes and progress. Starting a scan supersedes the running one; nothing of a
+// superseded or cancelled scan arrives afterwards. fetchRecord() reads one whole record for the
+// inspector from a separate consumer, through a bounded cache.
+class DlqScanner final : public QObject {
+    Q_OBJECT
+public:
+    explicit DlqScanner(QObject *parent = nullptr);
+    ~DlqScanner() override;
+
+    quint64 start(const DlqScanRequest &request); // returns the scan id carried by everything it sends
+    void cancel();                                // emits scanFinished (cancelled) at once
+    bool isRunning() const { return m_running; }
+    quint64 scanId() const { return m_scanId; }
+    const DlqScanRequest &request() const { return m_request; }
+
+    // Answered by recordFetched (queued, also from the cache). A newer fetch supersedes an unanswered one.
+    // Without a cluster and topic: those of the latest scan.
+    quint64 fetchRecord(int partition, qint64 offset);
+    quint64 fetchRecord(const KafkaProperties &cluster, const QString &topic, int partition, qint64 offset);
+
+    static constexpr qint64 RecordCacheBytes = 64 * 1024 * 1024;
+    static constexpr int FetchTimeoutMs = 15000;
+
+Q_SIGNALS:
+    void scanStarted(const DlqScanPlan &plan);
+    void batchReady(const DlqScanBatch &batch);
+    void scanFinished(const DlqScanResult &result);
+    void recordFetched(const DlqFetchedRecord &record);
+
+private:
+    void deliverPlan(const DlqScanPlan &plan);
+    void deliverBatch(const DlqScanBatch &batch);
+    void finish(const DlqScanResult &result);
+
+    struct RecordKey {
+        QString topic;
+        int partition;
+        qint64 offset;
+        friend bool operator==(const RecordKey &, const RecordKey &) = default;
+        friend size_t qHash(const RecordKey &k, size_t seed = 0) noexcept
+        {
+            return qHashMulti(seed, k.topic, k.partition, k.offset);
+        }
+    };
+    struct FetcherSlot {
+        KafkaProperties cluster;
+        std::unique_ptr<DlqRecordFetcher> fetcher; // created and used on the fetch thread only
+        ~FetcherSlot();
+    };
+
+    // One thread each: a live tail must not starve the global pool, and a slow fetch must not wait
+    // behind a scan.
+    QThreadPool m_scanThread;
+    QThreadPool m_fetchThread;
+    JobTracker m_scans{this, &m_scanThread};
+    JobTracker m_fetches{this, &m_fetchThread};
+
+    quint64 m_scanId = 0;
+    bool m_running = false;
+    DlqScanRequest m_request;
+    DlqScanProgress m_lastProgress;
+
+    quint64 m_fetchId = 0;
+    std::shared_ptr<FetcherSlot> m_fetcher;
+    QCache<RecordKey, KafkaRecord> m_cache{int(RecordCacheBytes / 1024)}; // cost: KiB
+};

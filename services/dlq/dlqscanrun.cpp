@@ -1,0 +1,517 @@
+#include "dlqscanrun.h"
+
+#include "dlqentrybuilder.h"
+#include "services/kafka/clusterinspector.h"
+
+#include <QDateTime>
+#include <QElapsedTimer>
+
+#include <utility>
+
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+#include <vector>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+struct TopicDeleter {
+    void operator()(rd_kafka_topic_t *t) const { rd_kafka_topic_destroy(t); }
+};
+struct QueueDeleter {
+    void operator()(rd_kafka_queue_t *q) const { rd_kafka_queue_destroy(q); }
+};
+struct ListDeleter {
+    void operator()(rd_kafka_topic_partition_list_t *l) const { rd_kafka_topic_partition_list_destroy(l); }
+};
+using TopicHandle = std::unique_ptr<rd_kafka_topic_t, TopicDeleter>;
+using QueueHandle = std::unique_ptr<rd_kafka_queue_t, QueueDeleter>;
+using PartitionList = std::unique_ptr<rd_kafka_topic_partition_list_t, ListDeleter>;
+
+constexpr int kMaxPartitions = 65536; // DlqIndexEntry::partition is 16 bits
+// Prefetch budget. Every partition's fetch queue forwards to the scan's one queue, and librdkafka checks
+// its limits against the queue it forwards to: so this bounds the whole scan, however many partitions.
+// Generous, because a full queue stops fetching until a broker thread next wakes up.
+constexpr int kQueueKbytes = 64 * 1024;
+
+bool isFatal(rd_kafka_resp_err_t err)
+{
+    return err == RD_KAFKA_RESP_ERR__UNKNOWN_TOPIC || err == RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART
+           || err == RD_KAFKA_RESP_ERR__UNKNOWN_PARTITION
+           || err == RD_KAFKA_RESP_ERR_TOPIC_AUTHORIZATION_FAILED || err == RD_KAFKA_RESP_ERR__FATAL;
+}
+
+struct PartitionState {
+    int partition = -1;
+    qint64 from = 0;
+    qint64 to = 0;
+    bool started = false;
+    bool done = false;    // bounded scan: reached `to`
+    bool reached = false; // reached `to` at least once (live tail: caught up)
+};
+
+class Scan final {
+public:
+    Scan(const DlqScanRequest &request, quint64 scanId, const std::shared_ptr<StringPool> &strings,
+         const DlqScanRun::Sink &sink)
+        : m_request(request)
+        , m_scanId(scanId)
+        , m_strings(strings)
+        , m_sink(sink)
+        , m_builder(*strings)
+        , m_groups(*strings)
+    {
+    }
+
+    DlqScanResult run();
+
+private:
+    bool open(QString *error);
+    bool resolve(DlqScanPlan &plan, QString *error);
+    qint64 lastTimestamp(int partition, qint64 end);
+    void consume();
+    bool startPartition(PartitionState &p);
+    static void onMessage(rd_kafka_message_t *message, void *opaque);
+    static void onError(rd_kafka_t *, int err, const char *reason, void *opaque);
+    void handle(const rd_kafka_message_t *message);
+    void reach(PartitionState &p, qint64 offset);
+    bool cancelled() const { return m_sink.cancelled && m_sink.cancelled(); }
+    void flush(bool force);
+    DlqScanProgress progress() const;
+
+    const DlqScanRequest &m_request;
+    const quint64 m_scanId;
+    std::shared_ptr<StringPool> m_strings;
+    const DlqScanRun::Sink &m_sink;
+    DlqEntryBuilder m_builder;
+    FailureGroups m_groups;
+
+    KafkaHandle m_rk;
+    TopicHandle m_topic;
+    QueueHandle m_queue;
+    std::vector<int> m_slotOf; // partition -> index in m_partitions, or -1
+    std::vector<PartitionState> m_partitions;
+    int m_open = 0;     // bounded scan: partitions not done yet
+    int m_reaching = 0; // partitions that have not reached `to` yet
+    qint64 m_total = 0;
+    bool m_stop = false;
+    QString m_fatal;
+    QString m_problem;
+
+    QElapsedTimer m_clock;
+    qint64 m_lastFlushMs = -1;
+    bool m_flushedOnce = false;
+    quint32 m_sinceCheck = 0;
+    qint64 m_records = 0;
+    qint64 m_bytes = 0;
+    DlqScanBatch m_batch;
+};
+
+bool Scan::open(QString *error)
+{
+    rd_kafka_conf_t *conf =
+        KafkaConfig::build(DlqScanRun::consumerProperties(m_request.cluster, kQueueKbytes), error);
+    if (!conf)
+        return false;
+    rd_kafka_conf_set_error_cb(conf, &Scan::onError);
+    rd_kafka_conf_set_opaque(conf, this);
+    char errstr[512];
+    rd_kafka_t *rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr, sizeof errstr);
+    if (!rk) {
+        rd_kafka_conf_destroy(conf);
+        *error = QString::fromUtf8(errstr);
+        return false;
+    }
+    m_rk.reset(rk);
+    rd_kafka_topic_conf_t *tconf = rd_kafka_topic_conf_new();
+    // Records deleted by retention while we read: go on from the log start, never jump to the end.
+    rd_kafka_topic_conf_set(tconf, "auto.offset.reset", "earliest", errstr, sizeof errstr);
+    m_topic.reset(rd_kafka_topic_new(rk, m_request.topic.toUtf8().constData(), tconf));
+    if (!m_topic) {
+        *error = u"Cannot open topic "_s + m_request.topic + u": "_s
+                 + KafkaConfig::errorText(rd_kafka_last_error());
+        return false;
+    }
+    m_queue.reset(rd_kafka_queue_new(rk));
+    return true;
+}
+
+// The timestamp of a partition's last record, read with a one-record peek (-1 if none answers).
+qint64 Scan::lastTimestamp(int partition, qint64 end)
+{
+    if (rd_kafka_consume_start(m_topic.get(), partition, end - 1) != 0)
+        return -1;
+    qint64 ts = -1;
+    QElapsedTimer clock;
+    clock.start();
+    while (clock.elapsed() < m_request.requestTimeoutMs && !cancelled()) {
+        rd_kafka_message_t *m = rd_kafka_consume(m_topic.get(), partition, 100);
+        if (!m)
+            continue;
+        const bool got = !m->err;
+        if (got)
+            ts = rd_kafka_message_timestamp(m, nullptr);
+        const bool eof = m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF;
+        rd_kafka_message_destroy(m);
+        if (got || eof)
+            break;
+    }
+    rd_kafka_consume_stop(m_topic.get(), partition);
+    return ts;
+}
+
+bool Scan::resolve(DlqScanPlan &plan, QString *error)
+{
+    const int timeout = m_request.requestTimeoutMs;
+    const rd_kafka_metadata_t *md = nullptr;
+    rd_kafka_resp_err_t err = rd_kafka_metadata(m_rk.get(), 0, m_topic.get(), &md, timeout);
+    if (err) {
+        *error = u"Cannot read the metadata of "_s + m_request.topic + u": "_s + KafkaConfig::errorText(err);
+        return false;
+    }
+    int partitionCount = 0;
+    if (md->topic_cnt == 1) {
+        err = md->topics[0].err;
+        partitionCount = md->topics[0].partition_cnt;
+    }
+    rd_kafka_metadata_destroy(md);
+    if (err || partitionCount == 0) {
+        *error = u"Topic "_s + m_request.topic + u" cannot be read: "_s
+                 + (err ? KafkaConfig::errorText(err) : u"it has no partitions"_s);
+        return false;
+    }
+    if (partitionCount > kMaxPartitions) {
+        *error = u"Topic "_s + m_request.topic + u" has "_s + QString::number(partitionCount)
+                 + u" partitions; the DLQ index handles up to 65,536."_s;
+        return false;
+    }
+    QList<int> chosen = m_request.partitions;
+    if (chosen.isEmpty()) {
+        for (int p = 0; p < partitionCount; ++p)
+            chosen.append(p);
+    }
+    std::sort(chosen.begin(), chosen.end());
+    chosen.erase(std::unique(chosen.begin(), chosen.end()), chosen.end());
+    for (const int p : std::as_const(chosen)) {
+        if (p < 0 || p >= partitionCount) {
+            *error = u"Topic "_s + m_request.topic + u" has no partition "_s + QString::number(p)
+                     + u" (it has "_s + QString::number(partitionCount) + u")"_s;
+            return false;
+        }
+    }
+
+    QList<TopicPartition> tps;
+    for (const int p : std::as_const(chosen))
+        tps.append({m_request.topic, p});
+    // One ListOffsets request per leader for each end of the log (offsets_for_times with the sentinels).
+    auto watermarks = [&](qint64 sentinel, PartitionOffsets &out) {
+        PartitionList list(toPartitionList(tps, sentinel));
+        const rd_kafka_resp_err_t e = rd_kafka_offsets_for_times(m_rk.get(), list.get(), timeout);
+        if (e) {
+            *error = u"Cannot list the offsets of "_s + m_request.topic + u": "_s + KafkaConfig::errorText(e);
+            return false;
+        }
+        for (int i = 0; i < list->cnt; ++i) {
+            const auto &el = list->elems[i];
+            if (el.err) {
+                *error = u"Cannot list the offsets of "_s + m_request.topic + u"["_s
+                         + QString::number(el.partition) + u"]: "_s + KafkaConfig::errorText(el.err);
+                return false;
+            }
+            out.insert({m_request.topic, int(el.partition)}, el.offset);
+        }
+        return true;
+    };
+    PartitionOffsets starts, ends;
+    if (!watermarks(RD_KAFKA_OFFSET_BEGINNING, starts) || !watermarks(RD_KAFKA_OFFSET_END, ends))
+        return false;
+
+    PartitionOffsets byTime;
+    bool timesWork = true;
+    if (m_request.start == DlqScanRequest::Start::Timestamp) {
+        PartitionList list(toPartitionList(tps, m_request.startValue));
+        const rd_kafka_resp_err_t e = rd_kafka_offsets_for_times(m_rk.get(), list.get(), timeout);
+        for (int i = 0; i < list->cnt && !e; ++i) {
+            const auto &el = list->elems[i];
+            timesWork &= el.err == RD_KAFKA_RESP_ERR_NO_ERROR;
+            byTime.insert({m_request.topic, int(el.partition)}, el.offset);
+        }
+        timesWork &= e == RD_KAFKA_RESP_ERR_NO_ERROR;
+        // "No offset" is a real answer when every record is older; check one partition's last record to
+        // tell that from a broker that cannot look times up (librdkafka's mock cluster answers -1 always).
+        for (auto it = byTime.cbegin(); timesWork && it != byTime.cend(); ++it) {
+            const qint64 end = ends.value(it.key());
+            if (it.value() >= 0 || end <= starts.value(it.key()))
+                continue;
+            timesWork = lastTimestamp(it.key().partition, end) < m_request.startValue;
+            break;
+        }
+        if (!timesWork)
+            plan.notes.append(
+                u"The brokers cannot look offsets up by time; scanning from the beginning instead."_s);
+    }
+
+    m_slotOf.assign(size_t(partitionCount), -1);
+    for (const int p : std::as_const(chosen)) {
+        const TopicPartition tp{m_request.topic, p};
+        const qint64 start = starts.value(tp), end = ends.value(tp);
+        qint64 from = start;
+        switch (m_request.start) {
+        case DlqScanRequest::Start::Beginning:
+            break;
+        case DlqScanRequest::Start::End:
+            from = end;
+            break;
+        case DlqScanRequest::Start::Offset:
+            from = qBound(start, m_request.startValue, end);
+            if (from != m_request.startValue)
+                plan.notes.append(u"Partition "_s + QString::number(p) + u" holds offsets "_s
+                                  + QString::number(start) + u" to "_s + QString::number(end)
+                                  + u"; starting at "_s + QString::number(from));
+            break;
+        case DlqScanRequest::Start::Timestamp:
+            if (timesWork)
+                from = byTime.value(tp, -1) < 0 ? end : qBound(start, byTime.value(tp), end);
+            break;
+        case DlqScanRequest::Start::LastN:
+            from = qMax(start, end - qMax<qint64>(0, m_request.startValue));
+            break;
+        }
+        PartitionState s;
+        s.partition = p;
+        s.from = from;
+        s.to = end;
+        s.done = !m_request.liveTail && from >= end;
+        s.reached = from >= end;
+        m_slotOf[size_t(p)] = int(m_partitions.size());
+        m_partitions.push_back(s);
+        m_open += s.done ? 0 : 1;
+        m_reaching += s.reached ? 0 : 1;
+        m_total += qMax<qint64>(0, end - from);
+        plan.ranges.append({p, from, end});
+    }
+    plan.totalRecords = m_total;
+    return true;
+}
+
+void Scan::onError(rd_kafka_t *, int err, const char *reason, void *opaque)
+{
+    // Served by rd_kafka_poll() on the scan's own thread.
+    auto *self = static_cast<Scan *>(opaque);
+    self->m_problem = QString::fromUtf8(reason);
+    if (err == RD_KAFKA_RESP_ERR__FATAL)
+        self->m_fatal = self->m_problem;
+}
+
+void Scan::onMessage(rd_kafka_message_t *message, void *opaque)
+{
+    static_cast<Scan *>(opaque)->handle(message);
+}
+
+void Scan::reach(PartitionState &p, qint64 offset)
+{
+    if (offset < p.to)
+        return;
+    if (!p.reached) {
+        p.reached = true;
+        if (--m_reaching == 0)
+            flush(true); // "caught up" is news in live tail
+    }
+    if (!m_request.liveTail && !p.done) {
+        p.done = true;
+        if (--m_open == 0) {
+            m_stop = true;
+            rd_kafka_yield(m_rk.get());
+        }
+    }
+}
+
+void Scan::handle(const rd_kafka_message_t *m)
+{
+    const int slot =
+        m->partition >= 0 && size_t(m->partition) < m_slotOf.size() ? m_slotOf[m->partition] : -1;
+    if (m->err) {
+        if (m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
+            if (slot >= 0)
+                reach(m_partitions[slot], m->offset);
+            return;
+        }
+        const QString text = QString::fromUtf8(rd_kafka_message_errstr(m));
+        if (isFatal(m->err)) {
+            m_fatal = text;
+            m_stop = true;
+            rd_kafka_yield(m_rk.get());
+        } else {
+            m_problem = text;
+        }
+        return;
+    }
+    if (slot < 0)
+        return;
+    PartitionState &p = m_partitions[slot];
+    if (p.done || (!m_request.liveTail && m->offset >= p.to))
+        return; // appended after the scan started: a bounded scan stops at the end it saw
+    const DlqIndexEntry entry = m_builder.build(m);
+    m_batch.entries.append(entry);
+    m_batch.groupIds.append(m_groups.add(entry));
+    ++m_records;
+    m_bytes += qint64(m->len + m->key_len);
+    reach(p, m->offset + 1);
+    if ((++m_sinceCheck & 255) == 0 || !m_flushedOnce) {
+        if (cancelled()) {
+            m_stop = true;
+            rd_kafka_yield(m_rk.get());
+            return;
+        }
+        flush(false);
+    }
+}
+
+DlqScanProgress Scan::progress() const
+{
+    DlqScanProgress p;
+    p.records = m_records;
+    p.bytes = m_bytes;
+    p.totalRecords = m_total;
+    p.elapsedMs = m_clock.elapsed();
+    const double seconds = qMax<qint64>(1, p.elapsedMs) / 1000.0;
+    p.recordsPerSecond = double(m_records) / seconds;
+    p.bytesPerSecond = double(m_bytes) / seconds;
+    p.caughtUp = m_reaching == 0;
+    if (!p.caughtUp && p.recordsPerSecond > 0 && m_total > m_records)
+        p.etaMs = qint64(double(m_total - m_records) / p.recordsPerSecond * 1000.0);
+    else if (p.caughtUp)
+        p.etaMs = 0;
+    p.problem = m_problem;
+    return p;
+}
+
+void Scan::flush(bool force)
+{
+    const qint64 now = m_clock.elapsed();
+    const bool due =
+        m_flushedOnce ? now - m_lastFlushMs >= m_sink.batchIntervalMs : !m_batch.entries.isEmpty();
+    if (!force && !due)
+        return;
+    m_lastFlushMs = now;
+    m_flushedOnce = m_flushedOnce || !m_batch.entries.isEmpty();
+    m_batch.scanId = m_scanId;
+    m_batch.changedGroups = m_groups.takeChangedGroups();
+    m_batch.changedPoison = m_groups.takeChangedPoison();
+    m_batch.progress = progress();
+    if (m_sink.batch)
+        m_sink.batch(std::move(m_batch));
+    m_batch = DlqScanBatch{};
+    m_batch.entries.reserve(4096);
+    m_batch.groupIds.reserve(4096);
+}
+
+bool Scan::startPartition(PartitionState &p)
+{
+    if (rd_kafka_consume_start_queue(m_topic.get(), p.partition, p.from, m_queue.get()) != 0) {
+        m_fatal = u"Cannot start reading partition "_s + QString::number(p.partition) + u": "_s
+                  + KafkaConfig::errorText(rd_kafka_last_error());
+        return false;
+    }
+    p.started = true;
+    return true;
+}
+
+void Scan::consume()
+{
+    for (PartitionState &p : m_partitions) {
+        if (!p.done && !startPartition(p))
+            return;
+    }
+    while (!m_stop && (m_open > 0 || m_request.liveTail)) {
+        if (cancelled())
+            break;
+        rd_kafka_consume_callback_queue(m_queue.get(), 100, &Scan::onMessage, this);
+        rd_kafka_poll(m_rk.get(), 0); // error callbacks
+        if (!m_fatal.isEmpty())
+            break;
+        flush(false);
+    }
+    for (PartitionState &p : m_partitions) {
+        if (p.started)
+            rd_kafka_consume_stop(m_topic.get(), p.partition);
+    }
+}
+
+DlqScanResult Scan::run()
+{
+    m_clock.start();
+    m_batch.entries.reserve(4096);
+    m_batch.groupIds.reserve(4096);
+    DlqScanResult result;
+    result.scanId = m_scanId;
+    DlqScanPlan plan;
+    plan.scanId = m_scanId;
+    plan.topic = m_request.topic;
+    plan.bootstrap = KafkaConfig::bootstrapOf(m_request.cluster);
+    plan.liveTail = m_request.liveTail;
+    plan.strings = m_strings;
+    QString error;
+    if (m_request.topic.isEmpty())
+        error = u"No topic to scan"_s;
+    else if (open(&error) && resolve(plan, &error)) {
+        if (m_sink.planned)
+            m_sink.planned(plan);
+        consume();
+        error = m_fatal;
+    }
+    result.cancelled = cancelled();
+    if (error.isEmpty() && !result.cancelled)
+        flush(true);
+    result.error = error;
+    result.notes = plan.notes;
+    result.progress = progress();
+    result.groups = m_groups.groups();
+    result.poison = m_groups.poisonMessages();
+    return result;
+}
+
+} // namespace
+
+namespace DlqScanRun {
+KafkaProperties consumerProperties(const KafkaProperties &cluster, int queueKbytes)
+{
+    // Throughput first: large fetches and a deep prefetch queue (queueKbytes for the whole scan), so the
+    // broker threads keep the decoder fed.
+    KafkaProperties props = {
+        {u"client.id"_s, u"berth-dlq-scan"_s},
+        {u"fetch.message.max.bytes"_s, QString::number(qMin(4 * 1024, queueKbytes) * 1024)},
+        {u"fetch.wait.max.ms"_s, u"100"_s},
+        {u"queued.min.messages"_s, u"1000000"_s},
+        {u"queued.max.messages.kbytes"_s, QString::number(queueKbytes)},
+    };
+    for (const auto &kv : cluster) {
+        if (kv.first.trimmed() != u"group.id"_s) // never join a group, never commit
+            props.append(kv);
+    }
+    props.append({u"enable.partition.eof"_s, u"true"_s});
+    props.append({u"enable.auto.commit"_s, u"false"_s});
+    props.append({u"enable.auto.offset.store"_s, u"false"_s});
+    // A scan must never create the topic it looks for (where the brokers honour the flag).
+    props.append({u"allow.auto.create.topics"_s, u"false"_s});
+    return props;
+}
+
+DlqScanResult run(const DlqScanRequest &request, quint64 scanId, const std::shared_ptr<StringPool> &strings,
+                  const Sink &sink)
+{
+    DlqScanResult result;
+    {
+        Scan scan(request, scanId, strings, sink);
+        result = scan.run();
+    }
+#ifdef __GLIBC__
+    // The reader's buffers (the prefetch queue: up to kQueueKbytes) were freed in librdkafka's threads'
+    // malloc arenas, which keep them: give them back, the console lives on after the scan.
+    malloc_trim(0);
+#endif
+    return result;
+}
+} // namespace DlqScanRun

@@ -1,0 +1,102 @@
+#pragma once
+
+#include "services/dlq/dlqindexentry.h"
+#include "services/dlq/failuregroups.h"
+#include "services/kafka/kafkaconfig.h"
+#include "services/kafka/kafkarecord.h"
+
+#include <QList>
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+
+// Value snapshots of a DLQ scan, handed from the scanner's thread to the UI (or the command line).
+
+struct DlqScanRequest {
+    enum class Start {
+        Beginning, // the log start
+        End,       // nothing old: live tail only
+        Offset,    // startValue: an offset (clamped to what the partition holds)
+        Timestamp, // startValue: epoch ms; falls back to the beginning where brokers cannot look times up
+        LastN,     // startValue: the last N records of each partition
+    };
+    KafkaProperties cluster;
+    QString topic;
+    QList<int> partitions; // empty: all
+    Start start = Start::Beginning;
+    qint64 startValue = 0;
+    bool liveTail = false; // keep reading after the end offsets read at start
+    int requestTimeoutMs = 10000;
+
+    // "beginning", "end", "end-N" (last N per partition), "offset:N", "time:<ISO-8601 or epoch ms>".
+    bool parseStart(QStringView text, QString *error);
+    QString startText() const;
+};
+
+struct DlqPartitionRange {
+    int partition = -1;
+    qint64 from = 0; // first offset read
+    qint64 to = 0;   // end offset read at start (exclusive): a bounded scan stops there
+};
+
+struct DlqScanPlan {
+    quint64 scanId = 0;
+    QString topic;
+    QString bootstrap;
+    QList<DlqPartitionRange> ranges;
+    qint64 totalRecords = 0; // sum of to - from: an upper bound (compaction and transactions leave gaps)
+    bool liveTail = false;
+    QStringList notes; // e.g. why the scan starts at the beginning after all
+    // The scan's strings; entries of this scan resolve against it, from any thread.
+    std::shared_ptr<const StringPool> strings;
+};
+
+struct DlqScanProgress {
+    qint64 records = 0;
+    qint64 bytes = 0;        // keys + values
+    qint64 totalRecords = 0; // 0: unknown
+    qint64 elapsedMs = 0;
+    double recordsPerSecond = 0;
+    double bytesPerSecond = 0;
+    qint64 etaMs = -1;     // -1: unknown (or live)
+    bool caughtUp = false; // every partition reached the end offset read at start
+    QString problem;       // the latest transient problem (a broker down...), empty when none
+};
+
+struct DlqScanBatch {
+    quint64 scanId = 0;
+    DlqIndexEntries entries;
+    QList<quint32> groupIds; // failure group of each entry, parallel to entries
+    QList<FailureGroup> changedGroups;
+    QList<PoisonMessage> changedPoison;
+    DlqScanProgress progress;
+};
+
+struct DlqScanResult {
+    quint64 scanId = 0;
+    DlqScanProgress progress;
+    bool cancelled = false;
+    QString error; // empty: the scan read what it set out to read
+    QStringList notes;
+    QList<FailureGroup> groups; // all of them, final
+    QList<PoisonMessage> poison;
+};
+
+// One record fetched on demand for the inspector.
+struct DlqFetchedRecord {
+    quint64 requestId = 0;
+    QString topic;
+    int partition = -1;
+    qint64 offset = -1;
+    KafkaRecord record;
+    QString error;
+    bool fromCache = false;
+    bool ok() const { return error.isEmpty(); }
+};
+
+Q_DECLARE_METATYPE(DlqScanPlan)
+Q_DECLARE_METATYPE(DlqScanBatch)
+Q_DECLARE_METATYPE(DlqScanResult)
+Q_DECLARE_METATYPE(DlqFetchedRecord)

@@ -1,0 +1,195 @@
+#include "stringpool.h"
+
+#include <QStringEncoder>
+#include <QtEndian>
+
+#include <cstring>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+// Where a cut string may end: never inside a UTF-8 sequence.
+qsizetype utf8Boundary(QByteArrayView bytes, qsizetype at)
+{
+    while (at > 0 && (quint8(bytes[at]) & 0xc0) == 0x80)
+        --at;
+    return at;
+}
+constexpr char kEllipsis[] = "\xe2\x80\xa6";
+} // namespace
+
+StringPool::StringPool()
+{
+    grow(1u << 12);
+    // Id 0: the empty string, so that "unset" needs no special case in readers.
+    append({}, hashBytes({}));
+}
+
+StringPool::~StringPool() = default;
+
+quint32 StringPool::hashBytes(QByteArrayView bytes)
+{
+    // Eight bytes a step, multiply-xorshift mixing (wyhash's idea): the scan interns about ten strings
+    // a record, and Qt's seeded qHashBits is SipHash, several times slower on short strings.
+    constexpr quint64 kM = 0x9e3779b97f4a7c15ull;
+    const char *p = bytes.data();
+    qsizetype n = bytes.size();
+    quint64 h = quint64(n) * kM;
+    auto mix = [](quint64 a, quint64 b) {
+        const unsigned __int128 r =
+            (unsigned __int128)(a ^ 0xa0761d6478bd642full) * (b ^ 0xe7037ed1a0b428dbull);
+        return quint64(r) ^ quint64(r >> 64);
+    };
+    while (n >= 8) {
+        quint64 w;
+        std::memcpy(&w, p, 8);
+        h = mix(h ^ w, kM);
+        p += 8;
+        n -= 8;
+    }
+    if (n > 0) {
+        quint64 w = 0;
+        std::memcpy(&w, p, size_t(n));
+        h = mix(h ^ w, kM + quint64(n));
+    }
+    h = mix(h, kM);
+    return quint32(h ^ (h >> 32));
+}
+
+quint32 StringPool::intern(QByteArrayView bytes)
+{
+    if (bytes.isEmpty())
+        return 0;
+    QByteArray cut;
+    if (bytes.size() > MaxLength) {
+        cut = bytes.first(utf8Boundary(bytes, MaxLength - 3)).toByteArray() + kEllipsis;
+        bytes = cut;
+    }
+    const quint32 h = hashBytes(bytes);
+    const quint32 mask = m_tableSize - 1;
+    quint32 i = h & mask;
+    for (;; i = (i + 1) & mask) {
+        const TableEntry t = m_table[i];
+        if (t.id == 0)
+            break;
+        if (t.hash != h)
+            continue; // most probes end here, without touching the string
+        const Slot &s = slot(t.id);
+        if (s.length == quint32(bytes.size())
+            && std::memcmp(m_chunks[s.position >> ChunkBits].get() + (s.position & (ChunkSize - 1)),
+                           bytes.data(), size_t(bytes.size()))
+                   == 0)
+            return t.id;
+    }
+    const quint32 id = append(bytes, h);
+    m_table[i] = TableEntry{h, id};
+    if (quint64(id) * 2 > m_tableSize)
+        grow(m_tableSize * 2);
+    return id;
+}
+
+quint32 StringPool::add(QByteArrayView bytes)
+{
+    if (bytes.isEmpty())
+        return 0;
+    if (bytes.size() > MaxLength)
+        return intern(bytes); // cuts it
+    return append(bytes, hashBytes(bytes));
+}
+
+quint32 StringPool::intern(QStringView text)
+{
+    if (text.isEmpty())
+        return 0;
+    QStringEncoder encoder(QStringConverter::Utf8, QStringConverter::Flag::Stateless);
+    const qsizetype needed = encoder.requiredSpace(text.size());
+    if (m_utf8.size() < needed)
+        m_utf8.resize(needed);
+    char *end = encoder.appendToBuffer(m_utf8.data(), text);
+    return intern(QByteArrayView(m_utf8.constData(), end - m_utf8.constData()));
+}
+
+quint32 StringPool::internPair(quint32 first, quint32 second)
+{
+    if (first == 0 && second == 0)
+        return 0;
+    char bytes[8];
+    qToLittleEndian(first, bytes);
+    qToLittleEndian(second, bytes + 4);
+    return intern(QByteArrayView(bytes, 8));
+}
+
+quint32 StringPool::append(QByteArrayView bytes, quint32 hash)
+{
+    const quint32 id = m_count.load(std::memory_order_relaxed);
+    Q_ASSERT_X(id < quint32(MaxSlotChunks) << SlotBits, "StringPool", "too many strings");
+    if (quint32(bytes.size()) > ChunkSize - m_chunkUsed) {
+        Q_ASSERT_X(m_chunkCount < MaxChunks, "StringPool", "out of chunks");
+        m_chunks[m_chunkCount++] = std::make_unique_for_overwrite<char[]>(ChunkSize);
+        m_chunkUsed = 0;
+    }
+    const quint32 position = ((m_chunkCount - 1) << ChunkBits) | m_chunkUsed;
+    if (!bytes.isEmpty())
+        std::memcpy(m_chunks[m_chunkCount - 1].get() + m_chunkUsed, bytes.data(), size_t(bytes.size()));
+    m_chunkUsed += quint32(bytes.size());
+    auto &slots = m_slotChunks[id >> SlotBits];
+    if (!slots)
+        slots = std::make_unique_for_overwrite<Slot[]>(size_t(1) << SlotBits);
+    slots[id & ((1u << SlotBits) - 1)] = Slot{position, quint32(bytes.size()), hash};
+    // Release: a reader that sees the new count also sees the bytes and the slot.
+    m_count.store(id + 1, std::memory_order_release);
+    return id;
+}
+
+void StringPool::grow(quint32 size)
+{
+    auto table = std::make_unique<TableEntry[]>(size); // zeroed: id 0 marks a free place
+    const quint32 mask = size - 1;
+    for (quint32 k = 0; k < m_tableSize; ++k) {
+        const TableEntry t = m_table[k];
+        if (t.id == 0)
+            continue;
+        for (quint32 i = t.hash & mask;; i = (i + 1) & mask) {
+            if (table[i].id == 0) {
+                table[i] = t;
+                break;
+            }
+        }
+    }
+    m_table = std::move(table);
+    m_tableSize = size;
+}
+
+QByteArrayView StringPool::bytes(quint32 id) const
+{
+    if (id == 0 || id >= count())
+        return {};
+    const Slot &s = slot(id);
+    return QByteArrayView(m_chunks[s.position >> ChunkBits].get() + (s.position & (ChunkSize - 1)),
+                          qsizetype(s.length));
+}
+
+QString StringPool::text(quint32 id) const
+{
+    return QString::fromUtf8(bytes(id));
+}
+
+std::pair<quint32, quint32> StringPool::pair(quint32 id) const
+{
+    const QByteArrayView b = bytes(id);
+    if (b.size() != 8)
+        return {0, 0};
+    return {qFromLittleEndian<quint32>(b.data()), qFromLittleEndian<quint32>(b.data() + 4)};
+}
+
+quint32 StringPool::hash(quint32 id) const
+{
+    return id < count() ? slot(id).hash : 0;
+}
+
+qint64 StringPool::memoryBytes() const
+{
+    const qint64 slotChunks = (qint64(count()) >> SlotBits) + 1;
+    return qint64(m_chunkCount) * ChunkSize + slotChunks * (qint64(sizeof(Slot)) << SlotBits)
+           + qint64(m_tableSize) * qint64(sizeof(TableEntry)) + qint64(sizeof(StringPool));
+}

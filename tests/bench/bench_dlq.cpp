@@ -1,0 +1,243 @@
+// DLQ scan throughput against kcat, memory of a scanned index, time to first rows.
+//
+// The mock cluster runs in a child process (this program with --serve), so the figures measure the
+// scanner alone. librdkafka's mock keeps 5 MB per partition: the topic gets enough partitions to hold
+// every record. Usage: bench_dlq [--quick] [--records N]
+
+#include "models/dlqbrowsermodel.h"
+#include "services/demo/mockkafkacluster.h"
+#include "services/dlq/dlqheadercodec.h"
+#include "services/dlq/dlqscanner.h"
+#include "services/kafka/kafkaproducer.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QProcess>
+#include <QStandardPaths>
+
+#include <cstdio>
+#include <iostream>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+const QString kTopic = u"bench-dlt"_s;
+
+void figure(const char *name, double value, const char *unit)
+{
+    std::printf("FIGURE %s %.3f %s\n", name, value, unit);
+    std::fflush(stdout);
+}
+
+double rssMb()
+{
+    QFile status(u"/proc/self/status"_s);
+    if (!status.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray &line : status.readAll().split('\n')) {
+        if (line.startsWith("VmRSS:"))
+            return line.mid(6).trimmed().split(' ').first().toDouble() / 1024.0;
+    }
+    return -1;
+}
+
+// Child: the cluster and the records; prints READY and lives until its stdin closes.
+int serve(qint64 records)
+{
+    MockKafkaCluster cluster(3);
+    if (!cluster.isValid()) {
+        std::cerr << "mock cluster: " << qPrintable(cluster.error()) << std::endl;
+        return 1;
+    }
+    const int partitions = int(qMax<qint64>(6, (records + 2399) / 2400));
+    cluster.createTopic(kTopic, partitions);
+    QString error;
+    auto producer = KafkaProducer::create({{u"bootstrap.servers"_s, cluster.bootstrapServers()},
+                                           {u"linger.ms"_s, u"20"_s},
+                                           {u"batch.num.messages"_s, u"5000"_s},
+                                           {u"queue.buffering.max.kbytes"_s, u"1048576"_s}},
+                                          &error);
+    if (!producer) {
+        std::cerr << "producer: " << qPrintable(error) << std::endl;
+        return 1;
+    }
+    // Realistic dead letters: Spring DLT headers (binary numbers), eight kinds of failure whose messages
+    // carry ids, a short stack trace, and some keys failing three times (poison).
+    static const char *kFailures[][3] = {
+        {"com.acme.orders.OrderNotFoundException", "", "Order ORD-%1 not found in projection"},
+        {"org.springframework.kafka.support.converter.ConversionException",
+         "com.fasterxml.jackson.core.JsonParseException",
+         "Failed to convert payload of record %1: Unexpected character ('x' (code 120))"},
+        {"com.acme.payments.PaymentDeclinedException", "", "Card ending %1 declined: insufficient funds"},
+        {"java.lang.IllegalStateException", "", "Inventory for SKU-%1 went negative"},
+        {"org.springframework.dao.DataIntegrityViolationException", "org.postgresql.util.PSQLException",
+         "duplicate key value violates unique constraint \"orders_pkey\" Detail: Key (id)=(%1) already "
+         "exists."},
+        {"java.net.SocketTimeoutException", "",
+         "Read timed out after 30000 ms calling https://tax.acme.com/rate/%1"},
+        {"com.acme.validation.ValidationException", "", "Field 'email' of customer %1 is not an address"},
+        {"java.lang.NullPointerException", "", "Cannot invoke \"Order.total()\" because \"order\" is null"},
+    };
+    const QByteArray padding(900, 'x');
+    DlqMetadata m;
+    m.originalTopic = u"orders"_s;
+    m.originalTimestampType = u"CreateTime"_s;
+    m.consumerGroup = u"order-projection"_s;
+    m.stackTrace =
+        u"com.acme.orders.OrderNotFoundException: not found\n\tat "
+        u"com.acme.orders.Projection.apply(Projection.java:88)\n"
+        u"\tat org.springframework.kafka.listener.KafkaMessageListenerContainer.invoke(KafkaMessageListenerContainer.java:2300)"_s;
+    QElapsedTimer clock;
+    clock.start();
+    for (qint64 i = 0; i < records; ++i) {
+        const auto &f = kFailures[i % 8];
+        const qint64 id = (i % 50 < 3) ? i / 50 : i; // every 50 records, one key fails three times
+        m.originalPartition = int(i % 12);
+        m.originalOffset = i;
+        m.originalTimestampMs = 1'700'000'000'000 + i;
+        m.attempts = int(i % 4) + 1;
+        m.exceptionClass = QString::fromLatin1(f[0]);
+        m.causeClass = QString::fromLatin1(f[1]);
+        const QString reason = QString::fromLatin1(f[2]);
+        m.reason = reason.contains(u"%1"_s) ? reason.arg(id) : reason;
+        RecordHeaders headers = encodeDlqHeaders(DlqDialect::SpringDlt, m);
+        headers.append({"idempotency-key", "order-" + QByteArray::number(id), false});
+        const QByteArray key = "ORD-" + QByteArray::number(id);
+        const QByteArray value = "{\"orderId\":\"" + key + "\",\"note\":\"" + padding + "\"}";
+        if (!producer->produce({kTopic, int(i % partitions), key, false, value, headers, 0}, &error)) {
+            std::cerr << "produce: " << qPrintable(error) << std::endl;
+            return 1;
+        }
+    }
+    if (!producer->flush(600'000, &error)) {
+        std::cerr << "flush: " << qPrintable(error) << std::endl;
+        return 1;
+    }
+    std::cerr << "# produced " << records << " records in " << partitions << " partitions in "
+              << clock.elapsed() << " ms" << std::endl;
+    std::cout << "READY " << qPrintable(cluster.bootstrapServers()) << std::endl;
+    std::string line;
+    while (std::getline(std::cin, line)) {
+    }
+    return 0;
+}
+
+double kcatSeconds(const QString &bootstrap)
+{
+    QProcess kcat;
+    kcat.setStandardOutputFile(QProcess::nullDevice());
+    QElapsedTimer clock;
+    clock.start();
+    kcat.start(u"kcat"_s,
+               {u"-C"_s, u"-b"_s, bootstrap, u"-t"_s, kTopic, u"-e"_s, u"-o"_s, u"beginning"_s, u"-q"_s});
+    if (!kcat.waitForFinished(1'800'000) || kcat.exitCode() != 0)
+        return -1;
+    return double(clock.nsecsElapsed()) / 1e9;
+}
+
+struct ScanFigures {
+    double seconds = -1;
+    double firstRowsMs = -1;
+    qint64 records = 0;
+};
+
+// A scan as the console runs it: scanner thread, batches into the browser model on this thread.
+ScanFigures scanOnce(const QString &bootstrap, DlqBrowserModel &model)
+{
+    DlqScanner scanner;
+    ScanFigures f;
+    bool done = false;
+    QElapsedTimer clock;
+    QObject::connect(&scanner, &DlqScanner::scanStarted, &model, &DlqBrowserModel::beginScan);
+    QObject::connect(&scanner, &DlqScanner::batchReady, &model, [&](const DlqScanBatch &batch) {
+        if (f.firstRowsMs < 0 && !batch.entries.isEmpty())
+            f.firstRowsMs = double(clock.nsecsElapsed()) / 1e6;
+        model.appendBatch(batch);
+    });
+    QObject::connect(&scanner, &DlqScanner::scanFinished, &model, [&](const DlqScanResult &r) {
+        f.seconds = double(clock.nsecsElapsed()) / 1e9;
+        f.records = r.progress.records;
+        if (!r.error.isEmpty())
+            std::cerr << "scan: " << qPrintable(r.error) << std::endl;
+        done = true;
+    });
+    DlqScanRequest request;
+    request.cluster = {{u"bootstrap.servers"_s, bootstrap}};
+    request.topic = kTopic;
+    clock.start();
+    scanner.start(request);
+    while (!done)
+        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
+    return f;
+}
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    const QStringList args = app.arguments();
+    const bool quick = args.contains(u"--quick"_s);
+    qint64 records = quick ? 50'000 : 1'000'000;
+    if (const qsizetype i = args.indexOf(u"--records"_s); i >= 0 && i + 1 < args.size())
+        records = args.at(i + 1).toLongLong();
+    if (const qsizetype i = args.indexOf(u"--serve"_s); i >= 0 && i + 1 < args.size())
+        return serve(args.at(i + 1).toLongLong());
+
+    QProcess server;
+    server.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    server.start(app.applicationFilePath(), {u"--serve"_s, QString::number(records)});
+    QString bootstrap;
+    while (bootstrap.isEmpty() && server.waitForReadyRead(1'800'000)) {
+        while (server.canReadLine()) {
+            const QByteArray line = server.readLine().trimmed();
+            if (line.startsWith("READY "))
+                bootstrap = QString::fromLatin1(line.mid(6));
+        }
+    }
+    if (bootstrap.isEmpty()) {
+        std::cerr << "the mock cluster did not start" << std::endl;
+        return 1;
+    }
+
+    const double baseRss = rssMb();
+    DlqBrowserModel model;
+    const ScanFigures first = scanOnce(bootstrap, model);
+    const double rss = rssMb();
+    QElapsedTimer filterClock;
+    filterClock.start();
+    bool filtered = false;
+    QObject::connect(&model, &DlqBrowserModel::filterApplied, &model, [&] { filtered = true; });
+    DlqFilter filter;
+    filter.text = u"declined"_s;
+    model.setFilter(filter);
+    while (!filtered)
+        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
+    const double filterMs = double(filterClock.nsecsElapsed()) / 1e6;
+    model.setFilter({});
+
+    const bool haveKcat = !QStandardPaths::findExecutable(u"kcat"_s).isEmpty();
+    double kcat = haveKcat ? kcatSeconds(bootstrap) : -1;
+    DlqBrowserModel second;
+    const ScanFigures again = scanOnce(bootstrap, second);
+    if (haveKcat) {
+        const double k2 = kcatSeconds(bootstrap);
+        kcat = kcat < 0 ? k2 : (k2 < 0 ? kcat : qMin(kcat, k2));
+    }
+    const double scan = qMin(first.seconds, again.seconds);
+
+    std::cerr << "# " << first.records << " records; index " << model.memoryBytes() / (1024 * 1024)
+              << " MB; RSS before scan " << baseRss << " MB" << std::endl;
+    if (kcat > 0)
+        figure("dlq_scan_ratio_vs_kcat", kcat / scan, "x"); // > 1: faster than kcat
+    figure("dlq_scan_s", scan, "s");
+    if (kcat > 0)
+        figure("dlq_kcat_s", kcat, "s");
+    figure("dlq_rss_1m_mb", rss, "MB");
+    figure("dlq_first_rows_ms", first.firstRowsMs, "ms");
+    figure("dlq_scan_records_per_s", double(first.records) / first.seconds, "records/s");
+    figure("dlq_filter_ms", filterMs, "ms");
+    server.closeWriteChannel();
+    server.waitForFinished(30'000);
+    return first.records == records ? 0 : 1;
+}

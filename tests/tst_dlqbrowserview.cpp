@@ -1,0 +1,139 @@
+#include "models/dlqbrowsermodel.h"
+#include "models/failuregroupmodel.h"
+#include "services/demo/mockkafkacluster.h"
+#include "services/dlq/dlqheadercodec.h"
+#include "services/dlq/dlqscanner.h"
+#include "services/kafka/kafkaproducer.h"
+#include "views/dlqbrowserview.h"
+#include "views/dlqinspectorview.h"
+
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+
+// The triage desk end to end (offscreen): scan, groups, filter by group, inspect, live tail.
+class TestDlqBrowserView final : public QObject {
+    Q_OBJECT
+    std::unique_ptr<MockKafkaCluster> m_cluster;
+    std::unique_ptr<KafkaProducer> m_producer;
+    const QString m_topic = u"orders-dlt"_s;
+
+    bool produce(int i)
+    {
+        DlqMetadata m;
+        m.originalTopic = u"orders"_s;
+        m.originalPartition = i % 3;
+        m.originalOffset = i;
+        m.consumerGroup = u"order-projection"_s;
+        m.exceptionClass = i % 4 == 0 ? u"com.acme.PaymentDeclined"_s : u"com.acme.OrderNotFound"_s;
+        m.reason = (i % 4 == 0 ? u"Card %1 declined"_s : u"Order %1 not found"_s).arg(1000 + i);
+        m.stackTrace = u"at com.acme.Projection.apply(Projection.java:42)"_s;
+        RecordHeaders h = encodeDlqHeaders(DlqDialect::SpringDlt, m);
+        h.append({"idempotency-key", "order-" + QByteArray::number(i), false});
+        return m_producer->produce({m_topic, i % 2, "ORD-" + QByteArray::number(i), false,
+                                    "{\"order\":" + QByteArray::number(i) + "}", h, 0});
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        m_cluster = std::make_unique<MockKafkaCluster>(1);
+        QVERIFY(m_cluster->isValid());
+        QVERIFY(m_cluster->createTopic(m_topic, 2));
+        QString error;
+        m_producer = KafkaProducer::create(m_cluster->clientProperties(), &error);
+        QVERIFY2(m_producer, qPrintable(error));
+        for (int i = 0; i < 40; ++i)
+            QVERIFY(produce(i));
+        QVERIFY(m_producer->flush(20000));
+    }
+
+    void scanGroupFilterAndInspect()
+    {
+        DlqScanner scanner;
+        DlqBrowserView view(&scanner);
+        view.resize(1400, 900);
+        view.show();
+        view.setBootstrap(m_cluster->bootstrapServers());
+        view.setTopics({u"orders"_s, m_topic, u"payments"_s});
+        view.setTopic(m_topic);
+        view.startScan();
+        DlqBrowserModel *model = view.model();
+        QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 40, 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(!scanner.isRunning(), 20000);
+        QCOMPARE(view.groupModel()->rowCount(), 2);
+
+        // Selecting a group filters the table to it (the groups are sorted by count: 30, then 10).
+        QTableView *groups = view.groupTable();
+        groups->selectRow(1);
+        QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 10, 10000);
+        for (int row = 0; row < model->rowCount(); ++row)
+            QCOMPARE(model->index(row, int(DlqColumn::Exception)).data().toString(),
+                     u"com.acme.PaymentDeclined"_s);
+        groups->clearSelection();
+        QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 40, 10000);
+
+        // The current row goes to the inspector, which fetches the whole record.
+        QSignalSpy loaded(view.inspector(), &DlqInspectorView::recordLoaded);
+        view.table()->setCurrentIndex(model->index(5, 0));
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 20000);
+        const DlqIndexEntry &e = model->entry(5);
+        QCOMPARE(view.inspector()->record().offset, e.offset);
+        QVERIFY(view.inspector()->summaryText().contains(u"order-projection"_s));
+        QVERIFY(view.inspector()->stackTraceText().contains(u"Projection.java:42"_s));
+        QVERIFY(
+            view.inspector()->kcatCommand().contains(u" -o "_s + QString::number(e.offset) + u" -c 1 -J"_s));
+
+        // Sorting keeps the inspected record selected.
+        const quint32 inspected = model->entryIndex(5);
+        model->sort(int(DlqColumn::Reason), Qt::DescendingOrder);
+        QTRY_VERIFY_WITH_TIMEOUT(!model->isFiltering(), 10000);
+        QCOMPARE(model->entryIndex(view.table()->currentIndex().row()), inspected);
+
+        const QByteArray state = view.saveState();
+        DlqBrowserView other(&scanner);
+        other.restoreState(state);
+        QCOMPARE(other.saveState(), state);
+    }
+
+    void liveTailShowsNewDeadLetters()
+    {
+        DlqScanner scanner;
+        DlqBrowserView view(&scanner);
+        view.setBootstrap(m_cluster->bootstrapServers());
+        view.setTopic(m_topic);
+        view.startScan(true);
+        QTRY_VERIFY_WITH_TIMEOUT(view.model()->rowCount() >= 40, 20000);
+        const int before = view.model()->rowCount();
+        QVERIFY(produce(1000));
+        QVERIFY(m_producer->flush(20000));
+        QTRY_COMPARE_WITH_TIMEOUT(view.model()->rowCount(), before + 1, 20000);
+        QVERIFY(scanner.isRunning());
+        view.cancelScan();
+        QVERIFY(!scanner.isRunning());
+    }
+
+    void dlqTopicsComeFirst_data()
+    {
+        QTest::addColumn<QString>("topic");
+        QTest::addColumn<bool>("dlq");
+        QTest::newRow("spring dlt") << u"orders-dlt"_s << true;
+        QTest::newRow("spring DLT suffix") << u"orders.DLT"_s << true;
+        QTest::newRow("berth") << u"payments-dlq"_s << true;
+        QTest::newRow("scs") << u"error.notifications.email-sender"_s << true;
+        QTest::newRow("connect") << u"dlq-warehouse-sink"_s << true;
+        QTest::newRow("plain") << u"orders"_s << false;
+    }
+
+    void dlqTopicsComeFirst()
+    {
+        QFETCH(QString, topic);
+        QFETCH(bool, dlq);
+        QCOMPARE(DlqBrowserView::looksLikeDlq(topic), dlq);
+    }
+};
+
+QTEST_MAIN(TestDlqBrowserView)
+#include "tst_dlqbrowserview.moc"

@@ -1,0 +1,578 @@
+#include "app/dlqcommand.h"
+#include "models/dlqbrowsermodel.h"
+#include "services/demo/mockkafkacluster.h"
+#include "services/dlq/dlqheadercodec.h"
+#include "services/dlq/dlqscanner.h"
+#include "services/kafka/kafkaproducer.h"
+#include "support/testsupport.h"
+#include "views/dlqinspectorview.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRandomGenerator>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+constexpr qint64 kT0 = 1'700'000'000'000;
+
+struct Outcome {
+    DlqScanPlan plan;
+    DlqIndexEntries entries;
+    QList<quint32> groupIds;
+    DlqScanResult result;
+    std::shared_ptr<const StringPool> strings;
+    int batches = 0;
+    bool finished = false;
+    QString text(quint32 id) const { return strings ? strings->text(id) : QString(); }
+};
+
+// Collects everything one scanner sends.
+void collect(DlqScanner &scanner, Outcome &out)
+{
+    QObject::connect(&scanner, &DlqScanner::scanStarted, &scanner, [&out](const DlqScanPlan &p) {
+        out.plan = p;
+        out.strings = p.strings;
+    });
+    QObject::connect(&scanner, &DlqScanner::batchReady, &scanner, [&out](const DlqScanBatch &b) {
+        out.entries += b.entries;
+        out.groupIds += b.groupIds;
+        ++out.batches;
+    });
+    QObject::connect(&scanner, &DlqScanner::scanFinished, &scanner, [&out](const DlqScanResult &r) {
+        out.result = r;
+        out.finished = true;
+    });
+}
+
+DlqMetadata fullMetadata()
+{
+    DlqMetadata m;
+    m.originalTopic = u"orders"_s;
+    m.originalPartition = 4;
+    m.originalOffset = 123'456'789'012;
+    m.originalTimestampMs = kT0 - 5000;
+    m.originalTimestampType = u"CreateTime"_s;
+    m.consumerGroup = u"order-projection"_s;
+    m.connectorName = u"warehouse-sink"_s;
+    m.connectorTask = u"0"_s;
+    m.connectorStage = u"VALUE_CONVERTER"_s;
+    m.exceptionClass = u"com.acme.OrderRejected"_s;
+    m.causeClass = u"java.lang.IllegalArgumentException"_s;
+    m.reason = u"Order ORD-42 rejected: 'price' < 0"_s;
+    m.stackTrace = u"com.acme.OrderRejected: boom\n\tat com.acme.Projection.apply(Projection.java:42)"_s;
+    m.attempts = 7;
+    m.firstFailureMs = kT0 - 4000;
+    m.lastFailureMs = kT0 - 1000;
+    m.schemaVersion = u"3"_s;
+    return m;
+}
+} // namespace
+
+class TestDlqScanner final : public QObject {
+    Q_OBJECT
+    std::unique_ptr<MockKafkaCluster> m_cluster;
+    std::unique_ptr<KafkaProducer> m_producer;
+
+    DlqScanRequest request(const QString &topic) const
+    {
+        DlqScanRequest r;
+        r.cluster = m_cluster->clientProperties();
+        r.topic = topic;
+        r.requestTimeoutMs = 5000;
+        return r;
+    }
+
+    bool produce(const QString &topic, int partition, const QByteArray &key, bool keyNull,
+                 const QByteArray &value, const RecordHeaders &headers, qint64 timestampMs = 0)
+    {
+        OutgoingRecord r{topic, partition, key, keyNull, value, headers, timestampMs};
+        QString error;
+        return m_producer->produce(r, &error) && m_producer->flush(20000, &error);
+    }
+
+    // KafkaProducer sends an empty value for a null QByteArray; a tombstone needs a null payload.
+    bool produceTombstone(const QString &topic, int partition, const QByteArray &key)
+    {
+        const QByteArray t = topic.toUtf8();
+        const rd_kafka_resp_err_t err = rd_kafka_producev(
+            m_producer->handle(), RD_KAFKA_V_TOPIC(t.constData()), RD_KAFKA_V_PARTITION(partition),
+            RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_KEY(key.constData(), size_t(key.size())),
+            RD_KAFKA_V_VALUE(nullptr, 0), RD_KAFKA_V_END);
+        return err == RD_KAFKA_RESP_ERR_NO_ERROR && m_producer->flush(20000);
+    }
+
+    bool run(const DlqScanRequest &req, Outcome &out, int timeoutMs = 30000)
+    {
+        DlqScanner scanner;
+        collect(scanner, out);
+        scanner.start(req);
+        return QTest::qWaitFor([&] { return out.finished; }, timeoutMs);
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        m_cluster = std::make_unique<MockKafkaCluster>(3);
+        QVERIFY2(m_cluster->isValid(), qPrintable(m_cluster->error()));
+        QString error;
+        KafkaProperties props = m_cluster->clientProperties();
+        props.append({u"message.max.bytes"_s, u"20000000"_s}); // the 16 MB record
+        props.append({u"linger.ms"_s, u"1"_s});
+        m_producer = KafkaProducer::create(props, &error);
+        QVERIFY2(m_producer, qPrintable(error));
+    }
+
+    void everyDialectDecodedIntoEntries()
+    {
+        const QString topic = u"dlq-dialects"_s;
+        QVERIFY(m_cluster->createTopic(topic, 1));
+        const QList<DlqDialect> dialects = {DlqDialect::SpringDlt,         DlqDialect::SpringRetry,
+                                            DlqDialect::SpringCloudStream, DlqDialect::KafkaConnect,
+                                            DlqDialect::KafkaStreams,      DlqDialect::BerthCanonical};
+        const DlqMetadata m = fullMetadata();
+        for (int i = 0; i < dialects.size(); ++i) {
+            RecordHeaders h = encodeDlqHeaders(dialects[i], m);
+            h.append({"correlation-id", "corr-" + QByteArray::number(i), false});
+            h.append({"idempotency-key", "idem-" + QByteArray::number(i), false});
+            QVERIFY(produce(topic, 0, "key-" + QByteArray::number(i), false, QByteArray(100 + i, 'v'), h,
+                            kT0 + i));
+        }
+        Outcome out;
+        QVERIFY(run(request(topic), out));
+        QVERIFY2(out.result.error.isEmpty(), qPrintable(out.result.error));
+        QCOMPARE(out.entries.size(), dialects.size());
+        QCOMPARE(out.plan.totalRecords, dialects.size());
+        for (int i = 0; i < dialects.size(); ++i) {
+            const DlqDialect d = dialects[i];
+            const DlqIndexEntry &e = out.entries[i];
+            const StringPool &pool = *out.strings;
+            QCOMPARE(e.dialectValue(), d);
+            QCOMPARE(e.partition, 0);
+            QCOMPARE(e.offset, i);
+            QCOMPARE(e.timestampMs, kT0 + i);
+            QCOMPARE(e.keySize, 5u);
+            QCOMPARE(DlqEntryText::key(e, pool), u"key-"_s + QString::number(i));
+            QCOMPARE(e.valueSize, quint32(100 + i));
+            QCOMPARE(DlqEntryText::originalTopic(e, pool), m.originalTopic);
+            QCOMPARE(e.originalPartition, m.originalPartition);
+            QCOMPARE(e.originalOffset, m.originalOffset);
+            QCOMPARE(DlqEntryText::exceptionClass(e, pool), m.exceptionClass);
+            QCOMPARE(DlqEntryText::reason(e, pool), m.reason);
+            QCOMPARE(DlqEntryText::idempotencyKey(e, pool), u"idem-"_s + QString::number(i));
+            const bool spring = d == DlqDialect::SpringDlt || d == DlqDialect::SpringRetry;
+            QCOMPARE(DlqEntryText::causeClass(e, pool), spring ? m.causeClass : QString());
+            const QString consumer = d == DlqDialect::SpringDlt || d == DlqDialect::BerthCanonical
+                                         ? m.consumerGroup
+                                     : d == DlqDialect::KafkaConnect ? m.connectorName
+                                                                     : QString();
+            QCOMPARE(DlqEntryText::consumer(e, pool), consumer);
+            const bool attempts = spring || d == DlqDialect::BerthCanonical;
+            QCOMPARE(e.attemptCount(), attempts ? m.attempts : -1);
+            QCOMPARE(e.has(DlqIndexEntry::HasStackTrace), d != DlqDialect::BerthCanonical);
+            QVERIFY2(!e.has(DlqIndexEntry::HasNotes), qPrintable(dialectName(d)));
+            QVERIFY(!e.has(DlqIndexEntry::NullKey) && !e.has(DlqIndexEntry::NullValue));
+            QVERIFY(!e.has(DlqIndexEntry::BinaryKey) && !e.has(DlqIndexEntry::InvalidUtf8));
+        }
+        // Same exception, cause and reason pattern: one group per distinct (exception, cause) pair.
+        QCOMPARE(out.result.groups.size(), 2);
+        QCOMPARE(out.result.progress.records, dialects.size());
+    }
+
+    void kcatTextHeadersAndRepeats()
+    {
+        if (!TestSupport::haveExecutable(u"kcat"_s))
+            QSKIP("kcat is not installed");
+        const QString topic = u"dlq-kcat"_s;
+        QVERIFY(m_cluster->createTopic(topic, 1));
+        // Text everywhere, as a hand-made dead letter would have it; kafka_dlt numbers as decimal text.
+        QProcess kcat;
+        kcat.start(u"kcat"_s, {u"-P"_s,
+                               u"-b"_s,
+                               m_cluster->bootstrapServers(),
+                               u"-t"_s,
+                               topic,
+                               u"-p"_s,
+                               u"0"_s,
+                               u"-k"_s,
+                               u"ORD-7"_s,
+                               u"-H"_s,
+                               u"dlq-original-topic=payments"_s,
+                               u"-H"_s,
+                               u"dlq-original-partition=2"_s,
+                               u"-H"_s,
+                               u"dlq-original-offset=9001"_s,
+                               u"-H"_s,
+                               u"dlq-consumer=payment-capture"_s,
+                               u"-H"_s,
+                               u"dlq-exception-class=com.acme.Declined"_s,
+                               u"-H"_s,
+                               u"dlq-reason=first reason"_s,
+                               u"-H"_s,
+                               u"dlq-reason=Card 4242 declined"_s,
+                               u"-H"_s,
+                               u"dlq-attempts=5"_s,
+                               u"-H"_s,
+                               u"idempotency-key=pay-77"_s});
+        QVERIFY(kcat.waitForStarted());
+        kcat.write("{\"amount\": 12}\n");
+        kcat.closeWriteChannel();
+        QVERIFY(kcat.waitForFinished(20000));
+        QCOMPARE(kcat.exitCode(), 0);
+        Outcome out;
+        QVERIFY(run(request(topic), out));
+        QCOMPARE(out.entries.size(), 1);
+        const DlqIndexEntry &e = out.entries.first();
+        const StringPool &pool = *out.strings;
+        QCOMPARE(e.dialectValue(), DlqDialect::BerthCanonical);
+        QCOMPARE(DlqEntryText::originalTopic(e, pool), u"payments"_s);
+        QCOMPARE(e.originalPartition, 2);
+        QCOMPARE(e.originalOffset, 9001);
+        QCOMPARE(DlqEntryText::consumer(e, pool), u"payment-capture"_s);
+        QCOMPARE(DlqEntryText::exceptionClass(e, pool), u"com.acme.Declined"_s);
+        QCOMPARE(DlqEntryText::reason(e, pool), u"Card 4242 declined"_s); // the last occurrence wins
+        QVERIFY(e.has(DlqIndexEntry::HasNotes));                          // ...and says so
+        QCOMPARE(e.attemptCount(), 5);
+        QCOMPARE(DlqEntryText::idempotencyKey(e, pool), u"pay-77"_s);
+        QCOMPARE(DlqEntryText::key(e, pool), u"ORD-7"_s);
+        QCOMPARE(e.valueSize, 14u);
+    }
+
+    void badInputIsListedNotDropped()
+    {
+        const QString topic = u"dlq-bad"_s;
+        QVERIFY(m_cluster->createTopic(topic, 2));
+        auto canonical = [](const QByteArray &reason) {
+            return RecordHeaders{{"dlq-exception-class", "com.acme.Bad", false},
+                                 {"dlq-reason", reason, false}};
+        };
+        QByteArray binary(256, Qt::Uninitialized);
+        for (char &c : binary)
+            c = char(QRandomGenerator::global()->bounded(256));
+        const QByteArray deep = QByteArray(100'000, '[') + QByteArray(100'000, ']');
+        RecordHeaders thousand;
+        for (int i = 0; i < 1000; ++i)
+            thousand.append({"h" + QByteArray::number(i), "v" + QByteArray::number(i), false});
+        thousand.append(canonical("one of a thousand"));
+        QVERIFY(produce(topic, 0, "k0", false, "\xff\xfe\xfd", canonical("bad \xff reason")));         // 0
+        QVERIFY(produce(topic, 0, "k1", false, QByteArray(""), canonical("empty")));                   // 1
+        QVERIFY(produceTombstone(topic, 0, "k2"));                                                     // 2
+        QVERIFY(produce(topic, 0, {}, true, "v", canonical("null key")));                              // 3
+        QVERIFY(produce(topic, 0, QByteArray("\x00\x01\xff", 3), false, binary, canonical("binary"))); // 4
+        QVERIFY(produce(topic, 0, "k5", false, deep, canonical("deep")));                              // 5
+        QVERIFY(produce(topic, 0, "k6", false, "<html><script>alert(1)</script></html>",
+                        canonical("<b>bold</b>")));                                                     // 6
+        QVERIFY(produce(topic, 0, "k7", false, "\x1b[31mred\x1b[0m", canonical("\x1b[31mred\x1b[0m"))); // 7
+        QVERIFY(produce(topic, 0, "k8", false, "{}", thousand));                                        // 8
+        QVERIFY(produce(topic, 0, "k9", false, "{}", {{"dlq-reason", {}, true}}));                      // 9
+        QVERIFY(produce(topic, 0, "k10", false, "{}",
+                        {{"dlq-original-partition", "abc", false},
+                         {"kafka_dlt-original-offset", "\x01\x02\x03", false}}));
+        const QByteArray huge = "{\"data\":\"" + QByteArray(16 * 1024 * 1024, 'x') + "\"}";
+        QVERIFY(produce(topic, 1, "big", false, huge,
+                        canonical("huge"))); // alone: the mock keeps 5 MB a partition
+
+        Outcome out;
+        QVERIFY(run(request(topic), out, 60000));
+        QVERIFY2(out.result.error.isEmpty(), qPrintable(out.result.error));
+        QCOMPARE(out.entries.size(), 12);
+        std::sort(out.entries.begin(), out.entries.end(), [](const DlqIndexEntry &a, const DlqIndexEntry &b) {
+            return std::pair(a.partition, a.offset) < std::pair(b.partition, b.offset);
+        });
+        const StringPool &pool = *out.strings;
+        const auto &E = out.entries;
+        QVERIFY(E[0].has(DlqIndexEntry::InvalidUtf8) && E[0].has(DlqIndexEntry::HasNotes));
+        QVERIFY(DlqEntryText::reason(E[0], pool).contains(QChar::ReplacementCharacter));
+        QVERIFY(E[1].valueSize == 0 && !E[1].has(DlqIndexEntry::NullValue));
+        QVERIFY(E[2].has(DlqIndexEntry::NullValue));
+        QVERIFY(E[3].has(DlqIndexEntry::NullKey));
+        QVERIFY(E[4].has(DlqIndexEntry::BinaryKey) && E[4].has(DlqIndexEntry::InvalidUtf8));
+        QCOMPARE(DlqEntryText::key(E[4], pool), u"0x0001ff"_s);
+        QCOMPARE(E[5].valueSize, 200'000u);
+        QCOMPARE(DlqEntryText::reason(E[6], pool), u"<b>bold</b>"_s);
+        QCOMPARE(DlqEntryText::reason(E[7], pool), u"\x1b[31mred\x1b[0m"_s); // kept as data...
+        QVERIFY(!DlqBrowserModel::visibleText(DlqEntryText::reason(E[7], pool))
+                     .contains(QChar(0x1b))); // ...shown inert
+        QCOMPARE(DlqEntryText::reason(E[8], pool), u"one of a thousand"_s);
+        QVERIFY(E[9].has(DlqIndexEntry::HasNotes));
+        QVERIFY(E[10].has(DlqIndexEntry::HasNotes));
+        QCOMPARE(E[11].partition, 1);
+        QVERIFY(E[11].has(DlqIndexEntry::Huge));
+        QCOMPARE(E[11].valueSize, quint32(huge.size()));
+
+        // The inspector shows each of them as plain text, bounded.
+        DlqScanner scanner;
+        scanner.start(request(topic));
+        QTRY_VERIFY_WITH_TIMEOUT(!scanner.isRunning(), 60000);
+        DlqInspectorView inspector(&scanner);
+        QSignalSpy loaded(&inspector, &DlqInspectorView::recordLoaded);
+        auto inspect = [&](const DlqIndexEntry &e) {
+            loaded.clear();
+            inspector.showEntry(e, out.strings, topic, m_cluster->bootstrapServers());
+            return QTest::qWaitFor([&] { return loaded.count() == 1; }, 30000);
+        };
+        QVERIFY(inspect(E[5]));
+        QVERIFY(!inspector.payloadText().isEmpty());
+        QVERIFY(inspector.payloadText().size() < 2'000'000); // indentation stops growing
+        QVERIFY(inspect(E[6]));
+        QVERIFY(inspector.payloadText().contains(u"<script>alert(1)</script>"_s));
+        QVERIFY(inspect(E[7]));
+        QVERIFY(!inspector.payloadText().contains(QChar(0x1b)));
+        QVERIFY(inspect(E[8]));
+        QCOMPARE(inspector.headerTable()->rowCount(), 1002);
+        QVERIFY(inspect(E[4]));
+        QVERIFY(inspector.hexText().startsWith(u"00000000  "_s));
+        QVERIFY(inspect(E[11]));
+        QCOMPARE(inspector.record().value.size(), huge.size());
+        QVERIFY(inspector.payloadText().size() < 600'000); // the first 256 KiB, not 16 MB
+        const qsizetype before = inspector.payloadText().size();
+        inspector.showMore();
+        QVERIFY(inspector.payloadText().size() > before);
+        QTemporaryDir dir;
+        QString error;
+        QVERIFY(inspect(E[4]));
+        QVERIFY2(inspector.exportJson(dir.filePath(u"binary.json"_s), &error), qPrintable(error));
+        QFile file(dir.filePath(u"binary.json"_s));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject exported = QJsonDocument::fromJson(file.readAll()).object();
+        QCOMPARE(QByteArray::fromBase64(exported.value(u"valueBase64"_s).toString().toLatin1()), binary);
+        QCOMPARE(exported.value(u"decoded"_s).toObject().value(u"reason"_s).toString(), u"binary"_s);
+    }
+
+    void cancelStopsDelivery()
+    {
+        const QString topic = u"dlq-cancel"_s;
+        QVERIFY(m_cluster->createTopic(topic, 3));
+        // Small records: the mock keeps only 5 MB a partition.
+        const RecordHeaders h = {{"dlq-reason", "Order 1 not found", false}};
+        for (int i = 0; i < 60'000; ++i)
+            QVERIFY(m_producer->produce({topic, i % 3, "k" + QByteArray::number(i), false, "{}", h, 0}));
+        QVERIFY(m_producer->flush(30000));
+        DlqScanner scanner;
+        Outcome out;
+        collect(scanner, out);
+        QSignalSpy finished(&scanner, &DlqScanner::scanFinished);
+        connect(&scanner, &DlqScanner::batchReady, &scanner, [&scanner] { scanner.cancel(); });
+        scanner.start(request(topic));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+        QVERIFY(out.result.cancelled);
+        QVERIFY(!scanner.isRunning());
+        const int delivered = out.batches;
+        QTest::qWait(300);
+        QCOMPARE(out.batches, delivered); // nothing of the cancelled scan arrives afterwards
+        QCOMPARE(finished.count(), 1);
+        QVERIFY(out.entries.size() < 60'000);
+
+        // The scanner is ready for the next scan at once.
+        disconnect(&scanner, &DlqScanner::batchReady, &scanner, nullptr);
+        out = Outcome{};
+        collect(scanner, out);
+        scanner.start(request(topic));
+        QTRY_VERIFY_WITH_TIMEOUT(out.finished, 60000);
+        QVERIFY(!out.result.cancelled);
+        QCOMPARE(out.plan.totalRecords, 60'000);
+        QCOMPARE(out.entries.size(), 60'000);
+        QCOMPARE(out.result.progress.records, 60'000);
+        QVERIFY(out.batches < 60); // batched: at most ~20 a second
+    }
+
+    void liveTailAppends()
+    {
+        const QString topic = u"dlq-live"_s;
+        QVERIFY(m_cluster->createTopic(topic, 2));
+        const RecordHeaders h = encodeDlqHeaders(DlqDialect::BerthCanonical, fullMetadata());
+        for (int i = 0; i < 10; ++i)
+            QVERIFY(produce(topic, i % 2, "k", false, "{}", h));
+        DlqScanner scanner;
+        Outcome out;
+        collect(scanner, out);
+        bool caughtUp = false;
+        connect(&scanner, &DlqScanner::batchReady, &scanner,
+                [&](const DlqScanBatch &b) { caughtUp = b.progress.caughtUp; });
+        DlqScanRequest req = request(topic);
+        req.liveTail = true;
+        scanner.start(req);
+        QTRY_VERIFY_WITH_TIMEOUT(caughtUp && out.entries.size() == 10, 20000);
+        for (int i = 0; i < 5; ++i)
+            QVERIFY(produce(topic, i % 2, "new", false, "{}", h));
+        QTRY_COMPARE_WITH_TIMEOUT(out.entries.size(), 15, 20000);
+        QVERIFY(scanner.isRunning());
+        QCOMPARE(DlqEntryText::key(out.entries.last(), *out.strings), u"new"_s);
+        scanner.cancel();
+        QVERIFY(out.finished && out.result.cancelled);
+    }
+
+    void startPositions()
+    {
+        const QString topic = u"dlq-positions"_s;
+        QVERIFY(m_cluster->createTopic(topic, 2));
+        for (int i = 0; i < 40; ++i)
+            QVERIFY(m_producer->produce({topic, i % 2, "k", false, "{}", {}, kT0 + i}));
+        QVERIFY(m_producer->flush(20000));
+        auto scanFrom = [&](const QString &start, QList<int> partitions = {}) {
+            DlqScanRequest req = request(topic);
+            QString error;
+            if (!req.parseStart(start, &error))
+                qFatal("%s", qPrintable(error));
+            req.partitions = partitions;
+            Outcome out;
+            if (!run(req, out))
+                qFatal("scan did not finish");
+            return out;
+        };
+        Outcome last = scanFrom(u"end-5"_s);
+        QCOMPARE(last.entries.size(), 10);
+        for (const DlqIndexEntry &e : last.entries)
+            QVERIFY(e.offset >= 15 && e.offset < 20);
+        QCOMPARE(scanFrom(u"offset:12"_s).entries.size(), 16);
+        const Outcome past = scanFrom(u"offset:1000"_s);
+        QCOMPARE(past.entries.size(), 0);
+        QVERIFY(past.plan.notes.join(u' ').contains(u"holds offsets"_s));
+        const Outcome byTime = scanFrom(u"time:"_s + QString::number(kT0 + 30));
+        QCOMPARE(byTime.entries.size(), 40); // the mock cannot look times up: from the beginning, with a note
+        QVERIFY(byTime.plan.notes.join(u' ').contains(u"cannot look offsets up by time"_s));
+        QCOMPARE(scanFrom(u"end"_s).entries.size(), 0);
+        const Outcome one = scanFrom(u"beginning"_s, {1});
+        QCOMPARE(one.entries.size(), 20);
+        QVERIFY(std::all_of(one.entries.cbegin(), one.entries.cend(),
+                            [](const auto &e) { return e.partition == 1; }));
+        const Outcome wrong = scanFrom(u"beginning"_s, {5});
+        QVERIFY(wrong.result.error.contains(u"no partition 5"_s));
+        DlqScanRequest bad;
+        QString error;
+        QVERIFY(!bad.parseStart(u"sometime"_s, &error));
+        QVERIFY(error.contains(u"end-N"_s));
+    }
+
+    void unreachableClusterIsAReadableError()
+    {
+        DlqScanRequest req = request(u"orders-dlt"_s);
+        req.cluster = {{u"bootstrap.servers"_s, u"127.0.0.1:1"_s}};
+        req.requestTimeoutMs = 1500;
+        Outcome out;
+        QVERIFY(run(req, out, 20000));
+        QVERIFY2(out.result.error.contains(u"orders-dlt"_s), qPrintable(out.result.error));
+    }
+
+    void fetchRecordWholeAndCached()
+    {
+        const QString topic = u"dlq-fetch"_s;
+        QVERIFY(m_cluster->createTopic(topic, 1));
+        RecordHeaders h = encodeDlqHeaders(DlqDialect::SpringDlt, fullMetadata());
+        h.append({"idempotency-key", "idem-fetch", false});
+        for (int i = 0; i < 3; ++i)
+            QVERIFY(produce(topic, 0, "key-" + QByteArray::number(i), false,
+                            "{\"n\":" + QByteArray::number(i) + "}", h));
+        DlqScanner scanner;
+        QSignalSpy fetched(&scanner, &DlqScanner::recordFetched);
+        const quint64 id = scanner.fetchRecord(m_cluster->clientProperties(), topic, 0, 1);
+        QTRY_COMPARE_WITH_TIMEOUT(fetched.count(), 1, 20000);
+        auto answer = fetched.takeFirst().at(0).value<DlqFetchedRecord>();
+        QVERIFY2(answer.ok(), qPrintable(answer.error));
+        QCOMPARE(answer.requestId, id);
+        QVERIFY(!answer.fromCache);
+        QCOMPARE(answer.record.key, QByteArray("key-1"));
+        QCOMPARE(answer.record.value, QByteArray("{\"n\":1}"));
+        QCOMPARE(answer.record.headers.size(), h.size());
+        QCOMPARE(answer.record.header("idempotency-key"), QByteArray("idem-fetch"));
+        QCOMPARE(decodeDlqHeaders(answer.record.headers).stackTrace, fullMetadata().stackTrace);
+
+        scanner.fetchRecord(m_cluster->clientProperties(), topic, 0, 1);
+        QTRY_COMPARE_WITH_TIMEOUT(fetched.count(), 1, 5000);
+        QVERIFY(fetched.takeFirst().at(0).value<DlqFetchedRecord>().fromCache);
+
+        scanner.fetchRecord(m_cluster->clientProperties(), topic, 0, 99);
+        QTRY_COMPARE_WITH_TIMEOUT(fetched.count(), 1, 20000);
+        answer = fetched.takeFirst().at(0).value<DlqFetchedRecord>();
+        QVERIFY(!answer.ok());
+        QVERIFY2(answer.error.contains(u"offset 99"_s), qPrintable(answer.error));
+
+        // "Copy as kcat command" fetches the very record.
+        if (!TestSupport::haveExecutable(u"kcat"_s))
+            return;
+        QProcess sh;
+        sh.start(u"sh"_s, {u"-c"_s, DlqRecordFormatCommand(topic, 2)});
+        QVERIFY(sh.waitForFinished(20000));
+        // kcat's JSON carries binary header values raw (not valid JSON text): look for the fields.
+        const QByteArray printed = sh.readAllStandardOutput();
+        QVERIFY2(printed.contains("\"partition\":0,\"offset\":2,"), printed.constData());
+        QVERIFY(printed.contains("\"key\":\"key-2\""));
+    }
+
+    void dlqScanCommandWritesJsonLines()
+    {
+        const QString topic = u"dlq-cli"_s;
+        QVERIFY(m_cluster->createTopic(topic, 1));
+        DlqMetadata m = fullMetadata();
+        for (int i = 0; i < 5; ++i) {
+            m.reason = u"Order "_s + QString::number(i) + u" not found"_s;
+            m.exceptionClass = i < 3 ? u"com.acme.NotFound"_s : u"com.acme.Other"_s;
+            RecordHeaders h = encodeDlqHeaders(DlqDialect::BerthCanonical, m);
+            h.append({"idempotency-key", i < 3 ? QByteArray("same") : "k" + QByteArray::number(i), false});
+            QVERIFY(produce(topic, 0, "k", false, "{}", h));
+        }
+        QTemporaryDir dir;
+        const QByteArray path = dir.filePath(u"out.jsonl"_s).toLocal8Bit();
+        fflush(stdout);
+        const int saved = dup(STDOUT_FILENO);
+        const int fd = ::open(path.constData(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        dup2(fd, STDOUT_FILENO);
+        ::close(fd);
+        const int rc = Commands::dlqScan({u"berth"_s, u"scan"_s, u"--bootstrap"_s,
+                                          m_cluster->bootstrapServers(), u"--topic"_s, topic, u"--json"_s});
+        fflush(stdout);
+        dup2(saved, STDOUT_FILENO);
+        ::close(saved);
+        QCOMPARE(rc, 0);
+        QFile file(QString::fromLocal8Bit(path));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QList<QJsonObject> entries, groups, poison, summaries;
+        for (const QByteArray &line : file.readAll().split('\n')) {
+            if (!line.startsWith('{'))
+                continue; // the test logger writes to stdout too
+            QJsonParseError error;
+            const QJsonObject o = QJsonDocument::fromJson(line, &error).object();
+            QVERIFY2(error.error == QJsonParseError::NoError, line.constData());
+            const QString type = o.value(u"type"_s).toString();
+            (type == u"entry"_s    ? entries
+             : type == u"group"_s  ? groups
+             : type == u"poison"_s ? poison
+                                   : summaries)
+                .append(o);
+        }
+        QCOMPARE(entries.size(), 5);
+        QCOMPARE(entries.at(2).value(u"reason"_s).toString(), u"Order 2 not found"_s);
+        QCOMPARE(entries.at(2).value(u"originalOffset"_s).toInteger(), fullMetadata().originalOffset);
+        QCOMPARE(entries.at(2).value(u"dialect"_s).toString(), u"Berth canonical"_s);
+        QCOMPARE(groups.size(), 2);
+        QCOMPARE(groups.at(0).value(u"count"_s).toInt(), 3);
+        QCOMPARE(groups.at(0).value(u"reasonPattern"_s).toString(), u"Order <num> not found"_s);
+        QCOMPARE(poison.size(), 1);
+        QCOMPARE(poison.at(0).value(u"messageId"_s).toString(), u"same"_s);
+        QCOMPARE(summaries.size(), 1);
+        QCOMPARE(summaries.at(0).value(u"records"_s).toInt(), 5);
+    }
+
+private:
+    QString DlqRecordFormatCommand(const QString &topic, qint64 offset) const
+    {
+        DlqInspectorView inspector(nullptr);
+        DlqIndexEntry e;
+        e.partition = 0;
+        e.offset = offset;
+        inspector.showEntry(e, nullptr, topic, m_cluster->bootstrapServers());
+        return inspector.kcatCommand();
+    }
+};
+
+QTEST_MAIN(TestDlqScanner)
+#include "tst_dlqscanner.moc"
