@@ -1,4 +1,5 @@
 #include "commands.h"
+#include "dlqcommand.h"
 
 #include <QApplication>
 #include <QCoreApplication>
@@ -22,6 +23,7 @@ const Subcommand subcommands[] = {
      "the demo world (mock cluster, private PostgreSQL, reference services) and the console;\n"
      "           --headless: the world alone; --screenshots DIR: write a PNG of each view and exit"},
     {"lag", false, &Commands::lag, "one lag sample (--bootstrap, --group, --json)"},
+    {"dlq", false, &Commands::dlqScan, "dlq scan --topic T [--from ...] --json: decoded dead letters and failure groups"},
 };
 
 void printHelp()
