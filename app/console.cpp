@@ -6,16 +6,20 @@
 #include "models/inboxboardmodel.h"
 #include "services/inbox/inboxalerts.h"
 #include "services/inbox/inboxboardquery.h"
+#include "services/inbox/inboxkeylookup.h"
+#include "models/dlqbrowsermodel.h"
 #include "views/inboxboardview.h"
 #include "models/lagseriesstore.h"
 #include "models/lagtablemodel.h"
 #include "services/inbox/pgconnection.h"
 #include "services/monitor/alertengine.h"
 #include "services/monitor/duplicatetail.h"
-#include "services/policy/policyloader.h"
+#include "services/policy/policywatcher.h"
 #include "services/monitor/lagalerts.h"
 #include "services/monitor/lagsampler.h"
+#include "services/dlq/dlqscanner.h"
 #include "views/alertview.h"
+#include "views/dlqbrowserview.h"
 #include "views/lagchartview.h"
 #include "views/lagview.h"
 #include "views/mainwindow.h"
@@ -26,6 +30,7 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QSystemTrayIcon>
+#include <QTableView>
 #include <QTimer>
 
 using namespace Qt::StringLiterals;
@@ -43,14 +48,8 @@ Console::Console(const ConnectionProfile &profile, QObject *parent)
     , m_alertModel(new AlertModel(this))
     , m_window(std::make_unique<MainWindow>(m_connections))
 {
-    if (!m_profile.policyPath.isEmpty()) {
-        const PolicyLoadResult policy = loadPolicyFile(m_profile.policyPath);
-        for (const ConsumerPolicy &consumer : policy.policy.consumers) {
-            if (consumer.lagSloMaxLagSeconds)
-                m_sloSeconds.insert(consumer.name, *consumer.lagSloMaxLagSeconds);
-        }
-    }
     buildViews();
+    wirePolicy();
     wireAlerts();
     wireKafka();
     wireDatabase();
@@ -64,6 +63,18 @@ void Console::buildViews()
     m_chartView = new LagChartView(m_series);
     m_window->addTab(u"lag"_s, m_lagView, tr("&Lag"));
     m_window->addTab(u"charts"_s, m_chartView, tr("&Charts"));
+    m_dlqScanner = new DlqScanner(this);
+    m_dlqView = new DlqBrowserView(m_dlqScanner);
+    m_dlqView->setCluster(m_profile.cluster);
+    // Each dead letter's key looked up in the consumers' inboxes: COMPLETED there means a replay is a no-op.
+    auto *inboxLookup = new InboxKeyLookup(this);
+    inboxLookup->setConninfo(m_profile.databaseConninfo);
+    inboxLookup->setMappings(InboxMapping::presets());
+    m_dlqView->model()->setInboxLookup(inboxLookup);
+    m_dlqView->setTopics(m_profile.dlqTopics);
+    m_window->addTab(u"dlq"_s, m_dlqView, tr("&DLQ"));
+    connect(m_dlqView, &DlqBrowserView::statusMessage, m_window.get(),
+            [this](const QString &text) { m_window->statusBar()->showMessage(text, 10000); });
     m_inboxModel = new InboxBoardModel(this);
     m_inboxView = new InboxBoardView(m_inboxModel);
     m_window->addTab(u"inbox"_s, m_inboxView, tr("&Inbox"));
@@ -79,8 +90,40 @@ void Console::buildViews()
         m_lagView->focusFilter();
     });
     m_lagView->restoreHeaderState(QSettings().value(u"lag/header"_s).toByteArray());
+    m_dlqView->restoreState(QSettings().value(u"dlq/state"_s).toByteArray());
+    m_chartView->setRangeSeconds(QSettings().value(u"charts/rangeSeconds"_s, 900).toInt());
+    m_chartView->setSideIndex(QSettings().value(u"charts/side"_s, 0).toInt());
     connect(m_window.get(), &MainWindow::closing, this,
-            [this] { QSettings().setValue(u"lag/header"_s, m_lagView->saveHeaderState()); });
+            [this] {
+                QSettings settings;
+                settings.setValue(u"lag/header"_s, m_lagView->saveHeaderState());
+                settings.setValue(u"dlq/state"_s, m_dlqView->saveState());
+                settings.setValue(u"charts/rangeSeconds"_s, m_chartView->rangeSecondsSetting());
+                settings.setValue(u"charts/side"_s, m_chartView->sideIndex());
+            });
+}
+
+void Console::wirePolicy()
+{
+    if (m_profile.policyPath.isEmpty())
+        return;
+    // The policy is the team's contract: edits to the file apply to the alert thresholds at once.
+    auto *watcher = new PolicyWatcher(this);
+    connect(watcher, &PolicyWatcher::policyChanged, this, [this](const PolicyLoadResult &result) {
+        QHash<QString, qint64> slo;
+        for (const ConsumerPolicy &consumer : result.policy.consumers) {
+            if (consumer.lagSloMaxLagSeconds)
+                slo.insert(consumer.name, *consumer.lagSloMaxLagSeconds);
+        }
+        m_sloSeconds = slo;
+        if (!result.ok())
+            m_window->statusBar()->showMessage(
+                tr("Delivery policy has errors; lag SLOs from it may be incomplete: %1")
+                    .arg(result.messages().value(0)), 30000);
+        else
+            m_window->statusBar()->showMessage(tr("Delivery policy loaded: %n lag SLO(s)", nullptr, int(slo.size())), 8000);
+    });
+    watcher->setPath(m_profile.policyPath);
 }
 
 void Console::wireAlerts()
@@ -112,6 +155,15 @@ Console::~Console()
 void Console::wireKafka()
 {
     connect(m_sampler, &LagSampler::clusterUpdated, m_connections, &ConnectionsModel::setCluster);
+    connect(m_sampler, &LagSampler::clusterUpdated, this, [this](const ClusterSnapshot &cluster) {
+        QStringList topics;
+        for (const TopicInfo &topic : cluster.topics)
+            topics << topic.name;
+        if (topics != m_knownTopics) { // refill the chooser only when the cluster's topics change
+            m_knownTopics = topics;
+            m_dlqView->setTopics(topics);
+        }
+    });
     connect(m_sampler, &LagSampler::sampled, this, &Console::onSample);
     connect(m_sampler, &LagSampler::stateChanged, this, [this](LagSampler::State state, const QString &detail) {
         const QString bootstrap = KafkaConfig::bootstrapOf(m_profile.cluster);
@@ -157,6 +209,13 @@ void Console::wireKafka()
     settings.namedGroups = m_profile.namedGroups;
     settings.intervalMs = m_profile.sampleIntervalMs;
     settings.extraTopics = m_profile.dlqTopics;
+    settings.evaluation.rules.allowedLag = QSettings().value(u"lag/allowedLag"_s, 0).toLongLong();
+    m_lagView->setAllowedLag(settings.evaluation.rules.allowedLag);
+    connect(m_lagView, &LagView::allowedLagChanged, this, [this, evaluation = settings.evaluation](qint64 messages) mutable {
+        evaluation.rules.allowedLag = messages;
+        m_sampler->setEvaluation(evaluation);
+        QSettings().setValue(u"lag/allowedLag"_s, messages);
+    });
     m_sampler->start(settings);
 
     if (!m_profile.duplicateTopics.isEmpty()) {
@@ -169,6 +228,9 @@ void Console::wireKafka()
             parts.sort();
             // A spike: more than 5 % of the last minute's records repeat a key, sustained (engine timing).
             const qint64 now = QDateTime::currentMSecsSinceEpoch();
+            for (auto it = stats.topics.cbegin(); it != stats.topics.cend(); ++it)
+                m_series->appendSide(LagSeriesStore::Side::Duplicates, it.key(),
+                                     QDateTime::fromMSecsSinceEpoch(now), it->duplicateRatePerMinute);
             for (auto it = stats.topics.cbegin(); it != stats.topics.cend(); ++it)
                 m_alerts->observe(u"duplicate-spike"_s, it.key(),
                                   it->duplicatePercent > 5.0 ? AlertEngine::Observation::Breach
@@ -198,6 +260,15 @@ void Console::wireInboxBoard()
     auto previous = std::make_shared<InboxBoard>();
     connect(m_inboxQuery, &InboxBoardQuery::boardReady, this, [this, previous](const InboxBoard &board) {
         m_inboxView->setBoard(board);
+        if (board.ok()) {
+            for (const InboxConsumerCounts &consumer : board.consumers)
+                m_series->appendSide(LagSeriesStore::Side::InboxFailures, consumer.consumer, board.takenAt,
+                                     double(InboxBoard::failedRows(consumer.counts)));
+            const double redeliveries = m_inboxModel->redeliveriesPerMinute();
+            if (redeliveries >= 0)
+                m_series->appendSide(LagSeriesStore::Side::Duplicates, tr("inbox redeliveries (%1)").arg(board.table),
+                                     board.takenAt, redeliveries);
+        }
         InboxAlerts::observe(*m_alerts, board, *previous);
         *previous = board;
     });
@@ -274,8 +345,19 @@ void Console::show()
 
 void Console::writeScreenshots(const QString &dir, int warmUpMs)
 {
-    // Fresh inbox figures for the picture, rather than the reading taken while the world was empty.
+    // Fresh inbox figures for the picture, rather than the reading taken while the world was empty, and
+    // a scan of the first dead-letter topic so the DLQ desk has rows.
     QTimer::singleShot(std::max(0, warmUpMs - 2000), m_inboxView, &InboxBoardView::requestRefresh);
+    QTimer::singleShot(std::max(0, warmUpMs - 3000), m_dlqView, [this] {
+        if (!m_profile.dlqTopics.isEmpty())
+            m_dlqView->setTopic(m_profile.dlqTopics.first());
+        m_dlqView->startScan();
+    });
+    // One dead letter open in the inspector (it fetches the record, so ahead of the picture).
+    QTimer::singleShot(std::max(0, warmUpMs - 1500), m_dlqView, [this] {
+        if (m_dlqView->table()->model()->rowCount() > 0)
+            m_dlqView->table()->selectRow(0);
+    });
     QTimer::singleShot(warmUpMs, this, [this, dir] {
         if (!QDir().mkpath(dir)) {
             Q_EMIT screenshotsDone(false, tr("Cannot create %1").arg(dir));

@@ -10,6 +10,8 @@
 class AlertEngine;
 class AlertModel;
 class ConnectionsModel;
+class DlqBrowserView;
+class DlqScanner;
 class GroupLagModel;
 class InboxBoardModel;
 class InboxBoardQuery;
@@ -45,6 +47,7 @@ private:
     void buildViews();
     void wireKafka();
     void wireDatabase();
+    void wirePolicy();
     void wireAlerts();
     void wireInboxBoard();
     void onSample(const LagSnapshot &snapshot);
@@ -62,6 +65,9 @@ private:
     std::unique_ptr<MainWindow> m_window;
     LagView *m_lagView = nullptr;
     LagChartView *m_chartView = nullptr;
+    DlqScanner *m_dlqScanner = nullptr;
+    DlqBrowserView *m_dlqView = nullptr;
+    QStringList m_knownTopics;
     InboxBoardModel *m_inboxModel = nullptr;
     InboxBoardQuery *m_inboxQuery = nullptr;
     InboxBoardView *m_inboxView = nullptr;

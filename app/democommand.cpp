@@ -4,6 +4,8 @@
 #include "services/demo/demoworld.h"
 
 #include <QApplication>
+#include <QSettings>
+#include <QTemporaryDir>
 #include <QCommandLineParser>
 #include <QSocketNotifier>
 #include <QTextStream>
@@ -74,8 +76,13 @@ int demo(const QStringList &arguments)
 
     ConnectionProfile profile = world.profile(parser.value(u"user"_s));
     const bool screenshots = parser.isSet(u"screenshots"_s);
-    if (screenshots)
+    QTemporaryDir pictureSettings;
+    if (screenshots) {
         profile.sampleIntervalMs = 2000;
+        // Pictures show the factory layout, and taking them leaves the operator's saved layout alone.
+        QSettings::setDefaultFormat(QSettings::IniFormat);
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, pictureSettings.path());
+    }
     Console console(profile);
     console.show();
     int exitCode = 0;

@@ -42,4 +42,12 @@ QColor statusColor(LagStatus status)
     }
     return {};
 }
+
+QString shortClassName(const QString &className)
+{
+    if (className.contains(u' '))
+        return className; // a sentence, not a class name
+    const qsizetype dot = className.lastIndexOf(u'.');
+    return dot < 0 || dot + 1 == className.size() ? className : className.mid(dot + 1);
+}
 }

@@ -1,5 +1,8 @@
 #include "dlqbrowsermodel.h"
 
+#include "models/displayformat.h"
+
+#include <QColor>
 #include <QDateTime>
 #include <QLocale>
 #include <QTextDocument>
@@ -66,6 +69,9 @@ void DlqBrowserModel::beginScan(const DlqScanPlan &plan)
     m_matcher =
         m_filter.filters() && m_strings ? std::make_unique<DlqEntryMatcher>(m_filter, m_strings) : nullptr;
     m_resortPending = false;
+    m_inbox.reset();
+    if (m_inboxLookup)
+        m_inboxLookup->clear();
     endResetModel();
     if (wasRunning)
         Q_EMIT filteringChanged(false);
@@ -76,10 +82,48 @@ void DlqBrowserModel::clear()
     beginScan(DlqScanPlan{});
 }
 
+void DlqBrowserModel::setInboxLookup(InboxKeyLookup *lookup)
+{
+    if (m_inboxLookup)
+        disconnect(m_inboxLookup, nullptr, this, nullptr);
+    m_inboxLookup = lookup;
+    m_inboxTimer.setSingleShot(true);
+    m_inboxTimer.setInterval(200);
+    connect(&m_inboxTimer, &QTimer::timeout, this, &DlqBrowserModel::lookUpNewKeys, Qt::UniqueConnection);
+    if (lookup)
+        connect(lookup, &InboxKeyLookup::resolved, this, &DlqBrowserModel::applyInboxAnswer);
+}
+
+void DlqBrowserModel::lookUpNewKeys()
+{
+    if (!m_inboxLookup || !m_inboxLookup->isConfigured() || !m_strings)
+        return;
+    QList<quint32> ids;
+    QStringList keys;
+    m_inbox.collect(m_store, *m_strings, &ids, &keys);
+    if (!ids.isEmpty())
+        m_inboxLookup->enqueue(m_scanId, ids, keys);
+    const int rows = rowCount();
+    if (rows > 0) // "looking up…" where the column was empty
+        Q_EMIT dataChanged(index(0, int(DlqColumn::InboxStatus)), index(rows - 1, int(DlqColumn::InboxStatus)));
+}
+
+void DlqBrowserModel::applyInboxAnswer(const InboxKeyLookupResult &result)
+{
+    if (result.tag != m_scanId)
+        return; // an answer for a previous scan
+    m_inbox.apply(result);
+    const int rows = rowCount();
+    if (rows > 0)
+        Q_EMIT dataChanged(index(0, int(DlqColumn::InboxStatus)), index(rows - 1, int(DlqColumn::InboxStatus)));
+}
+
 void DlqBrowserModel::appendBatch(const DlqScanBatch &batch)
 {
     if (batch.scanId != m_scanId || batch.entries.isEmpty() || !m_strings)
         return;
+    if (m_inboxLookup && !m_inboxTimer.isActive())
+        m_inboxTimer.start();
     const quint32 first = m_store.size();
     const quint32 n = quint32(batch.entries.size());
     if (m_identity) {
@@ -232,8 +276,8 @@ const DlqBrowserModel::RowText &DlqBrowserModel::rowText(quint32 entryIndex) con
             o += u" @ "_s + QString::number(e.originalOffset);
     }
     cell(DlqColumn::Consumer) = visibleText(DlqEntryText::consumer(e, pool));
-    cell(DlqColumn::Exception) = visibleText(DlqEntryText::exceptionClass(e, pool));
-    cell(DlqColumn::Cause) = visibleText(DlqEntryText::causeClass(e, pool));
+    cell(DlqColumn::Exception) = visibleText(DisplayFormat::shortClassName(DlqEntryText::exceptionClass(e, pool)));
+    cell(DlqColumn::Cause) = visibleText(DisplayFormat::shortClassName(DlqEntryText::causeClass(e, pool)));
     cell(DlqColumn::Reason) = visibleText(DlqEntryText::reason(e, pool));
     if (e.attemptCount() >= 0)
         cell(DlqColumn::Attempts) =
@@ -274,9 +318,21 @@ QVariant DlqBrowserModel::data(const QModelIndex &index, int role) const
     const int column = index.column();
     switch (role) {
     case Qt::DisplayRole:
+        if (column == int(DlqColumn::InboxStatus))
+            return m_inbox.text(m_store.at(entryIndex)); // changes as answers arrive: not cached
         return rowText(entryIndex).cells[size_t(column)];
+    case Qt::ForegroundRole:
+        if (column == int(DlqColumn::InboxStatus) && m_inbox.isCompleted(m_store.at(entryIndex)))
+            return QColor(0x1e, 0x7b, 0x34); // completed: a replay would change nothing
+        return {};
     case Qt::ToolTipRole: {
-        const QString &text = rowText(entryIndex).cells[size_t(column)];
+        const StringPool &pool = *m_strings;
+        const DlqIndexEntry &e = m_store.at(entryIndex);
+        // Class columns show the simple name; the tooltip names the class in full.
+        const QString text = column == int(DlqColumn::InboxStatus) ? m_inbox.toolTip(e)
+                             : column == int(DlqColumn::Exception) ? visibleText(DlqEntryText::exceptionClass(e, pool))
+                             : column == int(DlqColumn::Cause)   ? visibleText(DlqEntryText::causeClass(e, pool))
+                                                                 : rowText(entryIndex).cells[size_t(column)];
         if (text.isEmpty())
             return {};
         // Tooltips guess at rich text: hand them escaped text, so markup in a reason stays text.

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "models/dlqentrystore.h"
+#include "models/dlqinboxcolumn.h"
 #include "models/dlqrowquery.h"
 #include "services/dlq/dlqscantypes.h"
 #include "services/support/jobtracker.h"
@@ -31,6 +32,12 @@ public:
     void beginScan(const DlqScanPlan &plan);
     void appendBatch(const DlqScanBatch &batch);
     void clear();
+
+    // Fills the "Inbox status" column: keys of appended entries are looked up in batches (off the UI
+    // thread) and the answers shown as they arrive. nullptr or an unconfigured look-up: the column stays
+    // empty.
+    void setInboxLookup(InboxKeyLookup *lookup);
+    bool isInboxCompleted(int row) const { return m_inbox.isCompleted(entry(row)); }
 
     void setFilter(const DlqFilter &filter); // keeps the current sort
     DlqFilter filter() const { return m_filter; }
@@ -85,4 +92,10 @@ private:
     QElapsedTimer m_jobClock;
 
     mutable QCache<quint32, RowText> m_text{4000};
+
+    void lookUpNewKeys();
+    void applyInboxAnswer(const InboxKeyLookupResult &result);
+    InboxKeyLookup *m_inboxLookup = nullptr;
+    DlqInboxColumn m_inbox;
+    QTimer m_inboxTimer; // coalesces batches into one look-up request
 };

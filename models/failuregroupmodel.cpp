@@ -1,5 +1,7 @@
 #include "failuregroupmodel.h"
 
+#include "models/displayformat.h"
+
 #include <QDateTime>
 #include <QLocale>
 #include <QTextDocument>
@@ -147,9 +149,9 @@ QVariant FailureGroupModel::data(const QModelIndex &index, int role) const
         case Count:
             return QLocale().toString(g.count);
         case Exception:
-            return plain(g.exceptionClass);
+            return plain(DisplayFormat::shortClassName(g.exceptionClass));
         case Cause:
-            return plain(g.causeClass);
+            return plain(DisplayFormat::shortClassName(g.causeClass));
         case Pattern:
             return plain(g.reasonPattern);
         case FirstSeen:

@@ -33,6 +33,7 @@ void InboxBoardModel::setBoard(const InboxBoard &board)
 {
     // The same consumers as before (the usual refresh): the numbers change in place, so selection and
     // scroll position survive. Otherwise the rows changed: reset.
+    m_previous = m_board;
     if (sameConsumers(m_board.consumers, board.consumers)) {
         m_board = board;
         if (rowCount() > 0)
@@ -217,6 +218,35 @@ QString InboxBoardModel::outboxLine() const
     return tr("Outbox %1: %2 pending, oldest waiting %3.")
         .arg(m_board.outboxTable, QLocale().toString(m_board.outbox.pending),
              formatDuration(m_board.outbox.oldestPendingAgeSeconds));
+}
+
+double InboxBoardModel::redeliveriesPerMinute() const
+{
+    const InboxBoard &before = m_previous;
+    if (!m_board.ok() || !before.ok() || !m_board.hasAttempts || !before.hasAttempts
+        || before.mappingName != m_board.mappingName || !before.takenAt.isValid())
+        return -1;
+    const double minutes = double(before.takenAt.msecsTo(m_board.takenAt)) / 60000.0;
+    if (minutes <= 0)
+        return -1;
+    // Rows can be deleted (retention): a shrinking count is no negative redelivery.
+    return double(std::max<qint64>(0, m_board.redeliveredRows() - before.redeliveredRows())) / minutes;
+}
+
+QString InboxBoardModel::redeliveryLine() const
+{
+    if (!m_board.ok() || !m_board.hasAttempts)
+        return {};
+    const qint64 rows = m_board.grandTotal();
+    const qint64 redelivered = m_board.redeliveredRows();
+    const double percent = rows > 0 ? 100.0 * double(redelivered) / double(rows) : 0.0;
+    QString line = tr("Redelivered: %1 of %2 rows (%3 %) took more than one attempt.")
+                       .arg(QLocale().toString(redelivered), QLocale().toString(rows))
+                       .arg(percent, 0, 'f', 1);
+    const double rate = redeliveriesPerMinute();
+    if (rate >= 0)
+        line += u' ' + tr("%1 more per minute since the previous reading.").arg(rate, 0, 'f', 1);
+    return line;
 }
 
 QString InboxBoardModel::indexWarning() const

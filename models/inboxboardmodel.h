@@ -37,6 +37,10 @@ public:
     QString statusLine() const;   // when and how fast the board was read, or why it could not be
     QString stuckLine() const;    // the oldest stuck in-progress row
     QString outboxLine() const;   // the outbox backlog
+    QString redeliveryLine() const; // rows delivered more than once, share and recent rate
+    // Redelivered rows added per minute between the previous reading of the same inbox and this one;
+    // negative when unknown (first reading, another inbox, no attempts column).
+    double redeliveriesPerMinute() const;
     QString indexWarning() const; // empty when every documented index exists
     QList<InboxErrorCount> topErrors() const { return m_board.topErrors; }
 
@@ -54,4 +58,5 @@ private:
     QString consumerOfRow(int row) const;
 
     InboxBoard m_board;
+    InboxBoard m_previous; // the reading before m_board, for rates
 };

@@ -1,5 +1,7 @@
 #include "lagseriesstore.h"
 
+#include <QDateTime>
+
 #include <cmath>
 
 LagSeriesStore::LagSeriesStore(QObject *parent)
@@ -66,7 +68,7 @@ void LagSeriesStore::append(const LagSnapshot &snapshot)
         push(p.timeLag, t, r.timeLagMs < 0 ? qQNaN() : double(r.timeLagMs) / 1000.0, partitionOldest);
     }
     for (const QString &topic : std::as_const(m_rateTopics))
-        push(m_rates[topic], t, snapshot.topicRatePerMinute.value(topic, 0.0), groupOldest);
+        push(m_sides[size_t(Side::DlqArrivals)][topic], t, snapshot.topicRatePerMinute.value(topic, 0.0), groupOldest);
     Q_EMIT appended();
 }
 
@@ -75,9 +77,11 @@ QStringList LagSeriesStore::groups() const
     return m_groups.keys();
 }
 
-QStringList LagSeriesStore::rateTopics() const
+void LagSeriesStore::appendSide(Side side, const QString &name, const QDateTime &at, double value)
 {
-    return m_rates.keys();
+    const double t = double(at.toMSecsSinceEpoch()) / 1000.0;
+    push(m_sides[size_t(side)][name], t, value, t - double(m_groupRetentionS));
+    Q_EMIT appended();
 }
 
 LagSeriesStore::Series LagSeriesStore::groupSeries(const QString &group, Metric metric, bool coarse) const
@@ -97,7 +101,7 @@ QMap<QString, LagSeriesStore::Series> LagSeriesStore::partitionSeries(const QStr
     return out;
 }
 
-LagSeriesStore::Series LagSeriesStore::topicRate(const QString &topic) const
+QMap<QString, LagSeriesStore::Series> LagSeriesStore::sideSeries(Side side) const
 {
-    return m_rates.value(topic);
+    return m_sides[size_t(side)];
 }

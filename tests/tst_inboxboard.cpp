@@ -276,6 +276,42 @@ private Q_SLOTS:
         QCOMPARE(noAttempts.attemptsHistogram, (std::array<qint64, InboxBoard::AttemptBuckets>{}));
     }
 
+    void redeliveriesMatchIndependentSql()
+    {
+        QVERIFY(freshSchema());
+        const auto count = [this](const QString &sql) {
+            const PgResult r = m_db.exec(sql);
+            return r.ok ? r.rows.at(0).at(0).toLongLong() : -1;
+        };
+        InboxBoardModel model;
+        InboxBoard first = board(mapping(u"seed001"_s));
+        QVERIFY2(first.ok(), qPrintable(first.error));
+        QCOMPARE(first.redeliveredRows(), count(u"SELECT count(*) FROM processed_events WHERE attempt_count > 1"_s));
+        model.setBoard(first);
+        QCOMPARE(model.redeliveriesPerMinute(), -1.0); // nothing to compare with yet
+        QVERIFY(model.redeliveryLine().contains(QString::number(first.redeliveredRows())));
+
+        // Three first-attempt rows are delivered again.
+        const PgResult bump = m_db.exec(
+            u"UPDATE processed_events SET attempt_count = 2 WHERE idempotency_key IN "
+            u"(SELECT idempotency_key FROM processed_events WHERE attempt_count <= 1 ORDER BY 1 LIMIT 3)"_s);
+        QVERIFY2(bump.ok && bump.affected == 3, qPrintable(bump.error));
+        InboxBoard second = board(mapping(u"seed001"_s));
+        QCOMPARE(second.redeliveredRows(), first.redeliveredRows() + 3);
+        // Pretend the readings were two minutes apart: 3 new redeliveries over 2 minutes.
+        second.takenAt = first.takenAt.addSecs(120);
+        model.setBoard(second);
+        QCOMPARE(model.redeliveriesPerMinute(), 1.5);
+        const qint64 rows = count(u"SELECT count(*) FROM processed_events"_s);
+        const QString percent = QString::number(100.0 * double(second.redeliveredRows()) / double(rows), 'f', 1);
+        QVERIFY2(model.redeliveryLine().contains(percent), qPrintable(model.redeliveryLine()));
+
+        // Another inbox next: no rate across tables.
+        model.setBoard(board(mapping(u"seed000"_s)));
+        QCOMPARE(model.redeliveriesPerMinute(), -1.0);
+        QVERIFY(model.redeliveryLine().isEmpty()); // seed 000 has no attempts column
+    }
+
     void topErrorsMatch_data()
     {
         QTest::addColumn<QString>("preset");

@@ -229,6 +229,43 @@ private Q_SLOTS:
         QCOMPARE(states.last().first().value<LagSampler::State>(), LagSampler::State::Connected);
     }
 
+    void allowedLagChangesApplyWhileRunning()
+    {
+        QVERIFY(m_cluster->createTopic(u"allowed"_s, 1));
+        QString error;
+        auto producer = KafkaProducer::create(m_cluster->clientProperties(), &error);
+        QVERIFY2(producer, qPrintable(error));
+        for (int i = 0; i < 20; ++i)
+            QVERIFY(producer->produce({u"allowed"_s, 0, "k", false, "v", {}, 0}));
+        QVERIFY(producer->flush(5000));
+        QVERIFY(OffsetCommitter::commit(m_cluster->clientProperties(), u"allowed-reader"_s, {{{u"allowed"_s, 0}, 5}}, &error));
+
+        LagSampler sampler;
+        QSignalSpy samples(&sampler, &LagSampler::sampled);
+        LagSampler::Settings settings;
+        settings.cluster = m_cluster->clientProperties();
+        settings.namedGroups = {u"allowed-reader"_s};
+        settings.intervalMs = 100;
+        settings.evaluation.rules.windowSamples = 2;
+        settings.evaluation.rules.stopAfterSamples = 1000;
+        sampler.start(settings);
+        const auto latest = [&] {
+            const auto snap = samples.last().first().value<LagSnapshot>();
+            const PartitionLag *row = find(snap, u"allowed-reader"_s, u"allowed"_s, 0);
+            return row ? lagStatusName(row->status) : QString();
+        };
+        // Committed stands still 15 behind: a stall.
+        QTRY_VERIFY_WITH_TIMEOUT(!samples.isEmpty() && latest() == u"STALL"_s, 10000);
+        LagEvaluation relaxed = settings.evaluation;
+        relaxed.rules.allowedLag = 15;
+        sampler.setEvaluation(relaxed);
+        QTRY_VERIFY_WITH_TIMEOUT(latest() == u"OK"_s, 10000);
+        relaxed.rules.allowedLag = 14; // one below the lag: the stall is back, and the history was kept
+        const qsizetype before = samples.size();
+        sampler.setEvaluation(relaxed);
+        QTRY_VERIFY_WITH_TIMEOUT(samples.size() > before + 1 && latest() == u"STALL"_s, 10000);
+    }
+
     void unreachableClusterIsReportedNotFatal()
     {
         LagSampler sampler;

@@ -180,6 +180,32 @@ private Q_SLOTS:
         QCOMPARE(coarse.values.constLast(), 399.0); // a minute's maximum
     }
 
+    void seriesStoreKeepsSideFamiliesApart()
+    {
+        LagSeriesStore store;
+        store.setRateTopics({u"orders-dlt"_s});
+        QSignalSpy appended(&store, &LagSeriesStore::appended);
+        LagSnapshot s;
+        s.reachable = true;
+        const QDateTime t0 = QDateTime::fromMSecsSinceEpoch(1'700'000'000'000);
+        s.takenAt = t0;
+        s.topicRatePerMinute.insert(u"orders-dlt"_s, 12.0);
+        store.append(s);
+        store.appendSide(LagSeriesStore::Side::Duplicates, u"payments"_s, t0, 3.0);
+        store.appendSide(LagSeriesStore::Side::Duplicates, u"payments"_s, t0.addSecs(5), 4.0);
+        store.appendSide(LagSeriesStore::Side::Duplicates, u"payments"_s, t0.addSecs(1), 9.0); // out of order: dropped
+        store.appendSide(LagSeriesStore::Side::InboxFailures, u"order-projection"_s, t0, 7.0);
+        QCOMPARE(appended.size(), 5);
+        const auto dlq = store.sideSeries(LagSeriesStore::Side::DlqArrivals);
+        QCOMPARE(dlq.keys(), QStringList{u"orders-dlt"_s});
+        QCOMPARE(dlq.value(u"orders-dlt"_s).values, QVector<double>{12.0});
+        const auto duplicates = store.sideSeries(LagSeriesStore::Side::Duplicates);
+        QCOMPARE(duplicates.keys(), QStringList{u"payments"_s});
+        QCOMPARE(duplicates.value(u"payments"_s).values, (QVector<double>{3.0, 4.0}));
+        QCOMPARE(store.sideSeries(LagSeriesStore::Side::InboxFailures).value(u"order-projection"_s).values,
+                 QVector<double>{7.0});
+    }
+
     void connectionsModelShowsClusterAndHealth()
     {
         ConnectionsModel model;

@@ -112,9 +112,12 @@ DlqBrowserView::DlqBrowserView(DlqScanner *scanner, QWidget *parent)
     m_groupTable->setSelectionMode(QAbstractItemView::SingleSelection);
     m_groupTable->verticalHeader()->hide();
     m_groupTable->horizontalHeader()->setStretchLastSection(true);
-    m_groupTable->setColumnWidth(FailureGroupModel::Exception, 220);
+    m_groupTable->setColumnWidth(FailureGroupModel::Exception, 200);
     m_groupTable->setColumnWidth(FailureGroupModel::Pattern, 260);
     m_groupTable->setWordWrap(false);
+    // The pattern tells groups apart at a glance (they often share one wrapper exception): show it first.
+    m_groupTable->horizontalHeader()->moveSection(FailureGroupModel::Pattern, FailureGroupModel::Exception);
+    m_groupTable->horizontalHeader()->moveSection(FailureGroupModel::Cause, FailureGroupModel::Exception + 1);
 
     m_table->setModel(m_model);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -128,6 +131,11 @@ DlqBrowserView::DlqBrowserView(DlqScanner *scanner, QWidget *parent)
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_table->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
     m_table->setSortingEnabled(true); // the model sorts, as a background job
+    // Every header readable with its sort indicator; the wide columns get room for their usual text.
+    const QFontMetrics headerMetrics(m_table->horizontalHeader()->font());
+    for (int c = 0; c < int(DlqColumn::Count); ++c)
+        m_table->setColumnWidth(c, headerMetrics.horizontalAdvance(m_model->headerData(c, Qt::Horizontal).toString()) + 36);
+    m_table->setColumnWidth(int(DlqColumn::Consumer), 150);
     m_table->setColumnWidth(int(DlqColumn::Time), 170);
     m_table->setColumnWidth(int(DlqColumn::Original), 200);
     m_table->setColumnWidth(int(DlqColumn::Exception), 220);
@@ -171,8 +179,9 @@ DlqBrowserView::DlqBrowserView(DlqScanner *scanner, QWidget *parent)
     m_inner->setStretchFactor(1, 2);
     m_outer->addWidget(groupsPanel);
     m_outer->addWidget(m_inner);
-    m_outer->setStretchFactor(0, 1);
-    m_outer->setStretchFactor(1, 3);
+    m_outer->setStretchFactor(0, 2);
+    m_outer->setStretchFactor(1, 5);
+    m_outer->setSizes({440, 1100}); // the groups need room for a class name and a pattern
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(controls);

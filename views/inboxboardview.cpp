@@ -51,6 +51,7 @@ InboxBoardView::InboxBoardView(InboxBoardModel *model, QWidget *parent)
     , m_table(new QTableView(this))
     , m_stuck(plainLabel(this))
     , m_outbox(plainLabel(this))
+    , m_redelivery(plainLabel(this))
     , m_plot(new QCustomPlot(this))
     , m_bars(new QCPBars(m_plot->xAxis, m_plot->yAxis))
     , m_noAttempts(plainLabel(this))
@@ -126,6 +127,7 @@ InboxBoardView::InboxBoardView(InboxBoardModel *model, QWidget *parent)
     layout->addWidget(m_table, 1);
     layout->addWidget(m_stuck);
     layout->addWidget(m_outbox);
+    layout->addWidget(m_redelivery);
     layout->addLayout(bottom, 1);
 
     setMappings(InboxMapping::presets());
@@ -169,6 +171,8 @@ void InboxBoardView::setBoard(const InboxBoard &board)
     m_stuck->setVisible(board.ok());
     m_outbox->setText(m_model->outboxLine());
     m_outbox->setVisible(board.ok());
+    m_redelivery->setText(m_model->redeliveryLine());
+    m_redelivery->setVisible(!m_redelivery->text().isEmpty());
     showHistogram(board);
     showErrors(board);
 }

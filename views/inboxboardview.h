@@ -37,6 +37,7 @@ public:
     QLabel *indexWarningLabel() const { return m_indexWarning; }
     QLabel *stuckLabel() const { return m_stuck; }
     QLabel *outboxLabel() const { return m_outbox; }
+    QLabel *redeliveryLabel() const { return m_redelivery; }
     QLabel *statusLabel() const { return m_status; }
 
 public Q_SLOTS:
@@ -60,6 +61,7 @@ private:
     QTableView *m_table;
     QLabel *m_stuck;
     QLabel *m_outbox;
+    QLabel *m_redelivery;
     QCustomPlot *m_plot;
     QCPBars *m_bars;
     QLabel *m_noAttempts;

@@ -28,6 +28,7 @@ LagChartView::LagChartView(LagSeriesStore *store, QWidget *parent)
     , m_scope(new QComboBox(this))
     , m_metric(new QComboBox(this))
     , m_range(new QComboBox(this))
+    , m_side(new QComboBox(this))
     , m_lagPlot(new QCustomPlot(this))
     , m_ratePlot(new QCustomPlot(this))
     , m_lagReadout(new QLabel(this))
@@ -42,6 +43,10 @@ LagChartView::LagChartView(LagSeriesStore *store, QWidget *parent)
     for (const auto &[label, seconds] : ranges)
         m_range->addItem(label, seconds);
     m_range->setCurrentIndex(1);
+    // Order follows LagSeriesStore::Side.
+    m_side->addItem(tr("DLQ arrivals (messages/min)"), tr("DLQ arrivals (messages/min)"));
+    m_side->addItem(tr("Duplicates (messages/min)"), tr("Duplicates (messages/min)"));
+    m_side->addItem(tr("Inbox failures (failed or parked rows)"), tr("Failed or parked rows"));
     auto *exportButton = new QPushButton(tr("Export PNG…"), this);
     auto *latest = new QPushButton(tr("Follow latest"), this);
     for (QLabel *readout : {m_lagReadout, m_rateReadout}) {
@@ -66,6 +71,11 @@ LagChartView::LagChartView(LagSeriesStore *store, QWidget *parent)
     layout->addLayout(controls);
     layout->addWidget(m_lagPlot, 3);
     layout->addWidget(m_lagReadout);
+    auto *sideControls = new QHBoxLayout;
+    sideControls->addWidget(new QLabel(tr("Below:"), this));
+    sideControls->addWidget(m_side);
+    sideControls->addStretch(1);
+    layout->addLayout(sideControls);
     layout->addWidget(m_ratePlot, 2);
     layout->addWidget(m_rateReadout);
 
@@ -76,7 +86,7 @@ LagChartView::LagChartView(LagSeriesStore *store, QWidget *parent)
         rebuildScopes();
         scheduleRedraw();
     });
-    for (QComboBox *box : {m_scope, m_metric, m_range})
+    for (QComboBox *box : {m_scope, m_metric, m_range, m_side})
         connect(box, &QComboBox::currentIndexChanged, this, [this] {
             m_followLatest = true;
             redrawNow();
@@ -122,6 +132,16 @@ void LagChartView::setUpPlot(QCustomPlot *plot, const QString &yLabel)
 void LagChartView::setRangeSeconds(int seconds)
 {
     m_range->setCurrentIndex(std::max(0, m_range->findData(seconds)));
+}
+
+void LagChartView::setSideIndex(int index)
+{
+    m_side->setCurrentIndex(std::clamp(index, 0, m_side->count() - 1));
+}
+
+int LagChartView::sideIndex() const
+{
+    return m_side->currentIndex();
 }
 
 void LagChartView::showGroup(const QString &group)
@@ -214,12 +234,12 @@ void LagChartView::redrawNow()
             lagSeries.append({it.key(), {it->keys, it->values}});
     }
     fillGraphs(m_lagPlot, lagSeries);
-    QList<QPair<QString, QPair<QVector<double>, QVector<double>>>> rateSeries;
-    for (const QString &topic : m_store->rateTopics()) {
-        const auto s = m_store->topicRate(topic);
-        rateSeries.append({topic, {s.keys, s.values}});
-    }
-    fillGraphs(m_ratePlot, rateSeries);
+    QList<QPair<QString, QPair<QVector<double>, QVector<double>>>> sideSeries;
+    const auto side = m_store->sideSeries(LagSeriesStore::Side(m_side->currentIndex()));
+    for (auto it = side.cbegin(); it != side.cend(); ++it)
+        sideSeries.append({it.key(), {it->keys, it->values}});
+    m_ratePlot->yAxis->setLabel(m_side->currentData().toString());
+    fillGraphs(m_ratePlot, sideSeries);
 
     for (QCustomPlot *plot : {m_lagPlot, m_ratePlot}) {
         if (m_followLatest) {

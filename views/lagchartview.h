@@ -9,7 +9,8 @@ class QComboBox;
 class QLabel;
 class QTimer;
 
-// Lag history per group (or one group's partitions) and the arrival rate of watched DLQ topics.
+// Lag history per group (or one group's partitions) above; below, a chosen side figure: DLQ arrivals,
+// duplicates, or inbox failures.
 // Redraws are coalesced: new samples schedule one replot, never one per series.
 class LagChartView final : public QWidget {
     Q_OBJECT
@@ -18,6 +19,9 @@ public:
 
     void showGroup(const QString &group); // drill down: that group's partitions; empty: all groups
     void setRangeSeconds(int seconds);     // one of the offered ranges: 300, 900, 3600, 21600, 86400
+    void setSideIndex(int index);          // LagSeriesStore::Side as an index
+    int sideIndex() const;
+    int rangeSecondsSetting() const { return int(rangeSeconds()); }
     bool exportPng(const QString &path);
     QCustomPlot *lagPlot() const { return m_lagPlot; }
     void redrawNow();
@@ -34,6 +38,7 @@ private:
     QComboBox *m_scope;
     QComboBox *m_metric;
     QComboBox *m_range;
+    QComboBox *m_side;
     QCustomPlot *m_lagPlot;
     QCustomPlot *m_ratePlot;
     QLabel *m_lagReadout;

@@ -5,6 +5,8 @@
 
 #include <QDataStream>
 #include <QHBoxLayout>
+#include <QSignalBlocker>
+#include <QSpinBox>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -35,12 +37,20 @@ LagView::LagView(QAbstractItemModel *groups, QAbstractItemModel *partitions, QWi
     , m_filter(new QLineEdit(this))
     , m_summary(new QLabel(this))
     , m_duplicates(new QLabel(this))
+    , m_allowedLag(new QSpinBox(this))
     , m_groupProxy(new QSortFilterProxyModel(this))
     , m_partitionProxy(new QSortFilterProxyModel(this))
     , m_groups(new QTableView(this))
     , m_partitions(new QTableView(this))
 {
     m_filter->setPlaceholderText(tr("Filter groups (Ctrl+F)"));
+    m_allowedLag->setRange(0, 1'000'000'000);
+    m_allowedLag->setSuffix(tr(" messages"));
+    m_allowedLag->setGroupSeparatorShown(true);
+    m_allowedLag->setKeyboardTracking(false); // one change per edit, not one per digit typed
+    m_allowedLag->setToolTip(tr("A partition lagging by at most this many messages is OK, whatever its "
+                                "commits do. Applies from the next sample."));
+    connect(m_allowedLag, &QSpinBox::valueChanged, this, [this](int value) { Q_EMIT allowedLagChanged(value); });
     m_filter->setClearButtonEnabled(true);
     m_summary->setTextFormat(Qt::PlainText);
     m_duplicates->setTextFormat(Qt::PlainText);
@@ -78,6 +88,10 @@ LagView::LagView(QAbstractItemModel *groups, QAbstractItemModel *partitions, QWi
     auto *top = new QHBoxLayout;
     top->addWidget(m_filter, 1);
     top->addWidget(m_summary);
+    auto *allowedLabel = new QLabel(tr("&Allowed lag:"), this);
+    allowedLabel->setBuddy(m_allowedLag);
+    top->addWidget(allowedLabel);
+    top->addWidget(m_allowedLag);
     auto *split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_groups);
     split->addWidget(m_partitions);
@@ -98,6 +112,12 @@ void LagView::setDuplicates(const QString &text)
 {
     m_duplicates->setText(text);
     m_duplicates->setVisible(!text.isEmpty());
+}
+
+void LagView::setAllowedLag(qint64 messages)
+{
+    const QSignalBlocker blocker(m_allowedLag);
+    m_allowedLag->setValue(int(std::clamp<qint64>(messages, 0, m_allowedLag->maximum())));
 }
 
 void LagView::focusFilter()

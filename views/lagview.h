@@ -6,6 +6,7 @@ class QAbstractItemModel;
 class QLineEdit;
 class QLabel;
 class QSortFilterProxyModel;
+class QSpinBox;
 class QTableView;
 
 // Groups on top (sortable by lag, time lag, status), the selected group's partitions below.
@@ -16,6 +17,7 @@ public:
 
     void setSummary(const QString &text);
     void setDuplicates(const QString &text);
+    void setAllowedLag(qint64 messages); // shows the value; emits nothing
     void focusFilter();
     QByteArray saveHeaderState() const;
     void restoreHeaderState(const QByteArray &state);
@@ -24,11 +26,13 @@ public:
 
 Q_SIGNALS:
     void groupActivated(const QString &group); // double-click: show its chart
+    void allowedLagChanged(qint64 messages);   // the operator changed the allowed lag
 
 private:
     QLineEdit *m_filter;
     QLabel *m_summary;
     QLabel *m_duplicates;
+    QSpinBox *m_allowedLag;
     QSortFilterProxyModel *m_groupProxy;
     QSortFilterProxyModel *m_partitionProxy;
     QTableView *m_groups;

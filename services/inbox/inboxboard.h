@@ -86,6 +86,21 @@ struct InboxBoard {
     QStringList missingIndexes;
 
     bool ok() const { return error.isEmpty(); }
+    // Rows delivered more than once (attempts > 1): the redeliveries that reached the inbox. 0 without
+    // an attempts column.
+    qint64 redeliveredRows() const
+    {
+        qint64 sum = 0;
+        for (int b = 1; b < AttemptBuckets; ++b)
+            sum += attemptsHistogram[size_t(b)];
+        return sum;
+    }
+    // Rows the consumer gave up on for now or for good: failed (either kind) or parked.
+    static qint64 failedRows(const InboxStateCounts &counts)
+    {
+        return counts[size_t(InboxState::FailedRetryable)] + counts[size_t(InboxState::FailedTerminal)]
+             + counts[size_t(InboxState::Parked)];
+    }
     qint64 total(InboxState state) const { return totals[size_t(state)]; }
     qint64 grandTotal() const
     {

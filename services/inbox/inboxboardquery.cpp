@@ -55,11 +55,7 @@ public:
     }
 
 private:
-    QString qualified(const QString &schema, const QString &table) const
-    {
-        const QString name = m_db.escapeIdentifier(table);
-        return schema.isEmpty() ? name : m_db.escapeIdentifier(schema) + u'.' + name;
-    }
+    QString qualified(const QString &schema, const QString &table) const { return m_db.escapeTable(schema, table); }
 
     PgResult run(InboxBoard &board, const QString &what, const QString &sql, const QVariantList &params = {})
     {

@@ -373,6 +373,12 @@ bool PgSession::execScript(const QString &sql, QString *error)
     return ok;
 }
 
+QString PgSession::escapeTable(const QString &schema, const QString &table) const
+{
+    const QString name = escapeIdentifier(table);
+    return schema.isEmpty() ? name : escapeIdentifier(schema) + u'.' + name;
+}
+
 QString PgSession::escapeIdentifier(const QString &identifier) const
 {
     if (m_conn) {

@@ -54,6 +54,8 @@ public:
 
     // PQescapeIdentifier on an open connection; plain double-quoting otherwise.
     QString escapeIdentifier(const QString &identifier) const;
+    // "schema"."table" (or just "table" when schema is empty: the search_path decides), each part escaped.
+    QString escapeTable(const QString &schema, const QString &table) const;
     // The latest libpq error for this connection, on one line, with the server's reason when it sent
     // one before closing ("terminating connection due to administrator command").
     QString lastError() const;

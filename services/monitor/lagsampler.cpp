@@ -44,6 +44,8 @@ public:
         tick();
     }
 
+    void setEvaluation(const LagEvaluation &evaluation) { m_settings.evaluation = evaluation; }
+
     void halt()
     {
         if (m_timer)
@@ -104,6 +106,12 @@ void LagSampler::start(const Settings &settings)
 void LagSampler::stop()
 {
     QMetaObject::invokeMethod(m_worker, [w = m_worker] { w->halt(); }, Qt::QueuedConnection);
+}
+
+void LagSampler::setEvaluation(const LagEvaluation &evaluation)
+{
+    QMetaObject::invokeMethod(m_worker, [w = m_worker, evaluation] { w->setEvaluation(evaluation); },
+                              Qt::QueuedConnection);
 }
 
 void LagSampler::sampleNow()

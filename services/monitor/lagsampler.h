@@ -39,6 +39,8 @@ public:
     void start(const Settings &settings);
     void stop();
     void sampleNow();
+    // New status rules and peek budget from the next sample on; history and connections are kept.
+    void setEvaluation(const LagEvaluation &evaluation);
 
     // The same work, blocking, for the command line and benchmarks.
     // Without a history (one-shot use), time lag comes from peeking at the records.

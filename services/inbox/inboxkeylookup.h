@@ -1,0 +1,77 @@
+#pragma once
+
+#include "services/inbox/inboxmapping.h"
+#include "services/support/jobtracker.h"
+
+#include <QHash>
+#include <QList>
+#include <QMetaType>
+#include <QObject>
+#include <QQueue>
+#include <QStringList>
+
+#include <memory>
+
+class PgSession;
+
+// What a consumer's inbox says about one message id / idempotency key.
+struct InboxKeyState {
+    InboxState state = InboxState::Unknown;
+    QString status;   // the raw word in the table
+    QString consumer; // empty when the mapping has no consumer column
+    QString table;    // schema.table as displayed
+};
+using InboxKeyStates = QHash<QString, InboxKeyState>; // by key; keys no inbox knows are absent
+
+// One answered batch. ids are the caller's handles for the keys, passed through untouched.
+struct InboxKeyLookupResult {
+    quint64 tag = 0;
+    QList<quint32> ids;
+    QStringList keys;
+    InboxKeyStates found;
+    QString error; // one readable line; found may still hold what the other tables answered
+};
+Q_DECLARE_METATYPE(InboxKeyLookupResult)
+
+// Looks idempotency keys up in the consumers' inbox tables: is a dead letter's message already
+// COMPLETED there (a replay would be a no-op), parked, failed, or unknown? Batches run one at a time on
+// the thread pool over one reused connection, so the UI thread never waits and the database sees at most
+// one query from here. Keys go in as one array parameter per table (`= ANY($1)`), which the inbox's
+// primary key or unique index answers.
+class InboxKeyLookup final : public QObject {
+    Q_OBJECT
+public:
+    static constexpr int BatchSize = 500;
+
+    explicit InboxKeyLookup(QObject *parent = nullptr);
+    ~InboxKeyLookup() override;
+
+    void setConninfo(const QString &conninfo);
+    void setMappings(const QList<InboxMapping> &mappings);
+    bool isConfigured() const { return !m_conninfo.isEmpty() && !m_mappings.isEmpty(); }
+
+    // Queued in BatchSize pieces and answered in order by resolved().
+    void enqueue(quint64 tag, const QList<quint32> &ids, const QStringList &keys);
+    // Drops queued batches and the answer of a running one (a new scan began).
+    void clear();
+    bool isIdle() const { return !m_running && m_queue.isEmpty(); }
+
+    // Blocking, for worker threads, the command line and dry runs. Tables that do not exist in this
+    // database are skipped (a mapping preset for another service); other failures are reported in error.
+    // When several rows match a key, a COMPLETED one wins: that is the answer a replay decision needs.
+    static InboxKeyStates lookup(PgSession &session, const QList<InboxMapping> &mappings,
+                                 const QStringList &keys, QString *error);
+
+Q_SIGNALS:
+    void resolved(const InboxKeyLookupResult &result);
+
+private:
+    void startNext();
+
+    QString m_conninfo;
+    QList<InboxMapping> m_mappings;
+    QQueue<InboxKeyLookupResult> m_queue;
+    std::shared_ptr<PgSession> m_session; // replaced on clear(), so a cancelled job keeps its own
+    bool m_running = false;
+    JobTracker m_jobs{this};
+};

@@ -1,0 +1,177 @@
+// The DLQ browser's inbox cross-reference against a real PostgreSQL holding both seed inbox schemas:
+// keys are looked up in batches off the UI thread, the answers land in the "Inbox status" column, and
+// hostile keys stay values.
+#include "models/dlqbrowsermodel.h"
+#include "services/demo/temppostgres.h"
+#include "services/inbox/inboxkeylookup.h"
+#include "services/inbox/pgsession.h"
+#include "support/testsupport.h"
+
+#include <QAbstractItemModelTester>
+#include <QFile>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+const QString kInjection = u"x'); DROP TABLE processed_events; --"_s;
+}
+
+class TestInboxKeyLookup final : public QObject {
+    Q_OBJECT
+    std::unique_ptr<TempPostgres> m_pg;
+    PgSession m_db;
+
+    QList<InboxMapping> mappings() const { return InboxMapping::presets(); }
+
+    // Dead letters of one scan, one per key; an empty key is a record without an idempotency key.
+    static void feed(DlqBrowserModel &model, const std::shared_ptr<StringPool> &pool, const QStringList &keys,
+                     quint64 scanId = 1)
+    {
+        DlqScanPlan plan;
+        plan.scanId = scanId;
+        plan.topic = u"orders-dlt"_s;
+        plan.strings = pool;
+        model.beginScan(plan);
+        DlqScanBatch batch;
+        batch.scanId = scanId;
+        for (qsizetype i = 0; i < keys.size(); ++i) {
+            DlqIndexEntry e;
+            e.offset = i;
+            e.idempotencyKeyId = keys[i].isEmpty() ? 0 : pool->intern(QStringView(keys[i]));
+            batch.entries.append(e);
+            batch.groupIds.append(0);
+        }
+        model.appendBatch(batch);
+    }
+
+    static QString statusOf(const DlqBrowserModel &model, int row)
+    {
+        return model.index(row, int(DlqColumn::InboxStatus)).data().toString();
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        m_pg = std::make_unique<TempPostgres>();
+        QString error;
+        QVERIFY2(m_pg->start(&error), qPrintable(error));
+        QVERIFY2(m_db.connect(m_pg->conninfo(), &error), qPrintable(error));
+        QFile schema(TestSupport::sourcePath(u"resources/sql/demo_schema.sql"_s));
+        QVERIFY(schema.open(QIODevice::ReadOnly));
+        QVERIFY2(m_db.execScript(QString::fromUtf8(schema.readAll()), &error), qPrintable(error));
+        // seed 001: one completed, one failed; seed 000: one parked, and the completed key again, failed,
+        // under another consumer (COMPLETED must win).
+        QVERIFY2(m_db.execScript(
+                     u"INSERT INTO processed_events (idempotency_key, consumer_group, topic, status) VALUES "
+                     u"('pay-1', 'payment-capture', 'payments', 'COMPLETED'), "
+                     u"('pay-2', 'payment-capture', 'payments', 'FAILED');"
+                     u"INSERT INTO processed_message (consumer_name, message_id, status) VALUES "
+                     u"('order-projection', 'ord-7', 'PARKED'), ('order-projection', 'pay-1', 'FAILED_RETRYABLE');"_s,
+                     &error),
+                 qPrintable(error));
+    }
+
+    void lookupAnswersFromBothSeedTables()
+    {
+        QString error;
+        const InboxKeyStates found = InboxKeyLookup::lookup(
+            m_db, mappings(), {u"pay-1"_s, u"pay-2"_s, u"ord-7"_s, u"nobody"_s, kInjection}, &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(found.size(), 3);
+        QCOMPARE(found.value(u"pay-1"_s).state, InboxState::Completed);
+        QCOMPARE(found.value(u"pay-1"_s).consumer, u"payment-capture"_s);
+        QCOMPARE(found.value(u"pay-2"_s).state, InboxState::FailedRetryable);
+        QCOMPARE(found.value(u"pay-2"_s).status, u"FAILED"_s);
+        QCOMPARE(found.value(u"ord-7"_s).state, InboxState::Parked);
+        QCOMPARE(found.value(u"ord-7"_s).table, u"processed_message"_s);
+        // The hostile key was a value: the table is still there.
+        const PgResult still = m_db.exec(u"SELECT count(*) FROM processed_events"_s);
+        QVERIFY2(still.ok, qPrintable(still.error));
+        QCOMPARE(still.rows.at(0).at(0).toInt(), 2);
+    }
+
+    void missingTableIsSkippedNotAnError()
+    {
+        InboxMapping elsewhere = InboxMapping::seed001ProcessedEvents();
+        elsewhere.table = u"no_such_inbox"_s;
+        QString error;
+        const InboxKeyStates found = InboxKeyLookup::lookup(m_db, {elsewhere}, {u"pay-1"_s}, &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QVERIFY(found.isEmpty());
+    }
+
+    void browserColumnFillsInBatches()
+    {
+        InboxKeyLookup lookup;
+        lookup.setConninfo(m_pg->conninfo());
+        lookup.setMappings(mappings());
+        DlqBrowserModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setInboxLookup(&lookup);
+        QSignalSpy answers(&lookup, &InboxKeyLookup::resolved);
+
+        // More distinct keys than one batch, and the poison key repeated: looked up once.
+        auto pool = std::make_shared<StringPool>();
+        QStringList keys = {u"pay-1"_s, u"pay-2"_s, u"ord-7"_s, QString(), kInjection, u"pay-1"_s};
+        for (int i = 0; i < InboxKeyLookup::BatchSize + 20; ++i)
+            keys << u"unknown-"_s + QString::number(i);
+        feed(model, pool, keys);
+        QTRY_COMPARE_WITH_TIMEOUT(statusOf(model, 0), u"completed (payment-capture)"_s, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(lookup.isIdle() && statusOf(model, int(keys.size()) - 1) == u"not in inbox"_s, 10000);
+        QCOMPARE(answers.size(), 2); // 525 distinct keys in batches of 500
+        QCOMPARE(statusOf(model, 1), u"failed retryable (payment-capture)"_s);
+        QCOMPARE(statusOf(model, 2), u"parked (order-projection)"_s);
+        QCOMPARE(statusOf(model, 3), QString()); // no key
+        QCOMPARE(statusOf(model, 4), u"not in inbox"_s);
+        QCOMPARE(statusOf(model, 5), statusOf(model, 0));
+        QVERIFY(model.isInboxCompleted(0));
+        QVERIFY(!model.isInboxCompleted(1));
+        QVERIFY(model.index(0, int(DlqColumn::InboxStatus)).data(Qt::ToolTipRole).toString().contains(u"no-op"_s));
+    }
+
+    void staleAnswersOfAnEarlierScanAreDropped()
+    {
+        InboxKeyLookup lookup;
+        lookup.setConninfo(m_pg->conninfo());
+        lookup.setMappings(mappings());
+        DlqBrowserModel model;
+        model.setInboxLookup(&lookup);
+        auto pool = std::make_shared<StringPool>();
+        feed(model, pool, {u"pay-1"_s}, 1);
+        // A new scan at once: whatever the first look-up answers belongs to scan 1.
+        auto pool2 = std::make_shared<StringPool>();
+        feed(model, pool2, {u"pay-2"_s, u"nobody"_s}, 2);
+        QTRY_COMPARE_WITH_TIMEOUT(statusOf(model, 0), u"failed retryable (payment-capture)"_s, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(statusOf(model, 1), u"not in inbox"_s, 10000);
+        QCOMPARE(model.rowCount(), 2);
+    }
+
+    void databaseAwayIsReportedPerRow()
+    {
+        InboxKeyLookup lookup;
+        lookup.setConninfo(u"host=/nonexistent-berth-socket-dir dbname=postgres connect_timeout=2"_s);
+        lookup.setMappings(mappings());
+        DlqBrowserModel model;
+        model.setInboxLookup(&lookup);
+        auto pool = std::make_shared<StringPool>();
+        feed(model, pool, {u"pay-1"_s});
+        QTRY_COMPARE_WITH_TIMEOUT(statusOf(model, 0), u"look-up failed"_s, 10000);
+        QVERIFY(!model.index(0, int(DlqColumn::InboxStatus)).data(Qt::ToolTipRole).toString().isEmpty());
+    }
+
+    void withoutDatabaseTheColumnStaysEmpty()
+    {
+        InboxKeyLookup lookup; // no conninfo
+        DlqBrowserModel model;
+        model.setInboxLookup(&lookup);
+        auto pool = std::make_shared<StringPool>();
+        feed(model, pool, {u"pay-1"_s});
+        QTest::qWait(400);
+        QCOMPARE(statusOf(model, 0), QString());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestInboxKeyLookup)
+#include "tst_inboxkeylookup.moc"
