@@ -82,6 +82,18 @@ void DlqBrowserModel::clear()
     beginScan(DlqScanPlan{});
 }
 
+DlqExport::Source DlqBrowserModel::exportSource() const
+{
+    DlqExport::Source source;
+    source.entries = m_store.snapshot();
+    source.strings = m_strings;
+    source.identity = m_identity;
+    if (!m_identity)
+        source.rows = m_rows;
+    source.topic = m_topic;
+    return source;
+}
+
 void DlqBrowserModel::setInboxLookup(InboxKeyLookup *lookup)
 {
     if (m_inboxLookup)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "models/dlqentrystore.h"
+#include "models/dlqexport.h"
 #include "models/dlqinboxcolumn.h"
 #include "models/dlqrowquery.h"
 #include "services/dlq/dlqscantypes.h"
@@ -43,6 +44,8 @@ public:
     DlqFilter filter() const { return m_filter; }
     void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
     bool isFiltering() const { return m_jobs.isRunning(); }
+    // The rows as shown (filtered, sorted), for an export on a worker thread.
+    DlqExport::Source exportSource() const;
 
     quint32 entryCount() const { return m_store.size(); } // all entries, filtered or not
     const DlqIndexEntry &entry(int row) const { return m_store.at(entryIndex(row)); }

@@ -5,6 +5,10 @@
 #include "models/failuregroupmodel.h"
 #include "services/dlq/dlqscanner.h"
 
+#include <QFileDialog>
+#include <QProgressDialog>
+#include <QPointer>
+#include <QDir>
 #include <QComboBox>
 #include <QDataStream>
 #include <QDateTimeEdit>
@@ -171,6 +175,16 @@ DlqBrowserView::DlqBrowserView(DlqScanner *scanner, QWidget *parent)
     auto *filterRow = new QHBoxLayout;
     filterRow->addWidget(m_filter, 1);
     filterRow->addWidget(m_filterState);
+    auto *exportButton = new QPushButton(tr("E&xport…"), tablePanel);
+    exportButton->setToolTip(tr("Write the rows as shown (filtered and sorted) to CSV or JSON lines"));
+    connect(exportButton, &QPushButton::clicked, this, [this] {
+        QString filter;
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export dead letters"), m_model->topic() + u".csv"_s,
+                                                          tr("CSV (*.csv);;JSON lines (*.jsonl)"), &filter);
+        if (!path.isEmpty())
+            exportRows(path);
+    });
+    filterRow->addWidget(exportButton);
     tableLayout->addLayout(filterRow);
     tableLayout->addWidget(m_table, 1);
     m_inner->addWidget(tablePanel);
@@ -255,6 +269,34 @@ void DlqBrowserView::setCluster(const KafkaProperties &cluster)
 void DlqBrowserView::setBootstrap(const QString &bootstrap)
 {
     setCluster({{u"bootstrap.servers"_s, bootstrap}});
+}
+
+void DlqBrowserView::exportRows(const QString &path)
+{
+    auto *dialog = new QProgressDialog(tr("Exporting to %1…").arg(QDir::toNativeSeparators(path)), tr("Cancel"), 0,
+                                       1000, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowModality(Qt::WindowModal);
+    dialog->setMinimumDuration(300); // a small export finishes before a dialog would flash up
+    connect(dialog, &QProgressDialog::canceled, this, [this] { m_exportJobs.cancel(); });
+    const DlqExport::Source source = m_model->exportSource();
+    const DlqExport::Format format = DlqExport::formatForPath(path);
+    QPointer<QProgressDialog> guard(dialog);
+    m_exportJobs.start(
+        [source, format, path](const JobControl &control) { return DlqExport::write(path, format, source, control); },
+        [this, guard, path](const DlqExport::Outcome &outcome) {
+            if (guard)
+                guard->close();
+            Q_EMIT statusMessage(outcome.error.isEmpty()
+                                     ? tr("Exported %n dead letter(s) to %1", nullptr, int(outcome.rows))
+                                           .arg(QDir::toNativeSeparators(path))
+                                     : tr("Export to %1 failed: %2").arg(QDir::toNativeSeparators(path), outcome.error));
+            Q_EMIT exportFinished(outcome.error.isEmpty(), outcome.rows);
+        },
+        [guard](qint64 done, qint64 total) {
+            if (guard && total > 0)
+                guard->setValue(int(done * 1000 / total));
+        });
 }
 
 void DlqBrowserView::setTopics(const QStringList &topics)

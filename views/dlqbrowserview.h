@@ -1,6 +1,7 @@
 #pragma once
 
 #include "services/dlq/dlqscantypes.h"
+#include "services/support/jobtracker.h"
 
 #include <QWidget>
 
@@ -36,6 +37,8 @@ public:
     void startScan(bool liveTail = false); // with the chosen topic, partitions and start
     void cancelScan();
     void focusFilter();
+    // Streams the rows as shown to path (CSV, or JSON lines for .jsonl), on a worker thread with progress.
+    void exportRows(const QString &path);
 
     QByteArray saveState() const;
     void restoreState(const QByteArray &state);
@@ -50,6 +53,7 @@ public:
 
 Q_SIGNALS:
     void statusMessage(const QString &text);
+    void exportFinished(bool ok, qint64 rows);
 
 private:
     void onStarted(const DlqScanPlan &plan);
@@ -97,4 +101,5 @@ private:
     bool m_running = false;
     bool m_live = false;
     QString m_bootstrapShown;
+    JobTracker m_exportJobs{this};
 };

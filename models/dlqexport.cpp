@@ -1,0 +1,139 @@
+#include "dlqexport.h"
+
+#include "services/dlq/stringpool.h"
+
+#include <QDateTime>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSaveFile>
+
+using namespace Qt::StringLiterals;
+
+namespace DlqExport {
+namespace {
+const QStringList csvHeader = {u"time"_s,         u"topic"_s,           u"partition"_s,          u"offset"_s,
+                               u"original_topic"_s, u"original_partition"_s, u"original_offset"_s, u"consumer"_s,
+                               u"exception"_s,    u"cause"_s,           u"reason"_s,             u"attempts"_s,
+                               u"key"_s,          u"idempotency_key"_s, u"value_size"_s,         u"dialect"_s};
+
+QString isoTime(qint64 ms)
+{
+    return ms < 0 ? QString() : QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODateWithMs);
+}
+
+QByteArray csvLine(const QString &topic, const DlqIndexEntry &e, const StringPool &pool)
+{
+    const QStringList fields = {isoTime(e.timestampMs),
+                                topic,
+                                QString::number(e.partition),
+                                QString::number(e.offset),
+                                DlqEntryText::originalTopic(e, pool),
+                                e.originalPartition < 0 ? QString() : QString::number(e.originalPartition),
+                                e.originalOffset < 0 ? QString() : QString::number(e.originalOffset),
+                                DlqEntryText::consumer(e, pool),
+                                DlqEntryText::exceptionClass(e, pool),
+                                DlqEntryText::causeClass(e, pool),
+                                DlqEntryText::reason(e, pool),
+                                e.attemptCount() < 0 ? QString() : QString::number(e.attemptCount()),
+                                DlqEntryText::key(e, pool),
+                                DlqEntryText::idempotencyKey(e, pool),
+                                QString::number(e.valueSize),
+                                dialectName(e.dialectValue())};
+    QStringList quoted;
+    quoted.reserve(fields.size());
+    for (const QString &f : fields)
+        quoted << csvField(f);
+    return quoted.join(u',').toUtf8() + "\r\n"; // RFC 4180 line ends
+}
+
+QByteArray jsonLine(const QString &topic, const DlqIndexEntry &e, const StringPool &pool)
+{
+    QJsonObject o{{u"time"_s, isoTime(e.timestampMs)},
+                  {u"topic"_s, topic},
+                  {u"partition"_s, e.partition},
+                  {u"offset"_s, e.offset},
+                  {u"originalTopic"_s, DlqEntryText::originalTopic(e, pool)},
+                  {u"consumer"_s, DlqEntryText::consumer(e, pool)},
+                  {u"exception"_s, DlqEntryText::exceptionClass(e, pool)},
+                  {u"cause"_s, DlqEntryText::causeClass(e, pool)},
+                  {u"reason"_s, DlqEntryText::reason(e, pool)},
+                  {u"key"_s, DlqEntryText::key(e, pool)},
+                  {u"idempotencyKey"_s, DlqEntryText::idempotencyKey(e, pool)},
+                  {u"valueSize"_s, qint64(e.valueSize)},
+                  {u"dialect"_s, dialectName(e.dialectValue())}};
+    if (e.originalPartition >= 0)
+        o.insert(u"originalPartition"_s, e.originalPartition);
+    if (e.originalOffset >= 0)
+        o.insert(u"originalOffset"_s, e.originalOffset);
+    if (e.attemptCount() >= 0)
+        o.insert(u"attempts"_s, e.attemptCount());
+    return QJsonDocument(o).toJson(QJsonDocument::Compact) + '\n';
+}
+} // namespace
+
+QString csvField(const QString &text)
+{
+    QString f = text;
+    if (!f.isEmpty() && (f.front() == u'=' || f.front() == u'+' || f.front() == u'-' || f.front() == u'@'))
+        f.prepend(u'\'');
+    if (f.contains(u',') || f.contains(u'"') || f.contains(u'\n') || f.contains(u'\r'))
+        return u'"' + f.replace(u'"', u"\"\""_s) + u'"';
+    return f;
+}
+
+Format formatForPath(const QString &path)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    return suffix == u"jsonl" || suffix == u"json" || suffix == u"ndjson" ? Format::JsonLines : Format::Csv;
+}
+
+Outcome write(const QString &path, Format format, const Source &source, const JobControl &control)
+{
+    Outcome out;
+    if (!source.strings) {
+        out.error = u"Nothing to export: no scan has run."_s;
+        return out;
+    }
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        out.error = file.errorString();
+        return out;
+    }
+    const StringPool &pool = *source.strings;
+    const quint32 total = source.rowCount();
+    QByteArray buffer;
+    buffer.reserve(1 << 20);
+    if (format == Format::Csv)
+        buffer = csvHeader.join(u',').toUtf8() + "\r\n";
+    for (quint32 row = 0; row < total; ++row) {
+        const DlqIndexEntry &e = source.entries.at(source.identity ? row : source.rows[row]);
+        buffer += format == Format::Csv ? csvLine(source.topic, e, pool) : jsonLine(source.topic, e, pool);
+        if (buffer.size() > (1 << 20) || row + 1 == total) {
+            if (file.write(buffer) != buffer.size()) {
+                out.error = file.errorString();
+                file.cancelWriting();
+                return out;
+            }
+            buffer.clear();
+        }
+        if ((row & 4095) == 0) {
+            if (control.isCancelled()) {
+                file.cancelWriting();
+                out.error = u"cancelled"_s;
+                return out;
+            }
+            control.reportProgress(row, total);
+        }
+    }
+    if (total == 0 && !buffer.isEmpty())
+        file.write(buffer);
+    if (!file.commit()) {
+        out.error = file.errorString();
+        return out;
+    }
+    out.rows = total;
+    control.reportProgress(total, total);
+    return out;
+}
+}
