@@ -18,7 +18,10 @@
 #include "services/monitor/lagalerts.h"
 #include "services/monitor/lagsampler.h"
 #include "services/dlq/dlqscanner.h"
+#include "models/inboxrowsmodel.h"
+#include "services/inbox/inboxrowsquery.h"
 #include "views/alertview.h"
+#include "views/inboxrowsview.h"
 #include "views/dlqbrowserview.h"
 #include "views/lagchartview.h"
 #include "views/lagview.h"
@@ -78,6 +81,9 @@ void Console::buildViews()
     m_inboxModel = new InboxBoardModel(this);
     m_inboxView = new InboxBoardView(m_inboxModel);
     m_window->addTab(u"inbox"_s, m_inboxView, tr("&Inbox"));
+    m_inboxRowsModel = new InboxRowsModel(this);
+    m_inboxRowsView = new InboxRowsView(m_inboxRowsModel);
+    m_window->addTab(u"parked"_s, m_inboxRowsView, tr("&Parked"));
     auto *alertView = new AlertView(m_alertModel);
     m_window->addTab(u"alerts"_s, alertView, tr("&Alerts"));
     connect(alertView, &AlertView::acknowledgeRequested, m_alerts, &AlertEngine::acknowledge);
@@ -252,8 +258,17 @@ void Console::wireKafka()
 void Console::wireInboxBoard()
 {
     m_inboxView->setMappings(InboxMapping::presets());
+    m_inboxRowsView->setMappings(InboxMapping::presets());
     if (m_profile.databaseConninfo.isEmpty())
         return;
+    auto *rowsQuery = new InboxRowsQuery(this);
+    rowsQuery->setConninfo(m_profile.databaseConninfo);
+    connect(m_inboxRowsView, &InboxRowsView::refreshRequested, rowsQuery,
+            [rowsQuery](const InboxMapping &mapping, const QList<InboxState> &states, const QString &text) {
+                rowsQuery->fetch(mapping, states, text);
+            });
+    connect(rowsQuery, &InboxRowsQuery::pageReady, m_inboxRowsModel, &InboxRowsModel::setPage);
+    m_inboxRowsView->requestRefresh();
     m_inboxQuery = new InboxBoardQuery(this);
     m_inboxQuery->setConninfo(m_profile.databaseConninfo);
     connect(m_inboxView, &InboxBoardView::refreshRequested, m_inboxQuery, &InboxBoardQuery::refresh);
@@ -348,6 +363,8 @@ void Console::writeScreenshots(const QString &dir, int warmUpMs)
     // Fresh inbox figures for the picture, rather than the reading taken while the world was empty, and
     // a scan of the first dead-letter topic so the DLQ desk has rows.
     QTimer::singleShot(std::max(0, warmUpMs - 2000), m_inboxView, &InboxBoardView::requestRefresh);
+    QTimer::singleShot(std::max(0, warmUpMs - 2000), m_inboxRowsView, &InboxRowsView::requestRefresh);
+    m_chartView->setRangeSeconds(300); // a short warm-up fills five minutes better than fifteen
     QTimer::singleShot(std::max(0, warmUpMs - 3000), m_dlqView, [this] {
         if (!m_profile.dlqTopics.isEmpty())
             m_dlqView->setTopic(m_profile.dlqTopics.first());

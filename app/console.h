@@ -16,6 +16,8 @@ class GroupLagModel;
 class InboxBoardModel;
 class InboxBoardQuery;
 class InboxBoardView;
+class InboxRowsModel;
+class InboxRowsView;
 class LagChartView;
 class LagSampler;
 class LagSeriesStore;
@@ -71,4 +73,6 @@ private:
     InboxBoardModel *m_inboxModel = nullptr;
     InboxBoardQuery *m_inboxQuery = nullptr;
     InboxBoardView *m_inboxView = nullptr;
+    InboxRowsModel *m_inboxRowsModel = nullptr;
+    InboxRowsView *m_inboxRowsView = nullptr;
 };

@@ -1,4 +1,5 @@
 #include "models/inboxboardmodel.h"
+#include "models/inboxrowsmodel.h"
 #include "services/demo/temppostgres.h"
 #include "services/inbox/inboxboardquery.h"
 #include "services/inbox/pgsession.h"
@@ -310,6 +311,47 @@ private Q_SLOTS:
         model.setBoard(board(mapping(u"seed000"_s)));
         QCOMPARE(model.redeliveriesPerMinute(), -1.0);
         QVERIFY(model.redeliveryLine().isEmpty()); // seed 000 has no attempts column
+    }
+
+    void triageRowsMatchIndependentSql()
+    {
+        QVERIFY(freshSchema());
+        const InboxMapping m = mapping(u"seed000"_s);
+        const PgResult expected = m_db.exec(
+            u"SELECT message_id FROM processed_message WHERE status IN ('PARKED', 'FAILED_TERMINAL') ORDER BY updated_at"_s);
+        QVERIFY2(expected.ok, qPrintable(expected.error));
+        const InboxRowsPage page = InboxRowsQuery::read(m_db, m, {InboxState::Parked, InboxState::FailedTerminal});
+        QVERIFY2(page.error.isEmpty(), qPrintable(page.error));
+        QCOMPARE(page.rows.size(), expected.rows.size());
+        QVERIFY(!page.rows.isEmpty());
+        for (qsizetype i = 0; i < page.rows.size(); ++i) {
+            QCOMPARE(page.rows[i].messageId, expected.rows[i].at(0).toString()); // longest-waiting first
+            QVERIFY(page.rows[i].state == InboxState::Parked || page.rows[i].state == InboxState::FailedTerminal);
+        }
+        QVERIFY(!page.more);
+
+        // A limit below the count says there is more.
+        const InboxRowsPage first = InboxRowsQuery::read(m_db, m, {InboxState::Parked, InboxState::FailedTerminal}, {}, 1);
+        QCOMPARE(first.rows.size(), 1);
+        QCOMPARE(first.more, expected.rows.size() > 1);
+
+        // Filter text is literal: wildcards and quotes match themselves, and nothing is injected.
+        const QString id = page.rows.first().messageId;
+        const InboxRowsPage byId = InboxRowsQuery::read(m_db, m, {InboxState::Parked, InboxState::FailedTerminal},
+                                                        id.mid(1, id.size() - 2));
+        QVERIFY(std::any_of(byId.rows.cbegin(), byId.rows.cend(), [&](const InboxRow &r) { return r.messageId == id; }));
+        QVERIFY(InboxRowsQuery::read(m_db, m, {InboxState::Parked}, u"%"_s).rows.isEmpty());
+        const InboxRowsPage hostile = InboxRowsQuery::read(m_db, m, {InboxState::Parked}, u"'); DROP TABLE processed_message; --"_s);
+        QVERIFY2(hostile.error.isEmpty(), qPrintable(hostile.error));
+        QVERIFY(m_db.exec(u"SELECT 1 FROM processed_message LIMIT 1"_s).ok);
+
+        // The model shows them as plain text, under the tester.
+        InboxRowsModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setPage(page);
+        QCOMPARE(model.rowCount(), int(page.rows.size()));
+        QCOMPARE(model.index(0, InboxRowsModel::MessageId).data().toString(), id);
+        QVERIFY(model.statusLine().contains(QString::number(page.rows.size())));
     }
 
     void topErrorsMatch_data()

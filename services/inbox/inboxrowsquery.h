@@ -1,0 +1,63 @@
+#pragma once
+
+#include "services/inbox/inboxmapping.h"
+#include "services/support/jobtracker.h"
+
+#include <QDateTime>
+#include <QList>
+#include <QMetaType>
+#include <QObject>
+
+class PgSession;
+
+// One row of an inbox table, as plain values. Text comes from the table (operator data): show it as
+// plain text only.
+struct InboxRow {
+    QString consumer;  // empty without a consumer column
+    QString messageId; // the message id / idempotency key
+    QString status;    // raw word
+    InboxState state = InboxState::Unknown;
+    int attempts = -1; // -1 without an attempts column
+    QDateTime firstSeen;
+    QDateTime updated;
+    QString error; // last error / error code
+    QString topic;
+};
+
+struct InboxRowsPage {
+    QString mappingName;
+    QString table;                  // schema.table as displayed
+    QList<InboxState> states;       // what was asked for
+    QList<InboxRow> rows;           // oldest update first
+    bool more = false;              // more rows match than the limit
+    QString error;                  // one readable line
+};
+Q_DECLARE_METATYPE(InboxRowsPage)
+
+// The rows an operator triages in an inbox: parked, failed terminal, failed retryable, stuck in progress.
+// Oldest update first, because the longest-waiting row is the one to look at. Reads run on the thread
+// pool with their own short connection; identifiers are escaped, statuses are parameters.
+class InboxRowsQuery final : public QObject {
+    Q_OBJECT
+public:
+    static constexpr int DefaultLimit = 1000;
+
+    explicit InboxRowsQuery(QObject *parent = nullptr);
+
+    void setConninfo(const QString &conninfo) { m_conninfo = conninfo; }
+    // Asynchronous; a newer fetch supersedes an older one. text: a case-insensitive part of the message id
+    // or error (empty: any).
+    void fetch(const InboxMapping &mapping, const QList<InboxState> &states, const QString &text = {},
+               int limit = DefaultLimit);
+
+    // Blocking, for worker threads, the command line and tests.
+    static InboxRowsPage read(PgSession &session, const InboxMapping &mapping, const QList<InboxState> &states,
+                              const QString &text = {}, int limit = DefaultLimit);
+
+Q_SIGNALS:
+    void pageReady(const InboxRowsPage &page);
+
+private:
+    QString m_conninfo;
+    JobTracker m_jobs{this};
+};

@@ -1,0 +1,113 @@
+#include "inboxrowsview.h"
+
+#include "models/inboxrowsmodel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QTimer>
+#include <QVBoxLayout>
+
+InboxRowsView::InboxRowsView(InboxRowsModel *model, QWidget *parent)
+    : QWidget(parent)
+    , m_model(model)
+    , m_selector(new QComboBox(this))
+    , m_filter(new QLineEdit(this))
+    , m_status(new QLabel(this))
+    , m_table(new QTableView(this))
+    , m_debounce(new QTimer(this))
+{
+    m_selector->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    const QList<QPair<QString, InboxState>> states = {{tr("Parked"), InboxState::Parked},
+                                                      {tr("Failed terminal"), InboxState::FailedTerminal},
+                                                      {tr("Failed retryable"), InboxState::FailedRetryable},
+                                                      {tr("In progress"), InboxState::InProgress}};
+    auto *top = new QHBoxLayout;
+    top->addWidget(new QLabel(tr("Inbox:"), this));
+    top->addWidget(m_selector);
+    for (const auto &[label, state] : states) {
+        auto *box = new QCheckBox(label, this);
+        box->setChecked(state == InboxState::Parked || state == InboxState::FailedTerminal);
+        connect(box, &QCheckBox::toggled, this, &InboxRowsView::requestRefresh);
+        top->addWidget(box);
+        m_states.append({box, state});
+    }
+    m_filter->setPlaceholderText(tr("Filter by message id or error"));
+    m_filter->setClearButtonEnabled(true);
+    top->addWidget(m_filter, 1);
+    auto *refresh = new QPushButton(tr("Refresh"), this);
+    top->addWidget(refresh);
+
+    m_status->setTextFormat(Qt::PlainText);
+    auto *proxy = new QSortFilterProxyModel(this);
+    proxy->setSourceModel(m_model);
+    proxy->setSortRole(InboxRowsModel::SortRole);
+    m_table->setModel(proxy);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(InboxRowsModel::Updated, Qt::AscendingOrder);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setAlternatingRowColors(true);
+    m_table->setWordWrap(false);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    const QFontMetrics metrics(m_table->horizontalHeader()->font());
+    for (int c = 0; c < InboxRowsModel::ColumnCount; ++c)
+        m_table->setColumnWidth(c, metrics.horizontalAdvance(m_model->headerData(c, Qt::Horizontal).toString()) + 36);
+    m_table->setColumnWidth(InboxRowsModel::MessageId, 220);
+    m_table->setColumnWidth(InboxRowsModel::Status, 200);
+    m_table->setColumnWidth(InboxRowsModel::Error, 320);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(m_status);
+    layout->addWidget(m_table, 1);
+
+    m_debounce->setSingleShot(true);
+    m_debounce->setInterval(300);
+    connect(m_debounce, &QTimer::timeout, this, &InboxRowsView::requestRefresh);
+    connect(m_filter, &QLineEdit::textChanged, m_debounce, qOverload<>(&QTimer::start));
+    connect(m_selector, &QComboBox::currentIndexChanged, this, &InboxRowsView::requestRefresh);
+    connect(refresh, &QPushButton::clicked, this, &InboxRowsView::requestRefresh);
+    connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
+        m_status->setText(m_model->statusLine());
+        // At most a page of rows: measuring them is cheap, and no id or timestamp is clipped.
+        m_table->resizeColumnsToContents();
+        m_table->setColumnWidth(InboxRowsModel::Error, std::min(m_table->columnWidth(InboxRowsModel::Error), 420));
+    });
+    m_status->setText(m_model->statusLine());
+}
+
+void InboxRowsView::setMappings(const QList<InboxMapping> &mappings)
+{
+    const QSignalBlocker blocker(m_selector);
+    m_mappings = mappings;
+    m_selector->clear();
+    for (const InboxMapping &mapping : mappings)
+        m_selector->addItem(mapping.name);
+    m_selector->setCurrentIndex(mappings.isEmpty() ? -1 : 0);
+}
+
+QList<InboxState> InboxRowsView::chosenStates() const
+{
+    QList<InboxState> states;
+    for (const auto &[box, state] : m_states) {
+        if (box->isChecked())
+            states << state;
+    }
+    return states;
+}
+
+void InboxRowsView::requestRefresh()
+{
+    const int index = m_selector->currentIndex();
+    if (index < 0 || index >= m_mappings.size())
+        return;
+    m_status->setText(tr("Reading %1…").arg(m_mappings.at(index).qualifiedTable()));
+    Q_EMIT refreshRequested(m_mappings.at(index), chosenStates(), m_filter->text().trimmed());
+}

@@ -1,0 +1,40 @@
+#pragma once
+
+#include "services/inbox/inboxmapping.h"
+
+#include <QWidget>
+
+class InboxRowsModel;
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QTableView;
+class QTimer;
+
+// Parked and failed inbox rows, browsed like the DLQ: choose the inbox and the states, filter by text,
+// sort by any column. The view asks; the owner fetches and hands the page to the model.
+class InboxRowsView final : public QWidget {
+    Q_OBJECT
+public:
+    explicit InboxRowsView(InboxRowsModel *model, QWidget *parent = nullptr);
+
+    void setMappings(const QList<InboxMapping> &mappings);
+    void requestRefresh();
+    QList<InboxState> chosenStates() const;
+    QTableView *table() const { return m_table; }
+    QLabel *statusLabel() const { return m_status; }
+
+Q_SIGNALS:
+    void refreshRequested(const InboxMapping &mapping, const QList<InboxState> &states, const QString &text);
+
+private:
+    InboxRowsModel *m_model;
+    QList<InboxMapping> m_mappings;
+    QComboBox *m_selector;
+    QList<QPair<QCheckBox *, InboxState>> m_states;
+    QLineEdit *m_filter;
+    QLabel *m_status;
+    QTableView *m_table;
+    QTimer *m_debounce;
+};
