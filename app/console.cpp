@@ -20,7 +20,11 @@
 #include "services/dlq/dlqscanner.h"
 #include "models/inboxrowsmodel.h"
 #include "services/inbox/inboxrowsquery.h"
+#include "models/logmodel.h"
+#include "models/checklistmodel.h"
 #include "views/alertview.h"
+#include "views/checklistview.h"
+#include "views/logview.h"
 #include "views/inboxrowsview.h"
 #include "views/dlqbrowserview.h"
 #include "views/lagchartview.h"
@@ -84,9 +88,14 @@ void Console::buildViews()
     m_inboxRowsModel = new InboxRowsModel(this);
     m_inboxRowsView = new InboxRowsView(m_inboxRowsModel);
     m_window->addTab(u"parked"_s, m_inboxRowsView, tr("&Parked"));
+    m_checklistModel = new ChecklistModel(this);
+    m_checklistView = new ChecklistView(m_checklistModel);
+    m_window->addTab(u"checklist"_s, m_checklistView, tr("C&hecklist"));
     auto *alertView = new AlertView(m_alertModel);
     m_window->addTab(u"alerts"_s, alertView, tr("&Alerts"));
     connect(alertView, &AlertView::acknowledgeRequested, m_alerts, &AlertEngine::acknowledge);
+    m_window->addPanel(u"log"_s, new LogView(new LogModel(LogBuffer::instance(), this)), tr("&Log"),
+                       QKeySequence(Qt::CTRL | Qt::Key_L));
     connect(m_lagView, &LagView::groupActivated, this, [this](const QString &group) {
         m_chartView->showGroup(group);
         m_window->showView(m_chartView);
@@ -122,6 +131,9 @@ void Console::wirePolicy()
                 slo.insert(consumer.name, *consumer.lagSloMaxLagSeconds);
         }
         m_sloSeconds = slo;
+        m_policy = result.policy;
+        m_checklistView->setPolicySource(QDir::toNativeSeparators(m_profile.policyPath));
+        refreshChecklist();
         if (!result.ok())
             m_window->statusBar()->showMessage(
                 tr("Delivery policy has errors; lag SLOs from it may be incomplete: %1")
@@ -235,6 +247,8 @@ void Console::wireKafka()
             // A spike: more than 5 % of the last minute's records repeat a key, sustained (engine timing).
             const qint64 now = QDateTime::currentMSecsSinceEpoch();
             for (auto it = stats.topics.cbegin(); it != stats.topics.cend(); ++it)
+                m_duplicatePercent.insert(it.key(), it->duplicatePercent);
+            for (auto it = stats.topics.cbegin(); it != stats.topics.cend(); ++it)
                 m_series->appendSide(LagSeriesStore::Side::Duplicates, it.key(),
                                      QDateTime::fromMSecsSinceEpoch(now), it->duplicateRatePerMinute);
             for (auto it = stats.topics.cbegin(); it != stats.topics.cend(); ++it)
@@ -277,6 +291,9 @@ void Console::wireInboxBoard()
         m_inboxView->setBoard(board);
         if (board.ok()) {
             for (const InboxConsumerCounts &consumer : board.consumers)
+                m_parkedRows.insert(consumer.consumer, consumer.count(InboxState::Parked)
+                                                           + consumer.count(InboxState::FailedTerminal));
+            for (const InboxConsumerCounts &consumer : board.consumers)
                 m_series->appendSide(LagSeriesStore::Side::InboxFailures, consumer.consumer, board.takenAt,
                                      double(InboxBoard::failedRows(consumer.counts)));
             const double redeliveries = m_inboxModel->redeliveriesPerMinute();
@@ -306,6 +323,8 @@ void Console::onSample(const LagSnapshot &snapshot)
     alertSettings.criticalDlqTopics = m_profile.dlqTopics;
     alertSettings.maxLagSeconds = m_sloSeconds;
     LagAlerts::observe(*m_alerts, snapshot, alertSettings);
+    m_lastSample = snapshot;
+    refreshChecklist();
     qint64 total = 0;
     int troubled = 0;
     for (const auto &group : snapshot.groupRows) {
@@ -318,6 +337,34 @@ void Console::onSample(const LagSnapshot &snapshot)
                               .arg(QLocale().toString(total),
                                    QLocale().toString(snapshot.takenAt.toLocalTime().time(), QLocale::ShortFormat))
                               .arg(snapshot.durationMs));
+}
+
+void Console::refreshChecklist()
+{
+    // Evidence from the latest sample, duplicate tail and inbox boards, against the policy's answers.
+    ChecklistEvidence evidence;
+    evidence.clusterKnown = m_lastSample.reachable;
+    evidence.clusterTopics = m_knownTopics;
+    for (const ConsumerPolicy &consumer : std::as_const(m_policy.consumers)) {
+        ConsumerEvidence live;
+        for (const GroupLag &group : std::as_const(m_lastSample.groupRows)) {
+            if (group.group == consumer.name && group.partitions > 0) {
+                live.groupSeen = true;
+                live.lagStatus = lagStatusName(group.status);
+                live.maxTimeLagMs = group.maxTimeLagMs;
+            }
+        }
+        if (!consumer.dlqTopic.isEmpty() && m_lastSample.topicRatePerMinute.contains(consumer.dlqTopic))
+            live.dlqRatePerMinute = m_lastSample.topicRatePerMinute.value(consumer.dlqTopic);
+        live.dlqTopicExists = m_knownTopics.contains(consumer.dlqTopic);
+        for (const QString &topic : consumer.topics) {
+            if (m_duplicatePercent.contains(topic))
+                live.duplicatePercent = std::max(live.duplicatePercent, m_duplicatePercent.value(topic));
+        }
+        live.parkedRows = m_parkedRows.value(consumer.name, -1);
+        evidence.groups.insert(consumer.name, live);
+    }
+    m_checklistModel->setChecklists(evaluateChecklists(m_policy, evidence));
 }
 
 void Console::wireDatabase()
@@ -388,8 +435,12 @@ void Console::writeScreenshots(const QString &dir, int warmUpMs)
             return;
         }
         written << wholePath;
-        for (const auto &view : m_window->mainViews()) {
+        // Tabs first: a panel shown for its picture would otherwise sit in every later one.
+        QList<MainWindow::MainView> views = m_window->mainViews();
+        std::stable_partition(views.begin(), views.end(), [](const MainWindow::MainView &v) { return v.isTab; });
+        for (const auto &view : std::as_const(views)) {
             m_window->showView(view.widget);
+            QCoreApplication::processEvents(); // a panel just shown needs its layout before the picture
             const QString path = QDir(dir).filePath(view.name + u".png");
             if (!(view.isTab ? m_window->grab() : view.widget->grab()).save(path)) {
                 Q_EMIT screenshotsDone(false, tr("Cannot write %1").arg(path));

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "services/monitor/lagsnapshot.h"
+#include "services/policy/deliverypolicy.h"
 #include "services/support/connectionprofile.h"
 
 #include <QHash>
@@ -9,6 +11,8 @@
 
 class AlertEngine;
 class AlertModel;
+class ChecklistModel;
+class ChecklistView;
 class ConnectionsModel;
 class DlqBrowserView;
 class DlqScanner;
@@ -53,6 +57,7 @@ private:
     void wireAlerts();
     void wireInboxBoard();
     void onSample(const LagSnapshot &snapshot);
+    void refreshChecklist();
 
     ConnectionProfile m_profile;
     LagSampler *m_sampler;
@@ -70,6 +75,12 @@ private:
     DlqScanner *m_dlqScanner = nullptr;
     DlqBrowserView *m_dlqView = nullptr;
     QStringList m_knownTopics;
+    ChecklistModel *m_checklistModel = nullptr;
+    ChecklistView *m_checklistView = nullptr;
+    DeliveryPolicy m_policy;
+    LagSnapshot m_lastSample;
+    QHash<QString, double> m_duplicatePercent; // by topic, last minute
+    QHash<QString, qint64> m_parkedRows;       // by consumer: parked + failed terminal inbox rows
     InboxBoardModel *m_inboxModel = nullptr;
     InboxBoardQuery *m_inboxQuery = nullptr;
     InboxBoardView *m_inboxView = nullptr;

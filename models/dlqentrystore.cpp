@@ -1,16 +1,8 @@
 #include "dlqentrystore.h"
 
-#include <cstring>
+#include "services/dlq/largebuffer.h"
 
-namespace {
-template <typename T> std::shared_ptr<T> rawChunk(size_t count)
-{
-    // Raw bytes (entries are implicit-lifetime types, created by the memcpy that fills them): a chunk
-    // is not initialised up front.
-    return std::shared_ptr<T>(static_cast<T *>(::operator new(count * sizeof(T))),
-                              [](T *p) { ::operator delete(static_cast<void *>(p)); });
-}
-} // namespace
+#include <cstring>
 
 void DlqEntryStore::clear()
 {
@@ -25,7 +17,7 @@ void DlqEntryStore::append(const DlqIndexEntries &entries, const QList<quint32> 
     for (qsizetype done = 0; done < entries.size();) {
         const quint32 at = m_size & (ChunkSize - 1);
         if (at == 0 && (m_size >> ChunkBits) == quint32(m_entries.size()))
-            m_entries.append(rawChunk<DlqIndexEntry>(ChunkSize));
+            m_entries.append(LargeBuffer::makeShared<DlqIndexEntry>(ChunkSize));
         const qsizetype n = qMin<qsizetype>(entries.size() - done, ChunkSize - at);
         // Trivially copyable: copying the bytes creates the entries.
         std::memcpy(static_cast<void *>(m_entries.last().get() + at), entries.constData() + done,
@@ -37,7 +29,7 @@ void DlqEntryStore::append(const DlqIndexEntries &entries, const QList<quint32> 
     for (qsizetype done = 0; done < groupIds.size();) {
         const quint32 at = g & (GroupChunkSize - 1);
         if (at == 0 && (g >> GroupChunkBits) == quint32(m_groups.size()))
-            m_groups.append(rawChunk<quint32>(GroupChunkSize));
+            m_groups.append(LargeBuffer::makeShared<quint32>(GroupChunkSize));
         const qsizetype n = qMin<qsizetype>(groupIds.size() - done, GroupChunkSize - at);
         std::memcpy(m_groups.last().get() + at, groupIds.constData() + done, size_t(n) * sizeof(quint32));
         done += n;

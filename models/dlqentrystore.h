@@ -16,7 +16,8 @@ public:
     static constexpr int GroupChunkBits = 19; // 524288 group ids: 2 MiB
     static constexpr quint32 GroupChunkSize = 1u << GroupChunkBits;
 
-    // Raw storage, not initialised up front: entries are copied in as they arrive.
+    // LargeBuffer memory (populated in one go: a million entries are 64 MB to fill), shared with the
+    // snapshots of background jobs; entries are copied in as they arrive.
     using EntryChunk = std::shared_ptr<DlqIndexEntry>;
     using GroupChunk = std::shared_ptr<quint32>;
 

@@ -7,6 +7,7 @@
 #include "support/testsupport.h"
 
 #include <QElapsedTimer>
+#include <algorithm>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -113,7 +114,25 @@ private Q_SLOTS:
 
     void springDltHeadersAreBinaryAndDecodable()
     {
-        const auto records = kcatRead(u"orders-dlt"_s);
+        // The three order faults arrive at the consumer's own pace (retries with back-off, crashes on
+        // purpose), so wait for each cause to reach the DLT rather than assume the warm-up covered it.
+        const QStringList expectedCauses = {u"com.fasterxml.jackson.core.JsonParseException"_s,
+                                            u"com.example.orders.UnknownEventTypeException"_s,
+                                            u"jakarta.validation.ConstraintViolationException"_s};
+        QList<KcatRecord> records;
+        QElapsedTimer waited;
+        waited.start();
+        for (;;) {
+            records = kcatRead(u"orders-dlt"_s);
+            QSet<QString> seen;
+            for (const auto &r : records)
+                seen.insert(decodeDlqHeaders(r.headers).causeClass);
+            const bool all = std::all_of(expectedCauses.cbegin(), expectedCauses.cend(),
+                                         [&](const QString &c) { return seen.contains(c); });
+            if (all || waited.elapsed() > 90000)
+                break;
+            QTest::qWait(500);
+        }
         QVERIFY(!records.isEmpty());
         const auto originals = kcatRead(u"orders"_s);
         QHash<QPair<int, qint64>, QByteArray> originalValue;

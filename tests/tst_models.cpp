@@ -3,11 +3,14 @@
 #include "models/grouplagmodel.h"
 #include "models/lagseriesstore.h"
 #include "models/lagtablemodel.h"
+#include "models/logmodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTest>
+
+#include <thread>
 
 using namespace Qt::StringLiterals;
 
@@ -204,6 +207,41 @@ private Q_SLOTS:
         QCOMPARE(duplicates.value(u"payments"_s).values, (QVector<double>{3.0, 4.0}));
         QCOMPARE(store.sideSeries(LagSeriesStore::Side::InboxFailures).value(u"order-projection"_s).values,
                  QVector<double>{7.0});
+    }
+
+    void logModelFiltersFollowsAndStaysBounded()
+    {
+        LogBuffer buffer(50);
+        LogModel model(&buffer);
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        buffer.append(QtDebugMsg, u"berth.kafka"_s, u"noise"_s);
+        buffer.append(QtInfoMsg, u"berth.kafka"_s, u"connected"_s);
+        buffer.append(QtWarningMsg, u"berth.inbox"_s, u"<b>database</b>\nwent away"_s);
+        model.refresh();
+        QCOMPARE(model.rowCount(), 2); // info and above by default
+        QCOMPARE(model.index(1, LogModel::Message).data().toString(), u"<b>database</b> went away"_s);
+        model.setMinimumType(QtWarningMsg);
+        QCOMPARE(model.rowCount(), 1);
+        model.setMinimumType(QtDebugMsg);
+        model.setCategoryFilter(u"KAFKA"_s);
+        QCOMPARE(model.rowCount(), 2);
+        model.setCategoryFilter({});
+        // Over capacity: the oldest go, the model follows by removing and appending rows.
+        for (int i = 0; i < 120; ++i)
+            buffer.append(QtInfoMsg, u"berth.monitor"_s, u"sample "_s + QString::number(i));
+        model.refresh();
+        QCOMPARE(model.rowCount(), 50);
+        QCOMPARE(model.index(49, LogModel::Message).data().toString(), u"sample 119"_s);
+        QCOMPARE(model.index(0, LogModel::Message).data().toString(), u"sample 70"_s);
+        // Messages from another thread arrive through the coalesced signal.
+        QSignalSpy appended(&buffer, &LogBuffer::appended);
+        std::thread([&buffer] {
+            for (int i = 0; i < 10; ++i)
+                buffer.append(QtWarningMsg, u"berth.dlq"_s, u"from a worker"_s);
+        }).join();
+        QTRY_VERIFY(appended.size() >= 1);
+        QVERIFY(appended.size() <= 10);
+        QTRY_COMPARE(model.index(49, LogModel::Message).data().toString(), u"from a worker"_s);
     }
 
     void connectionsModelShowsClusterAndHealth()

@@ -85,6 +85,19 @@ void MainWindow::addTab(const QString &name, QWidget *view, const QString &title
         action->setShortcut(QKeySequence(Qt::ALT | Qt::Key(Qt::Key_1 + index)));
 }
 
+void MainWindow::addPanel(const QString &name, QWidget *panel, const QString &title, const QKeySequence &shortcut)
+{
+    auto *dock = new QDockWidget(QString(title).remove(u'&'), this);
+    dock->setObjectName(name + u"Dock"_s); // saveState() knows docks by name
+    dock->setWidget(panel);
+    addDockWidget(Qt::BottomDockWidgetArea, dock);
+    dock->hide();
+    QAction *toggle = dock->toggleViewAction();
+    toggle->setShortcut(shortcut);
+    m_panelMenu->addAction(toggle);
+    m_views.append({name, panel, false});
+}
+
 MainWindow::~MainWindow() = default;
 
 void MainWindow::createActions()
@@ -100,6 +113,7 @@ void MainWindow::createActions()
     filter->setShortcut(QKeySequence::Find);
     view->addSeparator();
     view->addAction(m_connectionsDock->toggleViewAction());
+    m_panelMenu = view;
     view->addSeparator();
     m_viewMenu = view;
 
@@ -176,4 +190,8 @@ void MainWindow::showView(QWidget *view)
     const int index = m_tabs->indexOf(view);
     if (index >= 0)
         m_tabs->setCurrentIndex(index);
+    else if (auto *dock = qobject_cast<QDockWidget *>(view->parentWidget())) {
+        dock->show();
+        dock->raise();
+    }
 }

@@ -5,6 +5,8 @@
 class ConnectionsModel;
 class QAbstractItemModel;
 class QLabel;
+class QDockWidget;
+class QKeySequence;
 class QMenu;
 class QTabWidget;
 class QTreeView;
@@ -21,6 +23,8 @@ public:
 
     // Work views are added by the composition root; each gets a tab, an entry in the View menu and Alt+N.
     void addTab(const QString &name, QWidget *view, const QString &title);
+    // A dockable panel (log...), hidden until the operator opens it from the View menu or its shortcut.
+    void addPanel(const QString &name, QWidget *panel, const QString &title, const QKeySequence &shortcut);
     void setBanner(BannerKind kind, const QString &text);
     QString bannerText() const;
     void setKafkaStatus(const QString &text);
@@ -51,6 +55,7 @@ private:
     QDockWidget *m_connectionsDock;
     QTabWidget *m_tabs;
     QMenu *m_viewMenu;
+    QMenu *m_panelMenu = nullptr;
     QList<MainView> m_views;
     QLabel *m_banner;
     QLabel *m_kafkaStatus;

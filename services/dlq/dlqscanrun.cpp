@@ -496,6 +496,8 @@ KafkaProperties consumerProperties(const KafkaProperties &cluster, int queueKbyt
     props.append({u"enable.auto.offset.store"_s, u"false"_s});
     // A scan must never create the topic it looks for (where the brokers honour the flag).
     props.append({u"allow.auto.create.topics"_s, u"false"_s});
+    for (const QString &kv : qEnvironmentVariable("BERTH_DLQ_PROPS").split(u',', Qt::SkipEmptyParts)) // EXPERIMENT
+        props.append({kv.section(u'=', 0, 0), kv.section(u'=', 1)});
     return props;
 }
 
@@ -507,6 +509,8 @@ DlqScanResult run(const DlqScanRequest &request, quint64 scanId, const std::shar
         Scan scan(request, scanId, strings, sink);
         result = scan.run();
     }
+    // Nothing interns into this scan's strings any more: the look-up table goes, the strings stay.
+    strings->releaseLookup();
 #ifdef __GLIBC__
     // The reader's buffers (the prefetch queue: up to kQueueKbytes) were freed in librdkafka's threads'
     // malloc arenas, which keep them: give them back, the console lives on after the scan.

@@ -1,5 +1,7 @@
 #include "stringpool.h"
 
+#include "largebuffer.h"
+
 #include <QStringEncoder>
 #include <QtEndian>
 
@@ -16,21 +18,29 @@ qsizetype utf8Boundary(QByteArrayView bytes, qsizetype at)
     return at;
 }
 constexpr char kEllipsis[] = "\xe2\x80\xa6";
+constexpr quint32 kFirstTableSize = 4096;
 } // namespace
 
 StringPool::StringPool()
 {
-    grow(1u << 12);
+    grow(kFirstTableSize);
     // Id 0: the empty string, so that "unset" needs no special case in readers.
-    append({}, hashBytes({}));
+    append({});
 }
 
-StringPool::~StringPool() = default;
+StringPool::~StringPool()
+{
+    for (quint32 c = 0; c < m_chunkCount; ++c)
+        LargeBuffer::release(m_chunks[c], ChunkSize);
+    for (Slot *slots : m_slotChunks)
+        LargeBuffer::release(slots, SlotChunkBytes);
+    LargeBuffer::release(m_table, m_tableSize * sizeof(TableEntry));
+}
 
 quint32 StringPool::hashBytes(QByteArrayView bytes)
 {
-    // Eight bytes a step, multiply-xorshift mixing (wyhash's idea): the scan interns about ten strings
-    // a record, and Qt's seeded qHashBits is SipHash, several times slower on short strings.
+    // Eight bytes a step, multiply-xorshift mixing (wyhash's idea): the scan interns a few strings a
+    // record, and Qt's seeded qHashBits is SipHash, several times slower on short strings.
     constexpr quint64 kM = 0x9e3779b97f4a7c15ull;
     const char *p = bytes.data();
     qsizetype n = bytes.size();
@@ -56,6 +66,12 @@ quint32 StringPool::hashBytes(QByteArrayView bytes)
     return quint32(h ^ (h >> 32));
 }
 
+bool StringPool::equals(quint32 id, QByteArrayView bytes) const
+{
+    const Slot &s = slot(id);
+    return s.length == quint32(bytes.size()) && std::memcmp(at(s), bytes.data(), size_t(bytes.size())) == 0;
+}
+
 quint32 StringPool::intern(QByteArrayView bytes)
 {
     if (bytes.isEmpty())
@@ -66,24 +82,28 @@ quint32 StringPool::intern(QByteArrayView bytes)
         bytes = cut;
     }
     const quint32 h = hashBytes(bytes);
+    TableEntry &recent = m_recent[h & (RecentSize - 1)];
+    if (recent.hash == h && recent.id != 0 && equals(recent.id, bytes))
+        return recent.id;
+    if (!m_table)
+        rebuildLookup();
     const quint32 mask = m_tableSize - 1;
     quint32 i = h & mask;
     for (;; i = (i + 1) & mask) {
         const TableEntry t = m_table[i];
         if (t.id == 0)
             break;
-        if (t.hash != h)
-            continue; // most probes end here, without touching the string
-        const Slot &s = slot(t.id);
-        if (s.length == quint32(bytes.size())
-            && std::memcmp(m_chunks[s.position >> ChunkBits].get() + (s.position & (ChunkSize - 1)),
-                           bytes.data(), size_t(bytes.size()))
-                   == 0)
+        // Most probes end at the hash, without touching the string.
+        if (t.hash == h && equals(t.id, bytes)) {
+            recent = t;
             return t.id;
+        }
     }
-    const quint32 id = append(bytes, h);
+    const quint32 id = append(bytes);
     m_table[i] = TableEntry{h, id};
-    if (quint64(id) * 2 > m_tableSize)
+    recent = m_table[i];
+    // At most half full: most look-ups are of new strings, and those probe until a free place.
+    if (++m_interned * 2 > m_tableSize)
         grow(m_tableSize * 2);
     return id;
 }
@@ -94,7 +114,7 @@ quint32 StringPool::add(QByteArrayView bytes)
         return 0;
     if (bytes.size() > MaxLength)
         return intern(bytes); // cuts it
-    return append(bytes, hashBytes(bytes));
+    return append(bytes);
 }
 
 quint32 StringPool::intern(QStringView text)
@@ -119,23 +139,23 @@ quint32 StringPool::internPair(quint32 first, quint32 second)
     return intern(QByteArrayView(bytes, 8));
 }
 
-quint32 StringPool::append(QByteArrayView bytes, quint32 hash)
+quint32 StringPool::append(QByteArrayView bytes)
 {
     const quint32 id = m_count.load(std::memory_order_relaxed);
     Q_ASSERT_X(id < quint32(MaxSlotChunks) << SlotBits, "StringPool", "too many strings");
     if (quint32(bytes.size()) > ChunkSize - m_chunkUsed) {
         Q_ASSERT_X(m_chunkCount < MaxChunks, "StringPool", "out of chunks");
-        m_chunks[m_chunkCount++] = std::make_unique_for_overwrite<char[]>(ChunkSize);
+        m_chunks[m_chunkCount++] = static_cast<char *>(LargeBuffer::allocate(ChunkSize));
         m_chunkUsed = 0;
     }
     const quint32 position = ((m_chunkCount - 1) << ChunkBits) | m_chunkUsed;
     if (!bytes.isEmpty())
-        std::memcpy(m_chunks[m_chunkCount - 1].get() + m_chunkUsed, bytes.data(), size_t(bytes.size()));
+        std::memcpy(m_chunks[m_chunkCount - 1] + m_chunkUsed, bytes.data(), size_t(bytes.size()));
     m_chunkUsed += quint32(bytes.size());
-    auto &slots = m_slotChunks[id >> SlotBits];
+    Slot *&slots = m_slotChunks[id >> SlotBits];
     if (!slots)
-        slots = std::make_unique_for_overwrite<Slot[]>(size_t(1) << SlotBits);
-    slots[id & ((1u << SlotBits) - 1)] = Slot{position, quint32(bytes.size()), hash};
+        slots = static_cast<Slot *>(LargeBuffer::allocate(SlotChunkBytes));
+    slots[id & ((1u << SlotBits) - 1)] = Slot{position, quint32(bytes.size())};
     // Release: a reader that sees the new count also sees the bytes and the slot.
     m_count.store(id + 1, std::memory_order_release);
     return id;
@@ -143,7 +163,7 @@ quint32 StringPool::append(QByteArrayView bytes, quint32 hash)
 
 void StringPool::grow(quint32 size)
 {
-    auto table = std::make_unique<TableEntry[]>(size); // zeroed: id 0 marks a free place
+    auto *table = static_cast<TableEntry *>(LargeBuffer::allocate(size * sizeof(TableEntry))); // zeroed
     const quint32 mask = size - 1;
     for (quint32 k = 0; k < m_tableSize; ++k) {
         const TableEntry t = m_table[k];
@@ -156,8 +176,42 @@ void StringPool::grow(quint32 size)
             }
         }
     }
-    m_table = std::move(table);
+    LargeBuffer::release(m_table, m_tableSize * sizeof(TableEntry));
+    m_table = table;
     m_tableSize = size;
+}
+
+void StringPool::releaseLookup()
+{
+    LargeBuffer::release(m_table, m_tableSize * sizeof(TableEntry));
+    m_table = nullptr;
+    m_tableSize = 0;
+    m_interned = 0;
+    m_recent = {};
+}
+
+void StringPool::rebuildLookup()
+{
+    // Every stored string, added ones too: an equal string interned later may then get their id.
+    const quint32 n = count();
+    quint32 size = kFirstTableSize;
+    while (size < n * 2 + 2)
+        size *= 2;
+    grow(size);
+    const quint32 mask = size - 1;
+    for (quint32 id = 1; id < n; ++id) {
+        const quint32 h = hashBytes(bytes(id));
+        quint32 i = h & mask;
+        while (m_table[i].id != 0) {
+            if (m_table[i].hash == h && equals(m_table[i].id, bytes(id)))
+                break; // an equal string is in already: the first id keeps it
+            i = (i + 1) & mask;
+        }
+        if (m_table[i].id == 0) {
+            m_table[i] = TableEntry{h, id};
+            ++m_interned;
+        }
+    }
 }
 
 QByteArrayView StringPool::bytes(quint32 id) const
@@ -165,8 +219,7 @@ QByteArrayView StringPool::bytes(quint32 id) const
     if (id == 0 || id >= count())
         return {};
     const Slot &s = slot(id);
-    return QByteArrayView(m_chunks[s.position >> ChunkBits].get() + (s.position & (ChunkSize - 1)),
-                          qsizetype(s.length));
+    return QByteArrayView(at(s), qsizetype(s.length));
 }
 
 QString StringPool::text(quint32 id) const
@@ -184,12 +237,12 @@ std::pair<quint32, quint32> StringPool::pair(quint32 id) const
 
 quint32 StringPool::hash(quint32 id) const
 {
-    return id < count() ? slot(id).hash : 0;
+    return id < count() ? hashBytes(bytes(id)) : 0;
 }
 
 qint64 StringPool::memoryBytes() const
 {
     const qint64 slotChunks = (qint64(count()) >> SlotBits) + 1;
-    return qint64(m_chunkCount) * ChunkSize + slotChunks * (qint64(sizeof(Slot)) << SlotBits)
+    return qint64(m_chunkCount) * ChunkSize + slotChunks * qint64(SlotChunkBytes)
            + qint64(m_tableSize) * qint64(sizeof(TableEntry)) + qint64(sizeof(StringPool));
 }

@@ -5,16 +5,15 @@
 
 #include <array>
 #include <atomic>
-#include <memory>
 #include <utility>
-#include <vector>
 
 // Interns byte strings (UTF-8 text, raw key bytes) as dense 32-bit ids; id 0 is the empty string.
 //
 // One writer thread interns (the DLQ scanner's). Any thread may read the ids it has been handed: stored
 // bytes never move and are never freed while the pool lives, so a hand-over that synchronises (a queued
-// signal) is all a reader needs, no lock. Bookkeeping is about 20 bytes per distinct string, which
-// matters because exception messages often carry ids and are then all distinct.
+// signal) is all a reader needs, no lock. Bookkeeping is 8 bytes per string, plus the writer's look-up
+// table (8 to 16 bytes per distinct interned string) until the writer is done: exception messages often
+// carry ids and are then all distinct, so a million dead letters make a million strings.
 class StringPool final {
 public:
     // Longer strings are cut at a UTF-8 boundary and end in "…": the index shows summaries, the
@@ -34,12 +33,15 @@ public:
     // Stores without looking for an equal string: for strings that are nearly always new (record keys),
     // where the look-up would only cost. Equal strings may then have different ids.
     quint32 add(QByteArrayView bytes);
+    // The writer is done for now (a scan ended): frees the look-up table. A later intern() builds it
+    // again, from every stored string.
+    void releaseLookup();
 
     // Any thread, for ids it was handed.
     QByteArrayView bytes(quint32 id) const;
     QString text(quint32 id) const; // invalid UTF-8 becomes U+FFFD
     std::pair<quint32, quint32> pair(quint32 id) const;
-    quint32 hash(quint32 id) const; // of the stored bytes; equal strings have equal ids anyway
+    quint32 hash(quint32 id) const; // hashBytes() of the stored bytes
 
     quint32 count() const { return m_count.load(std::memory_order_acquire); }
     qint64 memoryBytes() const; // approximate, for benchmarks and the status line
@@ -50,30 +52,41 @@ private:
     struct Slot {
         quint32 position; // chunk index << ChunkBits | offset in chunk
         quint32 length;
-        quint32 hash;
     };
     static constexpr int ChunkBits = 20; // 1 MiB byte chunks
     static constexpr quint32 ChunkSize = 1u << ChunkBits;
-    static constexpr int MaxChunks = 4096;      // 4 GiB of distinct strings
-    static constexpr int SlotBits = 14;         // 16384 slots per slot chunk
-    static constexpr int MaxSlotChunks = 16384; // 268M distinct strings
+    static constexpr int MaxChunks = 4096;     // 4 GiB of strings
+    static constexpr int SlotBits = 16;        // 65536 slots (512 KiB) per slot chunk
+    static constexpr int MaxSlotChunks = 4096; // 268M strings
+    static constexpr size_t SlotChunkBytes = sizeof(Slot) << SlotBits;
 
     const Slot &slot(quint32 id) const { return m_slotChunks[id >> SlotBits][id & ((1u << SlotBits) - 1)]; }
-    quint32 append(QByteArrayView bytes, quint32 hash);
+    const char *at(const Slot &s) const { return m_chunks[s.position >> ChunkBits] + (s.position & (ChunkSize - 1)); }
+    bool equals(quint32 id, QByteArrayView bytes) const;
+    quint32 append(QByteArrayView bytes);
     void grow(quint32 size);
+    void rebuildLookup();
 
-    // Fixed-size pointer tables: they never reallocate, so readers never see them move.
-    std::array<std::unique_ptr<char[]>, MaxChunks> m_chunks;
-    std::array<std::unique_ptr<Slot[]>, MaxSlotChunks> m_slotChunks;
+    // Fixed-size pointer tables: they never reallocate, so readers never see them move. The blocks are
+    // LargeBuffer memory: a scan fills them at once.
+    std::array<char *, MaxChunks> m_chunks{};
+    std::array<Slot *, MaxSlotChunks> m_slotChunks{};
     quint32 m_chunkCount = 0;
     quint32 m_chunkUsed = ChunkSize; // forces the first chunk
     std::atomic<quint32> m_count = 0;
-    // Writer-side open addressing table (id 0: an empty place; the empty string is never stored in it).
+
+    // Writer side. An open addressing table of the interned strings (id 0: a free place; the empty
+    // string is never in it), and in front of it a small direct-mapped cache of recent hits: the
+    // strings that repeat (exception classes, topics, consumers) are found without touching the table,
+    // which outgrows the processor's caches.
     struct TableEntry {
         quint32 hash;
         quint32 id;
     };
-    std::unique_ptr<TableEntry[]> m_table;
+    static constexpr quint32 RecentSize = 256;
+    TableEntry *m_table = nullptr;
     quint32 m_tableSize = 0; // a power of two
-    QByteArray m_utf8;       // writer's conversion buffer
+    quint32 m_interned = 0;  // entries in m_table
+    std::array<TableEntry, RecentSize> m_recent{};
+    QByteArray m_utf8; // conversion buffer
 };

@@ -42,6 +42,31 @@ void KafkaProducer::onDelivery(rd_kafka_t *, const rd_kafka_message_t *message, 
     } else {
         ++self->m_delivered;
     }
+    if (self->m_handler) {
+        DeliveryReport report;
+        report.tag = quint64(reinterpret_cast<quintptr>(message->_private));
+        report.partition = message->partition;
+        report.offset = message->offset;
+        report.error = message->err;
+        report.possiblyPersisted =
+            message->err && rd_kafka_message_status(message) == RD_KAFKA_MSG_STATUS_POSSIBLY_PERSISTED;
+        self->m_handler(report);
+    }
+}
+
+void KafkaProducer::poll(int timeoutMs)
+{
+    rd_kafka_poll(m_rk.get(), timeoutMs);
+}
+
+int KafkaProducer::outstanding() const
+{
+    return rd_kafka_outq_len(m_rk.get());
+}
+
+bool KafkaProducer::produceTagged(const OutgoingRecord &record, quint64 tag, QString *error)
+{
+    return produceImpl(record, reinterpret_cast<void *>(quintptr(tag)), error);
 }
 
 QString KafkaProducer::lastDeliveryError() const
@@ -50,6 +75,11 @@ QString KafkaProducer::lastDeliveryError() const
 }
 
 bool KafkaProducer::produce(const OutgoingRecord &record, QString *error)
+{
+    return produceImpl(record, nullptr, error);
+}
+
+bool KafkaProducer::produceImpl(const OutgoingRecord &record, void *opaque, QString *error)
 {
     rd_kafka_headers_t *headers = rd_kafka_headers_new(record.headers.size());
     for (const auto &h : record.headers)
@@ -63,7 +93,8 @@ bool KafkaProducer::produce(const OutgoingRecord &record, QString *error)
             RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
             RD_KAFKA_V_KEY(record.keyIsNull ? nullptr : record.key.constData(), record.keyIsNull ? 0 : record.key.size()),
             RD_KAFKA_V_VALUE(const_cast<char *>(record.value.constData()), size_t(record.value.size())),
-            RD_KAFKA_V_HEADERS(headers), RD_KAFKA_V_TIMESTAMP(record.timestampMs), RD_KAFKA_V_END);
+            RD_KAFKA_V_HEADERS(headers), RD_KAFKA_V_TIMESTAMP(record.timestampMs), RD_KAFKA_V_OPAQUE(opaque),
+            RD_KAFKA_V_END);
         if (err == RD_KAFKA_RESP_ERR_NO_ERROR) {
             rd_kafka_poll(m_rk.get(), 0); // serve delivery reports as we go
             return true;                  // librdkafka owns the headers now

@@ -4,6 +4,16 @@
 #include "kafkarecord.h"
 
 #include <atomic>
+#include <functional>
+
+// What librdkafka reported for one record produced with produceTagged().
+struct DeliveryReport {
+    quint64 tag = 0;          // the caller's handle, passed through untouched
+    int partition = -1;
+    qint64 offset = -1;
+    rd_kafka_resp_err_t error = RD_KAFKA_RESP_ERR_NO_ERROR;
+    bool possiblyPersisted = false; // failed, but the broker may have written it (a timeout in flight)
+};
 
 // A producer for worker threads (demo services, replay executor, tests). Idempotent and acks=all unless the
 // caller overrides: Berth never wants its own retries to create duplicates.
@@ -14,6 +24,14 @@ public:
 
     // Enqueues; waits (serving delivery reports) while librdkafka's queue is full.
     bool produce(const OutgoingRecord &record, QString *error = nullptr);
+    // The same, with a per-record delivery report carrying `tag` (the message opaque) to the handler.
+    bool produceTagged(const OutgoingRecord &record, quint64 tag, QString *error = nullptr);
+    // Called inside poll()/produce()/flush() on the thread that calls them: keep it cheap (append to a list).
+    void setDeliveryHandler(std::function<void(const DeliveryReport &)> handler) { m_handler = std::move(handler); }
+    // Serves delivery reports for up to timeoutMs.
+    void poll(int timeoutMs);
+    // Records not yet reported (queued or in flight).
+    int outstanding() const;
     bool flush(int timeoutMs, QString *error = nullptr);
     qint64 delivered() const { return m_delivered; }
     qint64 failed() const { return m_failed; }
@@ -26,5 +44,7 @@ private:
     KafkaHandle m_rk;
     std::atomic<qint64> m_delivered = 0;
     std::atomic<qint64> m_failed = 0;
+    bool produceImpl(const OutgoingRecord &record, void *opaque, QString *error);
     QString m_lastError; // written on the thread that polls (the producing thread)
+    std::function<void(const DeliveryReport &)> m_handler;
 };
