@@ -1,5 +1,8 @@
 #include "connectionoptions.h"
 
+#include "services/support/profilesecrets.h"
+#include "services/support/profilestore.h"
+
 #include <QSettings>
 
 using namespace Qt::StringLiterals;
@@ -12,17 +15,36 @@ void add(QCommandLineParser &parser)
     parser.addOption({u"group"_s, u"A consumer group to watch (repeatable); needed where brokers cannot list groups."_s,
                       u"name"_s});
     parser.addOption({u"db"_s, u"Inbox database: libpq conninfo, URI or service=name."_s, u"conninfo"_s});
+    parser.addOption({u"profile"_s, u"A saved connection profile (File > Connection profiles); the options above override it."_s,
+                      u"name"_s});
 }
 
-ConnectionProfile read(const QCommandLineParser &parser)
+bool hasConnectionOptions(const QCommandLineParser &parser)
+{
+    return parser.isSet(u"bootstrap"_s) || parser.isSet(u"db"_s) || parser.isSet(u"property"_s)
+        || parser.isSet(u"group"_s) || parser.isSet(u"profile"_s);
+}
+
+ConnectionProfile read(const QCommandLineParser &parser, QStringList *secretIds)
 {
     QSettings settings;
     ConnectionProfile profile;
     profile.name = u"command line"_s;
+    if (parser.isSet(u"profile"_s)) {
+        if (const auto stored = ProfileStore().load(parser.value(u"profile"_s))) {
+            profile = stored->profile;
+            if (secretIds)
+                *secretIds = stored->secretIds;
+            if (!parser.isSet(u"bootstrap"_s) && !parser.isSet(u"db"_s) && !parser.isSet(u"group"_s))
+                return profile;
+        }
+    }
     const QString bootstrap = parser.isSet(u"bootstrap"_s) ? parser.value(u"bootstrap"_s)
                                                             : settings.value(u"profile/bootstrap"_s).toString();
-    if (!bootstrap.isEmpty())
-        profile.cluster.append({u"bootstrap.servers"_s, bootstrap});
+    if (!bootstrap.isEmpty()) {
+        profile.cluster.removeIf([](const auto &p) { return p.first == u"bootstrap.servers"; });
+        profile.cluster.prepend({u"bootstrap.servers"_s, bootstrap});
+    }
     for (const QString &kv : parser.values(u"property"_s)) {
         const qsizetype eq = kv.indexOf(u'=');
         if (eq > 0)
@@ -30,10 +52,12 @@ ConnectionProfile read(const QCommandLineParser &parser)
         else
             profile.cluster.append({kv, QString()}); // librdkafka will say what is wrong with it
     }
-    profile.namedGroups = parser.isSet(u"group"_s) ? parser.values(u"group"_s)
-                                                   : settings.value(u"profile/groups"_s).toStringList();
+    if (parser.isSet(u"group"_s) || profile.namedGroups.isEmpty())
+        profile.namedGroups = parser.isSet(u"group"_s) ? parser.values(u"group"_s)
+                                                       : settings.value(u"profile/groups"_s).toStringList();
     // The conninfo is kept only when it carries no password; secrets never go to the settings file.
-    profile.databaseConninfo = parser.isSet(u"db"_s) ? parser.value(u"db"_s) : settings.value(u"profile/db"_s).toString();
+    if (parser.isSet(u"db"_s) || profile.databaseConninfo.isEmpty())
+        profile.databaseConninfo = parser.isSet(u"db"_s) ? parser.value(u"db"_s) : settings.value(u"profile/db"_s).toString();
     return profile;
 }
 
@@ -42,8 +66,8 @@ void remember(const ConnectionProfile &profile)
     QSettings settings;
     settings.setValue(u"profile/bootstrap"_s, KafkaConfig::bootstrapOf(profile.cluster));
     settings.setValue(u"profile/groups"_s, profile.namedGroups);
-    if (!profile.databaseConninfo.contains(u"password"_s, Qt::CaseInsensitive)
-        && !profile.databaseConninfo.contains(u":"_s + u"//"_s + u"*:*@"_s))
-        settings.setValue(u"profile/db"_s, profile.databaseConninfo);
+    // Secrets never go to the settings file: the conninfo is kept without its password.
+    QString password;
+    settings.setValue(u"profile/db"_s, ProfileSecrets::stripPassword(profile.databaseConninfo, &password));
 }
 }

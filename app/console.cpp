@@ -30,6 +30,9 @@
 #include "views/lagchartview.h"
 #include "views/lagview.h"
 #include "views/mainwindow.h"
+#include "views/profiledialog.h"
+#include "services/support/profilestore.h"
+#include "services/support/secretstore.h"
 
 #include <QApplication>
 #include <QDir>
@@ -96,6 +99,8 @@ void Console::buildViews()
     connect(alertView, &AlertView::acknowledgeRequested, m_alerts, &AlertEngine::acknowledge);
     m_window->addPanel(u"log"_s, new LogView(new LogModel(LogBuffer::instance(), this)), tr("&Log"),
                        QKeySequence(Qt::CTRL | Qt::Key_L));
+    m_window->setLayoutGroup(ProfileStore::layoutGroup(m_profile.name));
+    connect(m_window.get(), &MainWindow::profilesRequested, this, &Console::editProfiles);
     connect(m_lagView, &LagView::groupActivated, this, [this](const QString &group) {
         m_chartView->showGroup(group);
         m_window->showView(m_chartView);
@@ -398,6 +403,21 @@ void Console::wireDatabase()
         }
     });
     m_database->open(m_profile.databaseConninfo);
+}
+
+void Console::editProfiles()
+{
+    ProfileStore store;
+    auto *secrets = new SecretStore(QStringLiteral("Berth"), this);
+    ProfileDialog dialog(&store, secrets, m_window.get());
+    dialog.selectProfile(m_profile.name);
+    std::optional<ConnectionProfile> chosen;
+    connect(&dialog, &ProfileDialog::connectRequested, this, [&chosen](const ConnectionProfile &p) { chosen = p; });
+    dialog.exec();
+    secrets->deleteLater();
+    // Announced once the dialog is gone: the host replaces this console, dialog and all.
+    if (chosen)
+        Q_EMIT profileChosen(*chosen);
 }
 
 void Console::show()

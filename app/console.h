@@ -29,7 +29,6 @@ class LagTableModel;
 class LagView;
 class MainWindow;
 class PgConnection;
-struct LagSnapshot;
 
 // The composition root: services -> models -> views, wired here and nowhere else.
 class Console final : public QObject {
@@ -48,6 +47,8 @@ public:
 
 Q_SIGNALS:
     void screenshotsDone(bool ok, const QString &message);
+    // The operator picked another profile: the host replaces this console with one for it.
+    void profileChosen(const ConnectionProfile &profile);
 
 private:
     void buildViews();
@@ -58,6 +59,7 @@ private:
     void wireInboxBoard();
     void onSample(const LagSnapshot &snapshot);
     void refreshChecklist();
+    void editProfiles();
 
     ConnectionProfile m_profile;
     LagSampler *m_sampler;

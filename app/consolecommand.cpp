@@ -1,6 +1,10 @@
 #include "commands.h"
 #include "connectionoptions.h"
-#include "console.h"
+#include "consolehost.h"
+
+#include "services/support/profilestore.h"
+#include "services/support/secretstore.h"
+#include "views/profiledialog.h"
 
 #include <QApplication>
 
@@ -15,12 +19,26 @@ int console(const QStringList &arguments)
     parser.addVersionOption();
     ConnectionOptions::add(parser);
     parser.process(arguments);
-    ConnectionProfile profile = ConnectionOptions::read(parser);
-    if (profile.cluster.isEmpty())
-        profile.cluster.append({u"bootstrap.servers"_s, u"localhost:9092"_s});
-    ConnectionOptions::remember(profile);
-    Console console(profile);
-    console.show();
+
+    // Without connection options the console reopens the profile used last.
+    StoredProfile start;
+    const QString last = ProfileStore().lastUsed();
+    if (const auto stored = ConnectionOptions::hasConnectionOptions(parser) || last.isEmpty()
+                                ? std::optional<StoredProfile>()
+                                : ProfileStore().load(last)) {
+        start = *stored;
+    } else {
+        start.profile = ConnectionOptions::read(parser, &start.secretIds);
+    }
+    if (start.profile.cluster.isEmpty())
+        start.profile.cluster.append({u"bootstrap.servers"_s, u"localhost:9092"_s});
+    SecretStore secrets;
+    const auto profile = ProfileDialog::resolveSecrets(start, &secrets, nullptr);
+    if (!profile)
+        return 1; // the operator cancelled the password prompt
+    ConnectionOptions::remember(*profile);
+    ConsoleHost host;
+    host.open(*profile);
     return QApplication::exec();
 }
 }

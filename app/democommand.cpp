@@ -1,5 +1,5 @@
 #include "commands.h"
-#include "console.h"
+#include "consolehost.h"
 
 #include "services/demo/demoworld.h"
 
@@ -83,8 +83,8 @@ int demo(const QStringList &arguments)
         QSettings::setDefaultFormat(QSettings::IniFormat);
         QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, pictureSettings.path());
     }
-    Console console(profile);
-    console.show();
+    ConsoleHost host;
+    Console &console = *host.open(profile);
     int exitCode = 0;
     if (screenshots) {
         QObject::connect(&console, &Console::screenshotsDone, qApp, [&](bool ok, const QString &message) {

@@ -12,6 +12,7 @@ PACKAGES=(
     qt6-base-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-qpa-plugins libqt6svg6
     libqcustomplot-dev librdkafka-dev libpq-dev libyaml-cpp-dev qtkeychain-qt6-dev
     postgresql kcat xvfb xauth fonts-dejavu-core
+    dbus-daemon dbus-bin gnome-keyring libsecret-1-0 desktop-file-utils
 )
 
 as_root() {

@@ -1,6 +1,7 @@
 #include "mainwindow.h"
 
 #include "models/connectionsmodel.h"
+#include "views/shortcutsdialog.h"
 
 #include <QAction>
 #include <QApplication>
@@ -103,6 +104,9 @@ MainWindow::~MainWindow() = default;
 void MainWindow::createActions()
 {
     auto *file = menuBar()->addMenu(tr("&File"));
+    auto *profiles = file->addAction(tr("Connection &profiles…"), this, &MainWindow::profilesRequested);
+    profiles->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
+    file->addSeparator();
     auto *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
 
@@ -118,6 +122,8 @@ void MainWindow::createActions()
     m_viewMenu = view;
 
     auto *help = menuBar()->addMenu(tr("&Help"));
+    auto *shortcuts = help->addAction(tr("&Keyboard shortcuts"), this, [this] { ShortcutsDialog(this, this).exec(); });
+    shortcuts->setShortcut(QKeySequence(Qt::Key_F1));
     help->addAction(tr("&About Berth"), this, [this] {
         QMessageBox::about(this, tr("About Berth"),
                            tr("Berth %1\nA console for delivery correctness on Kafka: lag, dead letters, "
@@ -132,9 +138,10 @@ void MainWindow::showEvent(QShowEvent *event)
     if (!m_layoutRestored) {
         m_layoutRestored = true;
         QSettings settings;
-        restoreGeometry(settings.value(u"window/geometry"_s).toByteArray());
-        restoreState(settings.value(u"window/state"_s).toByteArray());
-        m_tabs->setCurrentIndex(settings.value(u"window/tab"_s, 0).toInt());
+        settings.beginGroup(m_layoutGroup);
+        restoreGeometry(settings.value(u"geometry"_s).toByteArray());
+        restoreState(settings.value(u"state"_s).toByteArray());
+        m_tabs->setCurrentIndex(settings.value(u"tab"_s, 0).toInt());
     }
     QMainWindow::showEvent(event);
 }
@@ -142,9 +149,10 @@ void MainWindow::showEvent(QShowEvent *event)
 void MainWindow::closeEvent(QCloseEvent *event)
 {
     QSettings settings;
-    settings.setValue(u"window/geometry"_s, saveGeometry());
-    settings.setValue(u"window/state"_s, saveState());
-    settings.setValue(u"window/tab"_s, m_tabs->currentIndex());
+    settings.beginGroup(m_layoutGroup);
+    settings.setValue(u"geometry"_s, saveGeometry());
+    settings.setValue(u"state"_s, saveState());
+    settings.setValue(u"tab"_s, m_tabs->currentIndex());
     Q_EMIT closing();
     event->accept();
 }
@@ -157,8 +165,14 @@ void MainWindow::setBanner(BannerKind kind, const QString &text)
         return;
     }
     const bool error = kind == BannerKind::Error;
-    m_banner->setStyleSheet(error ? u"background:#fdecea; color:#8a1c1c; border:1px solid #e0a0a0; border-radius:4px;"_s
-                                  : u"background:#fff4e0; color:#7a4a00; border:1px solid #e8c98a; border-radius:4px;"_s);
+    // Tinted for the palette in use, so the banner stays readable on a dark desktop too.
+    const bool dark = palette().color(QPalette::Window).lightness() < 128;
+    if (dark)
+        m_banner->setStyleSheet(error ? u"background:#4a1c1c; color:#ffd7d2; border:1px solid #a04040; border-radius:4px;"_s
+                                      : u"background:#4a3a10; color:#ffe6b0; border:1px solid #a08030; border-radius:4px;"_s);
+    else
+        m_banner->setStyleSheet(error ? u"background:#fdecea; color:#8a1c1c; border:1px solid #e0a0a0; border-radius:4px;"_s
+                                      : u"background:#fff4e0; color:#7a4a00; border:1px solid #e8c98a; border-radius:4px;"_s);
     m_banner->setText(text);
     m_banner->show();
 }

@@ -29,6 +29,9 @@ public:
     QString bannerText() const;
     void setKafkaStatus(const QString &text);
     void setDatabaseStatus(const QString &text);
+    // Where geometry, docks and the current tab are kept (QSettings group): one layout per profile.
+    void setLayoutGroup(const QString &group) { m_layoutGroup = group; }
+    QString layoutGroup() const { return m_layoutGroup; }
 
     // Each main view by a short name, for screenshots and tests. A tab is pictured with the window around
     // it, a panel on its own.
@@ -44,6 +47,7 @@ Q_SIGNALS:
     void refreshRequested();
     void filterRequested(QWidget *currentView);
     void closing(); // persist view state now
+    void profilesRequested();
 
 protected:
     void showEvent(QShowEvent *event) override;
@@ -61,4 +65,5 @@ private:
     QLabel *m_kafkaStatus;
     QLabel *m_databaseStatus;
     bool m_layoutRestored = false;
+    QString m_layoutGroup = QStringLiteral("window");
 };

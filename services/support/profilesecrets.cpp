@@ -1,0 +1,134 @@
+#include "profilesecrets.h"
+
+#include <libpq-fe.h>
+
+#include <QList>
+#include <QPair>
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+using Options = QList<QPair<QString, QString>>;
+
+// PQconninfoParse understands every form libpq accepts (keyword/value, URI, service=), so the password is
+// found wherever the operator put it. Only keywords that were actually given are returned.
+bool parse(const QString &conninfo, Options *options)
+{
+    char *error = nullptr;
+    PQconninfoOption *parsed = PQconninfoParse(conninfo.toUtf8().constData(), &error);
+    if (!parsed) {
+        PQfreemem(error);
+        return false;
+    }
+    for (PQconninfoOption *o = parsed; o->keyword; ++o) {
+        if (o->val)
+            options->append({QString::fromUtf8(o->keyword), QString::fromUtf8(o->val)});
+    }
+    PQconninfoFree(parsed);
+    return true;
+}
+
+// keyword='value' with backslashes and quotes escaped, as libpq's keyword/value syntax requires.
+QString render(const Options &options)
+{
+    QStringList parts;
+    for (const auto &[keyword, value] : options) {
+        QString escaped = value;
+        escaped.replace(u"\\"_s, u"\\\\"_s).replace(u"'"_s, u"\\'"_s);
+        parts.append(keyword + u"='"_s + escaped + u'\'');
+    }
+    return parts.join(u' ');
+}
+
+QString kafkaId(const QString &key)
+{
+    return u"kafka/"_s + key;
+}
+} // namespace
+
+namespace ProfileSecrets {
+bool isSecretKafkaProperty(QStringView key)
+{
+    // Paths (ssl.key.location, sasl.kerberos.keytab) are not secrets; the values below are.
+    return key.endsWith(u".password") || key.endsWith(u".secret") || key == u"ssl.key.pem"
+        || key == u"ssl_key" || key == u"sasl.oauthbearer.config" || key == u"sasl.oauthbearer.client.secret";
+}
+
+QHash<QString, QString> extract(ConnectionProfile *profile)
+{
+    QHash<QString, QString> secrets;
+    for (auto &[key, value] : profile->cluster) {
+        if (isSecretKafkaProperty(key) && !value.isEmpty()) {
+            secrets.insert(kafkaId(key), value);
+            value.clear();
+        }
+    }
+    QString password;
+    profile->databaseConninfo = stripPassword(profile->databaseConninfo, &password);
+    if (!password.isEmpty())
+        secrets.insert(QString::fromLatin1(DatabasePasswordId), password);
+    return secrets;
+}
+
+bool hasPlaceFor(const ConnectionProfile &profile, const QString &id)
+{
+    if (id == QLatin1StringView(DatabasePasswordId))
+        return !profile.databaseConninfo.trimmed().isEmpty();
+    return std::any_of(profile.cluster.cbegin(), profile.cluster.cend(),
+                       [&](const auto &property) { return kafkaId(property.first) == id; });
+}
+
+void apply(ConnectionProfile *profile, const QHash<QString, QString> &secrets)
+{
+    for (auto &[key, value] : profile->cluster) {
+        const auto it = secrets.constFind(kafkaId(key));
+        if (it != secrets.cend() && isSecretKafkaProperty(key))
+            value = *it;
+    }
+    const auto password = secrets.constFind(QString::fromLatin1(DatabasePasswordId));
+    if (password != secrets.cend() && !password->isEmpty())
+        profile->databaseConninfo = withPassword(profile->databaseConninfo, *password);
+}
+
+QString stripPassword(const QString &conninfo, QString *password)
+{
+    password->clear();
+    Options options;
+    if (conninfo.trimmed().isEmpty() || !parse(conninfo, &options))
+        return conninfo;
+    bool found = false;
+    for (qsizetype i = options.size() - 1; i >= 0; --i) {
+        if (options[i].first == u"password") {
+            *password = options[i].second;
+            options.removeAt(i);
+            found = true;
+        }
+    }
+    return found ? render(options) : conninfo;
+}
+
+QString withPassword(const QString &conninfo, const QString &password)
+{
+    Options options;
+    if (!parse(conninfo, &options))
+        return conninfo;
+    options.removeIf([](const auto &o) { return o.first == u"password"; });
+    options.append({u"password"_s, password});
+    return render(options);
+}
+
+QString sslModeOf(const QString &conninfo)
+{
+    Options options;
+    if (parse(conninfo, &options)) {
+        for (const auto &[keyword, value] : options) {
+            if (keyword == u"sslmode")
+                return value;
+        }
+    }
+    const QByteArray fromEnvironment = qgetenv("PGSSLMODE");
+    return fromEnvironment.isEmpty() ? u"prefer"_s : QString::fromLocal8Bit(fromEnvironment);
+}
+} // namespace ProfileSecrets

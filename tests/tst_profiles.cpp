@@ -1,0 +1,377 @@
+// Connection profiles: secrets never reach the settings file, they round-trip through a real keychain
+// (a private Secret Service: dbus-daemon + gnome-keyring-daemon started by the test), and where no keychain
+// exists the operator is told why and asked. "Test connection" reaches a real mock cluster and a real
+// PostgreSQL server and reports librdkafka's own words for a bad property.
+#include "services/demo/mockkafkacluster.h"
+#include "services/demo/temppostgres.h"
+#include "services/support/connectiontest.h"
+#include "services/support/profilesecrets.h"
+#include "services/support/profilestore.h"
+#include "services/support/secretstore.h"
+#include "support/testsupport.h"
+#include "views/mainwindow.h"
+#include "views/profiledialog.h"
+#include "views/shortcutsdialog.h"
+
+#include "models/connectionsmodel.h"
+
+#include <QFile>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QProcess>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+constexpr char KafkaSecret[] = "Kafka-Secret-7f3a9c";
+constexpr char DbSecret[] = "Db-Secret-c0ffee42";
+
+ConnectionProfile sampleProfile()
+{
+    ConnectionProfile p;
+    p.name = u"prod / eu-west"_s; // a slash must not turn into a settings subgroup
+    p.cluster = {{u"bootstrap.servers"_s, u"broker-1:9093,broker-2:9093"_s},
+                 {u"security.protocol"_s, u"SASL_SSL"_s},
+                 {u"sasl.mechanisms"_s, u"SCRAM-SHA-512"_s},
+                 {u"sasl.username"_s, u"berth"_s},
+                 {u"sasl.password"_s, QString::fromLatin1(KafkaSecret)},
+                 {u"ssl.ca.location"_s, u"/etc/ssl/certs/kafka-ca.pem"_s}};
+    p.namedGroups = {u"order-projection"_s, u"payment-capture"_s};
+    p.dlqTopics = {u"orders-dlt"_s};
+    p.duplicateTopics = {u"orders"_s};
+    p.databaseConninfo = u"postgresql://alice:"_s + QString::fromLatin1(DbSecret) + u"@db.internal:5432/orders?sslmode=verify-full"_s;
+    p.policyPath = u"/etc/berth/policy.yaml"_s;
+    p.sampleIntervalMs = 10000;
+    return p;
+}
+
+// A Secret Service of the test's own: a session bus and gnome-keyring-daemon with an unlocked login
+// keyring in a temporary home. The test process's DBus address points at it while it lives.
+class PrivateKeychain {
+public:
+    bool start(QString *error)
+    {
+        if (!TestSupport::haveExecutable(u"dbus-daemon"_s) || !TestSupport::haveExecutable(u"gnome-keyring-daemon"_s)) {
+            *error = u"dbus-daemon and gnome-keyring-daemon are required (scripts/berth.sh deps installs them)"_s;
+            return false;
+        }
+        m_bus.start(u"dbus-daemon"_s, {u"--session"_s, u"--nofork"_s, u"--print-address=1"_s});
+        if (!m_bus.waitForReadyRead(10000)) {
+            *error = u"dbus-daemon did not start: "_s + QString::fromLocal8Bit(m_bus.readAllStandardError());
+            return false;
+        }
+        const QByteArray address = m_bus.readLine().trimmed();
+        qputenv("DBUS_SESSION_BUS_ADDRESS", address);
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(u"HOME"_s, m_home.path());
+        env.insert(u"XDG_DATA_HOME"_s, m_home.path() + u"/data"_s);
+        env.insert(u"XDG_RUNTIME_DIR"_s, m_home.path());
+        env.insert(u"DBUS_SESSION_BUS_ADDRESS"_s, QString::fromLatin1(address));
+        m_keyring.setProcessEnvironment(env);
+        m_keyring.start(u"gnome-keyring-daemon"_s,
+                        {u"--foreground"_s, u"--unlock"_s, u"--components=secrets"_s});
+        if (!m_keyring.waitForStarted(10000)) {
+            *error = u"gnome-keyring-daemon did not start"_s;
+            return false;
+        }
+        m_keyring.write("keyring-test-password");
+        m_keyring.closeWriteChannel();
+        // Ready once it owns the Secret Service name on the bus.
+        for (int i = 0; i < 100; ++i) {
+            QProcess probe;
+            probe.setProcessEnvironment(env);
+            probe.start(u"dbus-send"_s, {u"--session"_s, u"--print-reply"_s, u"--dest=org.freedesktop.DBus"_s,
+                                         u"/org/freedesktop/DBus"_s, u"org.freedesktop.DBus.NameHasOwner"_s,
+                                         u"string:org.freedesktop.secrets"_s});
+            probe.waitForFinished(5000);
+            if (probe.readAllStandardOutput().contains("boolean true"))
+                return true;
+            QTest::qWait(100);
+        }
+        *error = u"the Secret Service never appeared on the bus: "_s + QString::fromLocal8Bit(m_keyring.readAllStandardError());
+        return false;
+    }
+
+    ~PrivateKeychain()
+    {
+        for (QProcess *p : {&m_keyring, &m_bus}) {
+            p->kill();
+            p->waitForFinished(5000);
+        }
+    }
+
+private:
+    QTemporaryDir m_home;
+    QProcess m_bus;
+    QProcess m_keyring;
+};
+
+SecretStore::Outcome wait(SecretStore &store, const std::function<void(SecretStore::Done)> &call)
+{
+    SecretStore::Outcome outcome;
+    bool done = false;
+    call([&](const SecretStore::Outcome &o) {
+        outcome = o;
+        done = true;
+    });
+    if (!QTest::qWaitFor([&] { return done; }, 30000))
+        outcome.error = u"no answer from the keychain within 30 s"_s;
+    return outcome;
+}
+} // namespace
+
+class TestProfiles : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void passwordsLeaveConninfos_data()
+    {
+        QTest::addColumn<QString>("conninfo");
+        QTest::addColumn<QString>("password");
+        QTest::newRow("keyword/value") << u"host=db user=alice password='p w\\'x' dbname=orders"_s << u"p w'x"_s;
+        QTest::newRow("uri") << u"postgresql://alice:s3cr%40t@db:5432/orders?sslmode=require"_s << u"s3cr@t"_s;
+        QTest::newRow("uri query") << u"postgres://db/orders?user=alice&password=qwerty"_s << u"qwerty"_s;
+        QTest::newRow("no password") << u"host=/tmp dbname=orders user=alice"_s << QString();
+        QTest::newRow("service name") << u"service=orders-prod"_s << QString();
+    }
+
+    void passwordsLeaveConninfos()
+    {
+        QFETCH(QString, conninfo);
+        QFETCH(QString, password);
+        QString found;
+        const QString stripped = ProfileSecrets::stripPassword(conninfo, &found);
+        QCOMPARE(found, password);
+        if (password.isEmpty()) {
+            QCOMPARE(stripped, conninfo); // URIs and service= names stay as the operator wrote them
+            return;
+        }
+        QVERIFY(!stripped.contains(password));
+        QVERIFY(!stripped.contains(u"password"_s));
+        // Putting it back gives libpq the same password again.
+        QString again;
+        ProfileSecrets::stripPassword(ProfileSecrets::withPassword(stripped, password), &again);
+        QCOMPARE(again, password);
+        QVERIFY(stripped.contains(u"alice"_s));
+    }
+
+    void secretPropertiesAreRecognised()
+    {
+        for (const char *key : {"sasl.password", "ssl.key.password", "ssl.keystore.password", "ssl.key.pem",
+                                "sasl.oauthbearer.client.secret"})
+            QVERIFY2(ProfileSecrets::isSecretKafkaProperty(QString::fromLatin1(key)), key);
+        for (const char *key : {"sasl.username", "ssl.key.location", "ssl.ca.location", "bootstrap.servers",
+                                "sasl.kerberos.keytab"})
+            QVERIFY2(!ProfileSecrets::isSecretKafkaProperty(QString::fromLatin1(key)), key);
+    }
+
+    void profileRoundTripKeepsSecretsOutOfTheSettingsFile()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"berth.ini"_s);
+        const ConnectionProfile original = sampleProfile();
+        QHash<QString, QString> secrets;
+        {
+            QSettings settings(path, QSettings::IniFormat);
+            ProfileStore store(&settings);
+            secrets = store.save(original);
+            store.setLastUsed(original.name);
+        }
+        QCOMPARE(secrets.value(u"kafka/sasl.password"_s), QString::fromLatin1(KafkaSecret));
+        QCOMPARE(secrets.value(u"db/password"_s), QString::fromLatin1(DbSecret));
+
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray content = file.readAll();
+        QVERIFY(content.contains("SCRAM-SHA-512")); // the file is the one written
+        for (const char *secret : {KafkaSecret, DbSecret}) {
+            const QString s = QString::fromLatin1(secret);
+            QVERIFY2(!content.contains(s.toUtf8()), secret);
+            QVERIFY2(!content.contains(QByteArray(reinterpret_cast<const char *>(s.utf16()), s.size() * 2)), secret);
+            QVERIFY2(!content.contains(QUrl::toPercentEncoding(s)), secret);
+        }
+
+        QSettings settings(path, QSettings::IniFormat);
+        ProfileStore store(&settings);
+        QCOMPARE(store.names(), QStringList{original.name});
+        QCOMPARE(store.lastUsed(), original.name);
+        const auto loaded = store.load(original.name);
+        QVERIFY(loaded);
+        QCOMPARE(loaded->secretIds, (QStringList{u"db/password"_s, u"kafka/sasl.password"_s}));
+        QCOMPARE(loaded->profile.namedGroups, original.namedGroups);
+        QCOMPARE(loaded->profile.dlqTopics, original.dlqTopics);
+        QCOMPARE(loaded->profile.policyPath, original.policyPath);
+        QCOMPARE(loaded->profile.sampleIntervalMs, original.sampleIntervalMs);
+        QCOMPARE(ProfileSecrets::sslModeOf(loaded->profile.databaseConninfo), u"verify-full"_s);
+
+        // With the secrets applied it is the profile that was saved, as libpq and librdkafka see it.
+        ConnectionProfile restored = loaded->profile;
+        ProfileSecrets::apply(&restored, secrets);
+        QCOMPARE(restored.cluster, original.cluster);
+        QString password;
+        ProfileSecrets::stripPassword(restored.databaseConninfo, &password);
+        QCOMPARE(password, QString::fromLatin1(DbSecret));
+
+        // Saved again with the secrets left empty, the profile still lists them (they stay in the keychain).
+        store.save(loaded->profile, loaded->secretIds);
+        QCOMPARE(store.load(original.name)->secretIds, loaded->secretIds);
+        store.remove(original.name);
+        QVERIFY(store.names().isEmpty());
+        QVERIFY(store.lastUsed().isEmpty());
+    }
+
+    void noKeychainSaysWhyAndWritesNothing()
+    {
+        // No session bus at all: no Secret Service, no KWallet.
+        QTemporaryDir dir;
+        qputenv("DBUS_SESSION_BUS_ADDRESS", QByteArray("unix:path=") + dir.filePath(u"no-bus"_s).toUtf8());
+        SecretStore store(u"Berth-test"_s);
+        const auto outcome = wait(store, [&](SecretStore::Done done) {
+            store.store(u"p"_s, {{u"db/password"_s, u"x"_s}}, std::move(done));
+        });
+        QVERIFY(!outcome.ok);
+        QVERIFY(!outcome.error.isEmpty());
+        const QString reason = SecretStore::askEachTimeReason(outcome);
+        QVERIFY2(reason.contains(u"asks for them each time"_s), qPrintable(reason));
+        QVERIFY(reason.contains(outcome.error));
+    }
+
+    void keychainRoundTrip()
+    {
+        PrivateKeychain keychain;
+        QString error;
+        QVERIFY2(keychain.start(&error), qPrintable(error));
+        SecretStore store(u"Berth-test"_s);
+        const QHash<QString, QString> secrets{{u"kafka/sasl.password"_s, QString::fromLatin1(KafkaSecret)},
+                                              {u"db/password"_s, QString::fromLatin1(DbSecret)}};
+        auto outcome = wait(store, [&](SecretStore::Done done) { store.store(u"prod"_s, secrets, std::move(done)); });
+        QVERIFY2(outcome.ok, qPrintable(outcome.error));
+
+        outcome = wait(store, [&](SecretStore::Done done) {
+            store.fetch(u"prod"_s, {u"db/password"_s, u"kafka/sasl.password"_s, u"kafka/ssl.key.password"_s},
+                        std::move(done));
+        });
+        QVERIFY2(outcome.ok, qPrintable(outcome.error));
+        QCOMPARE(outcome.secrets, secrets);
+        QCOMPARE(outcome.missing, QStringList{u"kafka/ssl.key.password"_s});
+
+        // Another profile's secrets are its own.
+        outcome = wait(store, [&](SecretStore::Done done) { store.fetch(u"staging"_s, {u"db/password"_s}, std::move(done)); });
+        QCOMPARE(outcome.missing, QStringList{u"db/password"_s});
+
+        outcome = wait(store, [&](SecretStore::Done done) { store.erase(u"prod"_s, secrets.keys(), std::move(done)); });
+        QVERIFY2(outcome.ok, qPrintable(outcome.error));
+        outcome = wait(store, [&](SecretStore::Done done) { store.fetch(u"prod"_s, secrets.keys(), std::move(done)); });
+        QCOMPARE(outcome.missing.size(), 2);
+    }
+
+    void testConnectionReachesKafkaAndPostgres()
+    {
+        MockKafkaCluster cluster(3);
+        QVERIFY2(cluster.isValid(), qPrintable(cluster.error()));
+        QVERIFY(cluster.createTopic(u"orders"_s, 3));
+        QString error;
+        const ConnectionCheck kafka = ConnectionTest::kafka({{u"bootstrap.servers"_s, cluster.bootstrapServers()}});
+        QVERIFY2(kafka.ok, qPrintable(kafka.summary));
+        QVERIFY(kafka.summary.contains(u"3 broker(s)"_s));
+        QVERIFY(kafka.detail.contains(u"(controller)"_s));
+
+        const ConnectionCheck bad = ConnectionTest::kafka(
+            {{u"bootstrap.servers"_s, cluster.bootstrapServers()}, {u"security.protocol"_s, u"carrier-pigeon"_s}});
+        QVERIFY(!bad.ok);
+        QVERIFY2(bad.summary.contains(u"security.protocol"_s), qPrintable(bad.summary)); // librdkafka's own words
+
+        TempPostgres pg;
+        QVERIFY2(pg.start(&error), qPrintable(error));
+        const ConnectionCheck db = ConnectionTest::database(pg.conninfo());
+        QVERIFY2(db.ok, qPrintable(db.summary));
+        QVERIFY(db.detail.contains(u"sslmode: prefer"_s));
+        QVERIFY(db.detail.contains(u"Unix socket"_s));
+        const ConnectionCheck nodb = ConnectionTest::database(pg.conninfo() + u" dbname=no_such_database"_s);
+        QVERIFY(!nodb.ok);
+        QVERIFY2(nodb.summary.contains(u"no_such_database"_s), qPrintable(nodb.summary));
+    }
+
+    void dialogShowsTestResultAndSavesWithoutSecrets()
+    {
+        MockKafkaCluster cluster(1);
+        QVERIFY2(cluster.isValid(), qPrintable(cluster.error()));
+        QTemporaryDir dir;
+        QSettings settings(dir.filePath(u"berth.ini"_s), QSettings::IniFormat);
+        ProfileStore store(&settings);
+        qputenv("DBUS_SESSION_BUS_ADDRESS", QByteArray("unix:path=") + dir.filePath(u"no-bus"_s).toUtf8());
+        SecretStore secrets(u"Berth-test"_s);
+        ProfileDialog dialog(&store, &secrets);
+        ConnectionProfile p;
+        p.name = u"mock"_s;
+        p.cluster = {{u"bootstrap.servers"_s, cluster.bootstrapServers()}, {u"sasl.password"_s, QString::fromLatin1(KafkaSecret)}};
+        dialog.setFormProfile(p);
+        QCOMPARE(dialog.formProfile().cluster, p.cluster);
+
+        QSignalSpy tested(&dialog, &ProfileDialog::tested);
+        dialog.testConnection();
+        QVERIFY(tested.wait(20000));
+        QCOMPARE(tested.first().at(0).toBool(), true);
+        QVERIFY2(dialog.resultText().contains(u"Kafka ✔"_s), qPrintable(dialog.resultText()));
+
+        QSignalSpy saved(&dialog, &ProfileDialog::savedSecrets);
+        QVERIFY(dialog.save());
+        QVERIFY(saved.wait(20000));
+        // No keychain here: the dialog says so, and the secret is nowhere in the settings file.
+        QCOMPARE(saved.first().at(0).toBool(), false);
+        QVERIFY2(dialog.resultText().contains(u"each time"_s), qPrintable(dialog.resultText()));
+        settings.sync();
+        QFile file(settings.fileName());
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QVERIFY(!file.readAll().contains(KafkaSecret));
+        QCOMPARE(store.load(u"mock"_s)->secretIds, QStringList{u"kafka/sasl.password"_s});
+    }
+
+    void shortcutsDialogListsTheMenus()
+    {
+        ConnectionsModel connections;
+        MainWindow window(&connections);
+        window.addTab(u"one"_s, new QWidget, u"&One"_s);
+        const auto entries = ShortcutsDialog::collect(&window);
+        const auto has = [&](const QString &action, const QKeySequence &keys) {
+            return std::any_of(entries.cbegin(), entries.cend(), [&](const ShortcutsDialog::Entry &e) {
+                return e.action == action && e.keys == keys.toString(QKeySequence::NativeText);
+            });
+        };
+        // Standard keys (Quit) are listed when the platform binds them; the offscreen platform does not.
+        const QList<QKeySequence> quit = QKeySequence::keyBindings(QKeySequence::Quit);
+        if (!quit.isEmpty())
+            QVERIFY(has(u"Quit"_s, quit.first()));
+        QVERIFY(has(u"Connection profiles"_s, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P)));
+        QVERIFY(has(u"One"_s, QKeySequence(Qt::ALT | Qt::Key_1)));
+        QVERIFY(has(u"Keyboard shortcuts"_s, QKeySequence(Qt::Key_F1)));
+    }
+
+    void layoutIsKeptPerProfile()
+    {
+        QTemporaryDir dir;
+        QSettings::setDefaultFormat(QSettings::IniFormat);
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir.path());
+        ConnectionsModel connections;
+        const auto showAndClose = [&](const QString &profile, const QSize &size) {
+            MainWindow window(&connections);
+            window.setLayoutGroup(ProfileStore::layoutGroup(profile));
+            window.show();
+            window.resize(size);
+            QTest::qWait(50);
+            window.close();
+        };
+        showAndClose(u"a"_s, QSize(900, 600));
+        showAndClose(u"b"_s, QSize(1200, 700));
+        MainWindow again(&connections);
+        again.setLayoutGroup(ProfileStore::layoutGroup(u"a"_s));
+        again.show();
+        QCOMPARE(again.size(), QSize(900, 600));
+    }
+};
+
+QTEST_MAIN(TestProfiles)
+#include "tst_profiles.moc"

@@ -1,0 +1,72 @@
+#pragma once
+
+#include "services/support/connectionprofile.h"
+#include "services/support/jobtracker.h"
+#include "services/support/profilestore.h"
+
+#include <QDialog>
+
+#include <optional>
+
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QPlainTextEdit;
+class QPushButton;
+class QSpinBox;
+class SecretStore;
+
+// Named connection profiles: edit, test, save (secrets to the keychain, the rest to the settings file)
+// and connect. Emits connectRequested with the secrets filled in, asking for any the keychain cannot give.
+class ProfileDialog final : public QDialog {
+    Q_OBJECT
+public:
+    ProfileDialog(ProfileStore *store, SecretStore *secrets, QWidget *parent = nullptr);
+
+    void selectProfile(const QString &name);
+    // The form as a profile, secrets as typed (not yet stripped).
+    ConnectionProfile formProfile() const;
+    void setFormProfile(const ConnectionProfile &profile, const QStringList &storedSecretIds = {});
+    QString resultText() const;
+
+    // Saves the form; the keychain write finishes asynchronously (savedSecrets reports it).
+    bool save();
+    void testConnection();
+
+    // Fills in a stored profile's secrets from the keychain, asking the operator (with the reason) for any
+    // it cannot give. Blocks in a local event loop; nullopt when the operator cancels a prompt.
+    static std::optional<ConnectionProfile> resolveSecrets(const StoredProfile &stored, SecretStore *secrets,
+                                                           QWidget *parent);
+
+Q_SIGNALS:
+    void connectRequested(const ConnectionProfile &profile);
+    void tested(bool kafkaOk, bool databaseOk);
+    void savedSecrets(bool ok, const QString &message);
+
+private:
+    void reloadNames();
+    void onSelectionChanged();
+    void showResult(const QString &text);
+    void connectSelected();
+    void removeSelected();
+
+    ProfileStore *m_store;
+    SecretStore *m_secrets;
+    QListWidget *m_names;
+    QLineEdit *m_name;
+    QLineEdit *m_bootstrap;
+    QPlainTextEdit *m_properties;
+    QLineEdit *m_groups;
+    QLineEdit *m_dlqTopics;
+    QLineEdit *m_duplicateTopics;
+    QLineEdit *m_database;
+    QLineEdit *m_databasePassword;
+    QLabel *m_sslMode;
+    QLineEdit *m_policy;
+    QSpinBox *m_interval;
+    QLabel *m_result;
+    QPushButton *m_test;
+    QStringList m_storedSecretIds; // of the profile being edited: empty fields keep the keychain's value
+    QHash<QString, QString> m_typedSecrets;
+    JobTracker m_testJobs{this};
+};
