@@ -69,6 +69,8 @@ Console::Console(const ConnectionProfile &profile, QObject *parent)
 void Console::buildViews()
 {
     m_series->setRateTopics(m_profile.dlqTopics);
+    m_samplerSettings.namedGroups = m_profile.namedGroups;
+    m_samplerSettings.extraTopics = m_profile.dlqTopics;
     m_lagView = new LagView(m_groupModel, m_lagModel);
     m_chartView = new LagChartView(m_series);
     m_window->addTab(u"lag"_s, m_lagView, tr("&Lag"));
@@ -137,6 +139,7 @@ void Console::wirePolicy()
         }
         m_sloSeconds = slo;
         m_policy = result.policy;
+        applyPolicyScope();
         m_checklistView->setPolicySource(QDir::toNativeSeparators(m_profile.policyPath));
         refreshChecklist();
         if (!result.ok())
@@ -147,6 +150,29 @@ void Console::wirePolicy()
             m_window->statusBar()->showMessage(tr("Delivery policy loaded: %n lag SLO(s)", nullptr, int(slo.size())), 8000);
     });
     watcher->setPath(m_profile.policyPath);
+}
+
+void Console::applyPolicyScope()
+{
+    // The profile's own groups and DLQ topics, plus every consumer group and DLQ topic the policy names:
+    // the policy is the list of what must be watched, even where the brokers cannot list groups.
+    QStringList groups = m_profile.namedGroups;
+    QStringList dlqTopics = m_profile.dlqTopics;
+    for (const QString &group : m_policy.consumerGroups()) {
+        if (!groups.contains(group))
+            groups.append(group);
+    }
+    for (const QString &topic : m_policy.dlqTopics()) {
+        if (!dlqTopics.contains(topic))
+            dlqTopics.append(topic);
+    }
+    if (groups == m_samplerSettings.namedGroups && dlqTopics == m_samplerSettings.extraTopics)
+        return;
+    m_samplerSettings.namedGroups = groups;
+    m_samplerSettings.extraTopics = dlqTopics;
+    m_series->setRateTopics(dlqTopics);
+    if (m_samplerStarted)
+        m_sampler->start(m_samplerSettings);
 }
 
 void Console::wireAlerts()
@@ -227,18 +253,17 @@ void Console::wireKafka()
     });
     connect(m_window.get(), &MainWindow::refreshRequested, m_sampler, &LagSampler::sampleNow);
 
-    LagSampler::Settings settings;
+    LagSampler::Settings &settings = m_samplerSettings;
     settings.cluster = m_profile.cluster;
-    settings.namedGroups = m_profile.namedGroups;
     settings.intervalMs = m_profile.sampleIntervalMs;
-    settings.extraTopics = m_profile.dlqTopics;
     settings.evaluation.rules.allowedLag = QSettings().value(u"lag/allowedLag"_s, 0).toLongLong();
     m_lagView->setAllowedLag(settings.evaluation.rules.allowedLag);
-    connect(m_lagView, &LagView::allowedLagChanged, this, [this, evaluation = settings.evaluation](qint64 messages) mutable {
-        evaluation.rules.allowedLag = messages;
-        m_sampler->setEvaluation(evaluation);
+    connect(m_lagView, &LagView::allowedLagChanged, this, [this](qint64 messages) {
+        m_samplerSettings.evaluation.rules.allowedLag = messages;
+        m_sampler->setEvaluation(m_samplerSettings.evaluation);
         QSettings().setValue(u"lag/allowedLag"_s, messages);
     });
+    m_samplerStarted = true;
     m_sampler->start(settings);
 
     if (!m_profile.duplicateTopics.isEmpty()) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "services/monitor/lagsampler.h"
 #include "services/monitor/lagsnapshot.h"
 #include "services/policy/deliverypolicy.h"
 #include "services/support/connectionprofile.h"
@@ -60,6 +61,7 @@ private:
     void onSample(const LagSnapshot &snapshot);
     void refreshChecklist();
     void editProfiles();
+    void applyPolicyScope();
 
     ConnectionProfile m_profile;
     LagSampler *m_sampler;
@@ -71,6 +73,8 @@ private:
     LagSeriesStore *m_series;
     AlertModel *m_alertModel;
     QHash<QString, qint64> m_sloSeconds; // per group, from the delivery policy
+    LagSampler::Settings m_samplerSettings; // groups and DLQ topics: the profile's plus the policy's
+    bool m_samplerStarted = false;
     std::unique_ptr<MainWindow> m_window;
     LagView *m_lagView = nullptr;
     LagChartView *m_chartView = nullptr;

@@ -1,6 +1,9 @@
 #include "app/console.h"
 #include "models/lagtablemodel.h"
+#include "models/grouplagmodel.h"
+#include "services/demo/mockkafkacluster.h"
 #include "services/demo/temppostgres.h"
+#include "support/testsupport.h"
 #include "views/mainwindow.h"
 
 #include <QLabel>
@@ -53,6 +56,27 @@ private Q_SLOTS:
                                      || console.window()->bannerText().contains(u"carrier-pigeon"_s),
                                  10000);
         QVERIFY(console.window()->bannerText().contains(u"rejected"_s));
+    }
+
+    void seedPolicyDrivesTheGroupList()
+    {
+        // The mock cluster cannot list groups: only named groups are sampled, and the policy names them.
+        MockKafkaCluster cluster(1);
+        QVERIFY2(cluster.isValid(), qPrintable(cluster.error()));
+        ConnectionProfile profile;
+        profile.cluster = cluster.clientProperties();
+        profile.namedGroups = {u"from-profile"_s};
+        profile.policyPath = TestSupport::sourcePath(u"tests/fixtures/seed000-policy.yaml"_s);
+        profile.sampleIntervalMs = 500;
+        Console console(profile);
+        const auto groups = [&] {
+            QStringList names;
+            for (int row = 0; row < console.groupModel()->rowCount(); ++row)
+                names << console.groupModel()->index(row, 0).data().toString();
+            return names;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(groups().contains(u"search-indexer"_s) && groups().contains(u"notification-sender"_s), 20000);
+        QVERIFY(groups().contains(u"from-profile"_s));
     }
 
     void databaseDownThenBackIsShown()

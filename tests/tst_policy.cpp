@@ -19,46 +19,14 @@ namespace {
 // Seed 000 §34, "Production Policy Template". The seed's text lost its indentation; this is the nesting
 // its order implies (duplicateHandling and externalProviderIdempotency under idempotency,
 // manualReviewRequired under dlq). Line numbers below refer to this text.
-constexpr char kSeedTemplate[] = R"(deliverySemantics:
-  topics:
-    case-events:
-      defaultGuarantee: at-least-once
-      key: caseId
-      ordering: per-key
-      retention: 7d
-      replayAllowed: true
-  consumers:
-    search-indexer:
-      idempotency:
-        strategy: aggregate-version-upsert
-        duplicateHandling: skip
-      offsetCommit:
-        timing: after-db-transaction
-      retry:
-        maxAttempts: 5
-        backoff: exponential-jitter
-      dlq:
-        enabled: true
-        topic: case-events.search-indexer.dlq
-        owner: search-team
-      poison:
-        maxAttemptsBeforePark: 5
-      lagSlo:
-        maxLagSeconds: 60
-    notification-sender:
-      idempotency:
-        strategy: notification-id
-        externalProviderIdempotency: true
-      replay:
-        allowed: false-for-side-effect
-      dlq:
-        enabled: true
-        manualReviewRequired: true
-)";
+// The text lives in tests/fixtures/seed000-policy.yaml (other tests load it too).
 
 QByteArray seed()
 {
-    return QByteArray(kSeedTemplate);
+    QFile file(TestSupport::sourcePath(u"tests/fixtures/seed000-policy.yaml"_s));
+    if (!file.open(QIODevice::ReadOnly))
+        qFatal("seed policy fixture missing: %s", qPrintable(file.fileName()));
+    return file.readAll();
 }
 
 // The seed with the first occurrence of `from` replaced: fails loudly if the test's anchor is gone.
