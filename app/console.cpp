@@ -30,6 +30,7 @@
 #include "views/lagchartview.h"
 #include "views/lagview.h"
 #include "views/mainwindow.h"
+#include "app/remediationdesk.h"
 #include "views/profiledialog.h"
 #include "services/support/profilestore.h"
 #include "services/support/secretstore.h"
@@ -93,6 +94,7 @@ void Console::buildViews()
     m_inboxRowsModel = new InboxRowsModel(this);
     m_inboxRowsView = new InboxRowsView(m_inboxRowsModel);
     m_window->addTab(u"parked"_s, m_inboxRowsView, tr("&Parked"));
+    (new RemediationDesk(m_profile, this))->addTo(m_window.get()); // approval queue and audit trail tabs
     m_checklistModel = new ChecklistModel(this);
     m_checklistView = new ChecklistView(m_checklistModel);
     m_window->addTab(u"checklist"_s, m_checklistView, tr("C&hecklist"));

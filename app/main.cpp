@@ -1,5 +1,6 @@
 #include "commands.h"
 #include "dlqcommand.h"
+#include "translation.h"
 
 #include <QApplication>
 #include <QCoreApplication>
@@ -30,7 +31,8 @@ void printHelp()
 {
     QTextStream out(stdout);
     out << "Usage: berth [SUBCOMMAND] [OPTIONS]\n\n"
-        << "Without a subcommand, opens the console (--bootstrap SERVERS, --group NAME..., --db CONNINFO).\n\n"
+        << "Without a subcommand, opens the console (--bootstrap SERVERS, --group NAME..., --db CONNINFO).\n"
+        << "Anywhere: --lang CODE chooses the interface language (de, en; default: the system locale).\n\n"
         << "Subcommands:\n";
     for (const auto &cmd : subcommands)
         out << "  " << QString::fromLatin1(cmd.name).leftJustified(9) << QString::fromLatin1(cmd.summary) << "\n";
@@ -56,6 +58,11 @@ bool wantsHeadless(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    QString language;
+    if (!Translation::takeLanguageOption(argc, argv, &language)) {
+        QTextStream(stderr) << "berth: --lang needs a language code (de, en)\n";
+        return 2;
+    }
     if (argc > 1 && (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0 || std::strcmp(argv[1], "help") == 0)) {
         printHelp();
         return 0;
@@ -84,6 +91,8 @@ int main(int argc, char **argv)
     else
         app = std::make_unique<QCoreApplication>(argc, argv);
     setIdentity();
+    if (Translation::install(language).isEmpty() && !language.isEmpty() && !language.startsWith(u"en"))
+        QTextStream(stderr) << "berth: no translation for '" << language << "'; using English\n";
     QStringList arguments = QCoreApplication::arguments();
     if (chosen)
         arguments.removeAt(1); // the subcommand itself; parsers see "berth --options"

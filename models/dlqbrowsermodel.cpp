@@ -1,6 +1,7 @@
 #include "dlqbrowsermodel.h"
 
 #include "models/displayformat.h"
+#include "services/dlq/dlqrecordformat.h"
 
 #include <QColor>
 #include <QDateTime>
@@ -15,11 +16,6 @@ struct QueryResult {
     quint32 covered = 0;
     DlqFilter filter;
 };
-
-bool isBidiControl(char16_t c)
-{
-    return (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069) || c == 0x200e || c == 0x200f;
-}
 } // namespace
 
 DlqBrowserModel::DlqBrowserModel(QObject *parent)
@@ -48,7 +44,7 @@ QString DlqBrowserModel::visibleText(QString text)
             c = QChar(char16_t(0x2421));
         else if (u == 0x2028 || u == 0x2029)
             c = u' ';
-        else if (isBidiControl(u))
+        else if (DlqRecordFormat::isBidiControl(u))
             c = QChar(QChar::ReplacementCharacter); // no reordering of what follows
     }
     return text;

@@ -2,6 +2,7 @@
 
 #include "services/dlq/stringpool.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QFileInfo>
 #include <QJsonDocument>
@@ -92,7 +93,7 @@ Outcome write(const QString &path, Format format, const Source &source, const Jo
 {
     Outcome out;
     if (!source.strings) {
-        out.error = u"Nothing to export: no scan has run."_s;
+        out.error = QCoreApplication::translate("DlqExport", "Nothing to export: no scan has run.");
         return out;
     }
     QSaveFile file(path);
@@ -120,7 +121,7 @@ Outcome write(const QString &path, Format format, const Source &source, const Jo
         if ((row & 4095) == 0) {
             if (control.isCancelled()) {
                 file.cancelWriting();
-                out.error = u"cancelled"_s;
+                out.error = QCoreApplication::translate("DlqExport", "cancelled");
                 return out;
             }
             control.reportProgress(row, total);

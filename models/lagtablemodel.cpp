@@ -80,7 +80,19 @@ QVariant LagTableModel::data(const QModelIndex &index, int role) const
         case Lag: return row.flags & PartitionLag::EndUnknown ? tr("unknown") : locale.toString(row.lag);
         case Status: return lagStatusName(row.status);
         case TimeLag: return DisplayFormat::duration(row.timeLagMs);
-        case Measured: return timeLagMethodName(row.timeLagMethod);
+        case Measured:
+            // timeLagMethodName() is the machine-readable word (JSON); this is the shown one.
+            switch (row.timeLagMethod) {
+            case PartitionLag::TimeLagMethod::CaughtUp:
+                return tr("caught-up");
+            case PartitionLag::TimeLagMethod::Interpolated:
+                return tr("interpolated");
+            case PartitionLag::TimeLagMethod::Peeked:
+                return tr("peeked");
+            case PartitionLag::TimeLagMethod::Unknown:
+                break;
+            }
+            return tr("unknown");
         case TimeToClear:
             if (row.timeToClearS >= 0)
                 return DisplayFormat::duration(row.timeToClearS * 1000);

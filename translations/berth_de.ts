@@ -1,4 +1,2812 @@
 <?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
+<context>
+    <name>AlertModel</name>
+    <message>
+        <source>active, acknowledged</source>
+        <translation>aktiv, bestätigt</translation>
+    </message>
+    <message>
+        <source>ACTIVE</source>
+        <translation>AKTIV</translation>
+    </message>
+    <message>
+        <source>cleared</source>
+        <translation>aufgehoben</translation>
+    </message>
+    <message>
+        <source>Fired</source>
+        <translation>Ausgelöst</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Zustand</translation>
+    </message>
+    <message>
+        <source>Rule</source>
+        <translation>Regel</translation>
+    </message>
+    <message>
+        <source>Subject</source>
+        <translation>Betrifft</translation>
+    </message>
+    <message>
+        <source>What is wrong</source>
+        <translation>Problem</translation>
+    </message>
+    <message>
+        <source>Cleared</source>
+        <translation>Aufgehoben</translation>
+    </message>
+</context>
+<context>
+    <name>AlertView</name>
+    <message>
+        <source>&amp;Acknowledge</source>
+        <translation>&amp;Bestätigen</translation>
+    </message>
+    <message>
+        <source>Acknowledge the selected alerts (Ctrl+K)</source>
+        <translation>Ausgewählte Alarme bestätigen (Strg+K)</translation>
+    </message>
+    <message>
+        <source>Alerts fire when a condition holds for a sustained time and clear only after it has been back to normal for a while.</source>
+        <translation>Alarme werden ausgelöst, wenn eine Bedingung längere Zeit anhält, und erst aufgehoben, wenn wieder eine Weile Normalzustand herrscht.</translation>
+    </message>
+</context>
+<context>
+    <name>ApprovalQueueModel</name>
+    <message>
+        <source>Not connected to the audit database.</source>
+        <translation>Keine Verbindung zur Audit-Datenbank.</translation>
+    </message>
+    <message>
+        <source>Request %1 is %2: only pending requests are approved or rejected.</source>
+        <translation>Antrag %1 ist %2: Nur offene Anträge können genehmigt oder abgelehnt werden.</translation>
+    </message>
+    <message>
+        <source>Request %1 expired: it can no longer be approved or rejected.</source>
+        <translation>Antrag %1 ist abgelaufen: Er kann nicht mehr genehmigt oder abgelehnt werden.</translation>
+    </message>
+    <message>
+        <source>Your role %1 is not a member of berth_approver.</source>
+        <translation>Ihre Rolle %1 ist kein Mitglied von berth_approver.</translation>
+    </message>
+    <message>
+        <source>You requested this yourself: another person must approve or reject it.</source>
+        <translation>Sie haben dies selbst beantragt: Eine andere Person muss genehmigen oder ablehnen.</translation>
+    </message>
+    <message>
+        <source>Replay</source>
+        <translation>Replay</translation>
+    </message>
+    <message>
+        <source>Edit and replay</source>
+        <translation>Replay mit Änderungen</translation>
+    </message>
+    <message>
+        <source>Skip</source>
+        <translation>Überspringen</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>Löschen</translation>
+    </message>
+    <message>
+        <source>no dry run</source>
+        <translation>kein Probelauf</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n item(s)</source>
+        <translation>
+            <numerusform>%n Eintrag</numerusform>
+            <numerusform>%n Einträge</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>no-op %1</source>
+        <translation>ohne Wirkung %1</translation>
+    </message>
+    <message>
+        <source>ordering risk %1</source>
+        <translation>Reihenfolgerisiko %1</translation>
+    </message>
+    <message>
+        <source>No dry run was stored with this request.</source>
+        <translation>Zu diesem Antrag wurde kein Probelauf gespeichert.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Blast radius: %n item(s)</source>
+        <translation>
+            <numerusform>Auswirkungsbereich: %n Eintrag</numerusform>
+            <numerusform>Auswirkungsbereich: %n Einträge</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>  destination topics: %1</source>
+        <translation>  Ziel-Topics: %1</translation>
+    </message>
+    <message>
+        <source>  source partitions: %1</source>
+        <translation>  Quellpartitionen: %1</translation>
+    </message>
+    <message>
+        <source>  distinct keys: %1</source>
+        <translation>  verschiedene Schlüssel: %1</translation>
+    </message>
+    <message>
+        <source>  consumers affected: %1</source>
+        <translation>  betroffene Consumer: %1</translation>
+    </message>
+    <message>
+        <source>Predicted no-ops: %1 of %2 key(s) already completed in the inbox (%3)</source>
+        <translation>Voraussichtlich ohne Wirkung: %1 von %2 Schlüssel(n) in der Inbox bereits abgeschlossen (%3)</translation>
+    </message>
+    <message>
+        <source>Predicted no-ops: not checked %1</source>
+        <translation>Voraussichtlich ohne Wirkung: nicht geprüft %1</translation>
+    </message>
+    <message>
+        <source>Ordering risk: %1 item(s) have a later record of the same key; %2 unknown</source>
+        <translation>Reihenfolgerisiko: %1 Eintrag/Einträge mit späterem Record desselben Schlüssels; %2 unbekannt</translation>
+    </message>
+    <message>
+        <source>Ordering risk: not checked %1</source>
+        <translation>Reihenfolgerisiko: nicht geprüft %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Policy: %1, %n approval(s) needed</source>
+        <translation>
+            <numerusform>Richtlinie: %1, %n Genehmigung nötig</numerusform>
+            <numerusform>Richtlinie: %1, %n Genehmigungen nötig</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Other: %1</source>
+        <translation>Sonstige: %1</translation>
+    </message>
+    <message>
+        <source>in %1</source>
+        <translation>in %1</translation>
+    </message>
+    <message>
+        <source>expired %1 ago</source>
+        <translation>vor %1 abgelaufen</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 von %2</translation>
+    </message>
+    <message>
+        <source>Request</source>
+        <translation>Antrag</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>Aktion</translation>
+    </message>
+    <message>
+        <source>Requested by</source>
+        <translation>Beantragt von</translation>
+    </message>
+    <message>
+        <source>Items</source>
+        <translation>Einträge</translation>
+    </message>
+    <message>
+        <source>Age</source>
+        <translation>Alter</translation>
+    </message>
+    <message>
+        <source>Expires</source>
+        <translation>Läuft ab</translation>
+    </message>
+    <message>
+        <source>Approvals</source>
+        <translation>Genehmigungen</translation>
+    </message>
+    <message>
+        <source>Dry run</source>
+        <translation>Probelauf</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>Begründung</translation>
+    </message>
+    <message>
+        <source>Ticket</source>
+        <translation>Ticket</translation>
+    </message>
+</context>
+<context>
+    <name>ApprovalQueueView</name>
+    <message>
+        <source>&amp;Approve</source>
+        <translation>Geneh&amp;migen</translation>
+    </message>
+    <message>
+        <source>&amp;Reject</source>
+        <translation>A&amp;blehnen</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>Aktualisieren</translation>
+    </message>
+    <message>
+        <source>Item</source>
+        <translation>Eintrag</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>Quelle</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>Schlüssel</translation>
+    </message>
+    <message>
+        <source>Idempotency key</source>
+        <translation>Idempotenzschlüssel</translation>
+    </message>
+    <message>
+        <source>Payload SHA-256</source>
+        <translation>Payload-SHA-256</translation>
+    </message>
+    <message>
+        <source>Edited</source>
+        <translation>Bearbeitet</translation>
+    </message>
+    <message>
+        <source>Summary and dry run</source>
+        <translation>Übersicht und Probelauf</translation>
+    </message>
+    <message>
+        <source>Items</source>
+        <translation>Einträge</translation>
+    </message>
+    <message>
+        <source>Payload diff</source>
+        <translation>Payload-Diff</translation>
+    </message>
+    <message>
+        <source>Comment for the audit log (why you approve or reject)</source>
+        <translation>Kommentar für das Audit-Log (warum Sie genehmigen oder ablehnen)</translation>
+    </message>
+    <message>
+        <source>Comment:</source>
+        <translation>Kommentar:</translation>
+    </message>
+    <message>
+        <source>Request %1 left the queue: it was decided, expired or cancelled.</source>
+        <translation>Antrag %1 hat die Warteschlange verlassen: Er wurde entschieden, ist abgelaufen oder wurde zurückgezogen.</translation>
+    </message>
+    <message>
+        <source>Select an edited item to compare its payload with the original record.</source>
+        <translation>Wählen Sie einen bearbeiteten Eintrag, um seine Payload mit dem ursprünglichen Record zu vergleichen.</translation>
+    </message>
+    <message>
+        <source>Select a request to review it.</source>
+        <translation>Wählen Sie einen Antrag zur Prüfung aus.</translation>
+    </message>
+    <message>
+        <source>No requests are waiting for approval.</source>
+        <translation>Keine Anträge warten auf Genehmigung.</translation>
+    </message>
+    <message>
+        <source>Reading request %1…</source>
+        <translation>Antrag %1 wird gelesen …</translation>
+    </message>
+    <message>
+        <source>Select a pending request.</source>
+        <translation>Wählen Sie einen offenen Antrag.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Request %1 — %2, %n item(s)</source>
+        <translation>
+            <numerusform>Antrag %1 — %2, %n Eintrag</numerusform>
+            <numerusform>Antrag %1 — %2, %n Einträge</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Requested by %1 at %2</source>
+        <translation>Beantragt von %1 am %2</translation>
+    </message>
+    <message>
+        <source>Expires at %1</source>
+        <translation>Läuft ab am %1</translation>
+    </message>
+    <message>
+        <source>Expired at %1: it can no longer be approved</source>
+        <translation>Abgelaufen am %1: Er kann nicht mehr genehmigt werden</translation>
+    </message>
+    <message>
+        <source>Status: %1, %2 of %3 approval(s)</source>
+        <translation>Status: %1, %2 von %3 Genehmigung(en)</translation>
+    </message>
+    <message>
+        <source>Reason: %1 %2</source>
+        <translation>Begründung: %1 %2</translation>
+    </message>
+    <message>
+        <source>Ticket: %1</source>
+        <translation>Ticket: %1</translation>
+    </message>
+    <message>
+        <source>Destination: each item&apos;s original topic</source>
+        <translation>Ziel: das ursprüngliche Topic jedes Eintrags</translation>
+    </message>
+    <message>
+        <source>Destination: %1</source>
+        <translation>Ziel: %1</translation>
+    </message>
+    <message>
+        <source>Rate limit: %1 messages/s</source>
+        <translation>Ratenbegrenzung: %1 Nachrichten/s</translation>
+    </message>
+    <message>
+        <source>Rate limit: none</source>
+        <translation>Ratenbegrenzung: keine</translation>
+    </message>
+    <message>
+        <source>Decisions:</source>
+        <translation>Entscheidungen:</translation>
+    </message>
+    <message>
+        <source>  %1 approved at %2: %3</source>
+        <translation>  %1 hat am %2 genehmigt: %3</translation>
+    </message>
+    <message>
+        <source>  %1 rejected at %2: %3</source>
+        <translation>  %1 hat am %2 abgelehnt: %3</translation>
+    </message>
+    <message>
+        <source>The first %1 items are listed.</source>
+        <translation>Die ersten %1 Einträge sind aufgeführt.</translation>
+    </message>
+    <message>
+        <source>%1 [%2] @ %3</source>
+        <translation>%1 [%2] @ %3</translation>
+    </message>
+    <message numerus="yes">
+        <source>edited (%n byte(s))</source>
+        <translation>
+            <numerusform>bearbeitet (%n Byte)</numerusform>
+            <numerusform>bearbeitet (%n Bytes)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Could not read request %1: %2</source>
+        <translation>Antrag %1 konnte nicht gelesen werden: %2</translation>
+    </message>
+    <message>
+        <source># The original record is unavailable: %1</source>
+        <translation># Der ursprüngliche Record ist nicht verfügbar: %1</translation>
+    </message>
+    <message>
+        <source>the item is not a Kafka record</source>
+        <translation>der Eintrag ist kein Kafka-Record</translation>
+    </message>
+    <message>
+        <source># Edited payload:</source>
+        <translation># Bearbeitete Payload:</translation>
+    </message>
+    <message>
+        <source># Reading the original record %1 from Kafka…</source>
+        <translation># Ursprünglicher Record %1 wird aus Kafka gelesen …</translation>
+    </message>
+    <message>
+        <source># Item %1: original record %2 (-) against the edited payload (+)</source>
+        <translation># Eintrag %1: ursprünglicher Record %2 (-) gegen die bearbeitete Payload (+)</translation>
+    </message>
+    <message>
+        <source># The original matches the pinned SHA-256.</source>
+        <translation># Das Original entspricht dem festgehaltenen SHA-256.</translation>
+    </message>
+    <message>
+        <source># WARNING: the record at this offset does not match the pinned SHA-256; the executor will refuse this item.</source>
+        <translation># WARNUNG: Der Record an diesem Offset entspricht nicht dem festgehaltenen SHA-256; der Executor wird diesen Eintrag ablehnen.</translation>
+    </message>
+    <message>
+        <source>Approving request %1…</source>
+        <translation>Antrag %1 wird genehmigt …</translation>
+    </message>
+    <message>
+        <source>Rejecting request %1…</source>
+        <translation>Antrag %1 wird abgelehnt …</translation>
+    </message>
+    <message>
+        <source>Request %1 approved.</source>
+        <translation>Antrag %1 genehmigt.</translation>
+    </message>
+    <message>
+        <source>Request %1 rejected.</source>
+        <translation>Antrag %1 abgelehnt.</translation>
+    </message>
+    <message>
+        <source>The database refused to approve request %1: %2</source>
+        <translation>Die Datenbank hat die Genehmigung von Antrag %1 verweigert: %2</translation>
+    </message>
+    <message>
+        <source>The database refused to reject request %1: %2</source>
+        <translation>Die Datenbank hat die Ablehnung von Antrag %1 verweigert: %2</translation>
+    </message>
+</context>
+<context>
+    <name>AuditTrailModel</name>
+    <message>
+        <source>Reading the audit log…</source>
+        <translation>Audit-Log wird gelesen …</translation>
+    </message>
+    <message>
+        <source>Could not read the audit log: %1</source>
+        <translation>Das Audit-Log konnte nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>No audit events match the filter.</source>
+        <translation>Keine Audit-Ereignisse passen zum Filter.</translation>
+    </message>
+    <message>
+        <source>%1 event(s) shown, oldest first; more match: load more or narrow the filter.</source>
+        <translation>%1 Ereignis(se) angezeigt, älteste zuerst; weitere passen: mehr laden oder Filter eingrenzen.</translation>
+    </message>
+    <message>
+        <source>%1 event(s), oldest first.</source>
+        <translation>%1 Ereignis(se), älteste zuerst.</translation>
+    </message>
+    <message>
+        <source>hash %1
+previous %2</source>
+        <translation>Hash %1
+vorheriger %2</translation>
+    </message>
+    <message>
+        <source>Seq</source>
+        <translation>Nr.</translation>
+    </message>
+    <message>
+        <source>Time (UTC)</source>
+        <translation>Zeit (UTC)</translation>
+    </message>
+    <message>
+        <source>Person</source>
+        <translation>Person</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>Aktion</translation>
+    </message>
+    <message>
+        <source>Request</source>
+        <translation>Antrag</translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation>Details</translation>
+    </message>
+</context>
+<context>
+    <name>AuditTrailView</name>
+    <message>
+        <source>From</source>
+        <translation>Von</translation>
+    </message>
+    <message>
+        <source>to</source>
+        <translation>bis</translation>
+    </message>
+    <message>
+        <source>Load &amp;more</source>
+        <translation>&amp;Mehr laden</translation>
+    </message>
+    <message>
+        <source>&amp;Verify chain</source>
+        <translation>Kette &amp;prüfen</translation>
+    </message>
+    <message>
+        <source>anyone</source>
+        <translation>alle</translation>
+    </message>
+    <message>
+        <source>any action (several: comma-separated)</source>
+        <translation>jede Aktion (mehrere: kommagetrennt)</translation>
+    </message>
+    <message>
+        <source>&amp;Apply</source>
+        <translation>An&amp;wenden</translation>
+    </message>
+    <message>
+        <source>E&amp;xport…</source>
+        <translation>E&amp;xportieren …</translation>
+    </message>
+    <message>
+        <source>Write every event the filter selects to CSV or JSON lines</source>
+        <translation>Alle vom Filter ausgewählten Ereignisse als CSV oder JSON Lines schreiben</translation>
+    </message>
+    <message>
+        <source>Recompute the hash chain of the whole audit log and report the first broken row</source>
+        <translation>Die Hash-Kette des gesamten Audit-Logs neu berechnen und die erste fehlerhafte Zeile melden</translation>
+    </message>
+    <message>
+        <source>Person:</source>
+        <translation>Person:</translation>
+    </message>
+    <message>
+        <source>Action:</source>
+        <translation>Aktion:</translation>
+    </message>
+    <message>
+        <source>Export audit events</source>
+        <translation>Audit-Ereignisse exportieren</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv);;JSON lines (*.jsonl)</source>
+        <translation>CSV (*.csv);;JSON Lines (*.jsonl)</translation>
+    </message>
+    <message>
+        <source>The hash chain has not been verified in this session.</source>
+        <translation>Die Hash-Kette wurde in dieser Sitzung nicht geprüft.</translation>
+    </message>
+    <message>
+        <source>Reading the audit log…</source>
+        <translation>Audit-Log wird gelesen …</translation>
+    </message>
+    <message>
+        <source>Cancel &amp;verify</source>
+        <translation>&amp;Prüfung abbrechen</translation>
+    </message>
+    <message>
+        <source>Verifying the hash chain…</source>
+        <translation>Hash-Kette wird geprüft …</translation>
+    </message>
+    <message>
+        <source>Verifying the hash chain… %1 of %2 row(s) checked</source>
+        <translation>Hash-Kette wird geprüft … %1 von %2 Zeile(n) geprüft</translation>
+    </message>
+    <message>
+        <source>Verification did not finish: %1</source>
+        <translation>Prüfung nicht abgeschlossen: %1</translation>
+    </message>
+    <message>
+        <source>Chain OK: %1 row(s) verified, seq 1 to %2; last hash %3 (%4 ms).</source>
+        <translation>Kette OK: %1 Zeile(n) geprüft, Nr. 1 bis %2; letzter Hash %3 (%4 ms).</translation>
+    </message>
+    <message>
+        <source>Chain BROKEN at seq %1: %2. The %3 row(s) before it verified.</source>
+        <translation>Kette BESCHÄDIGT bei Nr. %1: %2. Die %3 Zeile(n) davor sind geprüft.</translation>
+    </message>
+    <message>
+        <source>Exporting audit events to %1…</source>
+        <translation>Audit-Ereignisse werden nach %1 exportiert …</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Exporting audit events… %1 written</source>
+        <translation>Audit-Ereignisse werden exportiert … %1 geschrieben</translation>
+    </message>
+    <message numerus="yes">
+        <source>Exported %n audit event(s) to %1</source>
+        <translation>
+            <numerusform>%n Audit-Ereignis nach %1 exportiert</numerusform>
+            <numerusform>%n Audit-Ereignisse nach %1 exportiert</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Export to %1 failed: %2</source>
+        <translation>Export nach %1 fehlgeschlagen: %2</translation>
+    </message>
+    <message>
+        <source>seq %1 at %2 by %3</source>
+        <translation>Nr. %1 am %2 von %3</translation>
+    </message>
+    <message>
+        <source>action %1%2</source>
+        <translation>Aktion %1%2</translation>
+    </message>
+    <message>
+        <source>, request %1</source>
+        <translation>, Antrag %1</translation>
+    </message>
+    <message>
+        <source>hash      %1</source>
+        <translation>Hash       %1</translation>
+    </message>
+    <message>
+        <source>prev hash %1</source>
+        <translation>vorh. Hash %1</translation>
+    </message>
+</context>
+<context>
+    <name>ChecklistModel</name>
+    <message>
+        <source>No delivery policy is loaded: the checklist needs one (profile setting or --policy).</source>
+        <translation>Keine Zustellrichtlinie geladen: Die Checkliste braucht eine (Profileinstellung oder --policy).</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n consumer(s): %1 answer(s) missing, %2 contradicted by live evidence, %3 to watch.</source>
+        <translation>
+            <numerusform>%n Consumer: %1 Antwort(en) fehlen, %2 durch Live-Befunde widerlegt, %3 zu beobachten.</numerusform>
+            <numerusform>%n Consumer: %1 Antwort(en) fehlen, %2 durch Live-Befunde widerlegt, %3 zu beobachten.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>— not stated —</source>
+        <translation>— nicht angegeben —</translation>
+    </message>
+    <message>
+        <source>Consumer</source>
+        <translation>Consumer</translation>
+    </message>
+    <message>
+        <source>Question</source>
+        <translation>Frage</translation>
+    </message>
+    <message>
+        <source>Policy says</source>
+        <translation>Laut Richtlinie</translation>
+    </message>
+    <message>
+        <source>Berth sees</source>
+        <translation>Berth sieht</translation>
+    </message>
+    <message>
+        <source>Verdict</source>
+        <translation>Bewertung</translation>
+    </message>
+</context>
+<context>
+    <name>ChecklistView</name>
+    <message>
+        <source>Only &amp;problems</source>
+        <translation>Nur &amp;Probleme</translation>
+    </message>
+    <message>
+        <source>Export &amp;markdown…</source>
+        <translation>Als &amp;Markdown exportieren …</translation>
+    </message>
+    <message>
+        <source>Export checklist</source>
+        <translation>Checkliste exportieren</translation>
+    </message>
+    <message>
+        <source>Markdown (*.md)</source>
+        <translation>Markdown (*.md)</translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation>%1 konnte nicht geschrieben werden: %2</translation>
+    </message>
+</context>
+<context>
+    <name>ConnectionTest</name>
+    <message>
+        <source>Rejected by librdkafka: %1</source>
+        <translation>Von librdkafka abgelehnt: %1</translation>
+    </message>
+    <message>
+        <source>Could not reach %1: %2</source>
+        <translation>%1 nicht erreichbar: %2</translation>
+    </message>
+    <message>
+        <source>Connected to %1: %2 broker(s), %3 topic(s)</source>
+        <translation>Verbunden mit %1: %2 Broker, %3 Topic(s)</translation>
+    </message>
+    <message>
+        <source>broker %1 at %2:%3%4</source>
+        <translation>Broker %1 auf %2:%3%4</translation>
+    </message>
+    <message>
+        <source> (controller)</source>
+        <translation> (Controller)</translation>
+    </message>
+    <message>
+        <source>Could not connect: %1</source>
+        <translation>Verbindung fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>sslmode: %1</source>
+        <translation>sslmode: %1</translation>
+    </message>
+    <message>
+        <source>Connected to database %1 as %2</source>
+        <translation>Verbunden mit Datenbank %1 als %2</translation>
+    </message>
+    <message>
+        <source>Connected, but a first query failed: %1</source>
+        <translation>Verbunden, aber eine erste Abfrage ist fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>server: %1</source>
+        <translation>Server: %1</translation>
+    </message>
+    <message>
+        <source>host: %1</source>
+        <translation>Host: %1</translation>
+    </message>
+    <message>
+        <source>Unix socket in %1</source>
+        <translation>Unix-Socket in %1</translation>
+    </message>
+    <message>
+        <source>sslmode: %1; TLS in use: %2</source>
+        <translation>sslmode: %1; TLS aktiv: %2</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>ja</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>nein</translation>
+    </message>
+</context>
+<context>
+    <name>ConnectionsModel</name>
+    <message>
+        <source>Kafka cluster</source>
+        <translation>Kafka-Cluster</translation>
+    </message>
+    <message>
+        <source>Brokers</source>
+        <translation>Broker</translation>
+    </message>
+    <message>
+        <source>Topics</source>
+        <translation>Topics</translation>
+    </message>
+    <message>
+        <source>Consumer groups</source>
+        <translation>Consumer-Gruppen</translation>
+    </message>
+    <message>
+        <source>Inbox database</source>
+        <translation>Inbox-Datenbank</translation>
+    </message>
+    <message>
+        <source>Connection</source>
+        <translation>Verbindung</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Zustand</translation>
+    </message>
+    <message>
+        <source>not connected</source>
+        <translation>nicht verbunden</translation>
+    </message>
+    <message>
+        <source>Kafka %1</source>
+        <translation>Kafka %1</translation>
+    </message>
+    <message>
+        <source>Broker %1 — %2:%3</source>
+        <translation>Broker %1 — %2:%3</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n partition(s)</source>
+        <translation>
+            <numerusform>%n Partition</numerusform>
+            <numerusform>%n Partitionen</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n broker(s)</source>
+        <translation>
+            <numerusform>%n Broker</numerusform>
+            <numerusform>%n Broker</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n topic(s)</source>
+        <translation>
+            <numerusform>%n Topic</numerusform>
+            <numerusform>%n Topics</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n group(s)</source>
+        <translation>
+            <numerusform>%n Gruppe</numerusform>
+            <numerusform>%n Gruppen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Groups %1</source>
+        <translation>Gruppen %1</translation>
+    </message>
+</context>
+<context>
+    <name>Console</name>
+    <message>
+        <source>&amp;Lag</source>
+        <translation>&amp;Lag</translation>
+    </message>
+    <message>
+        <source>&amp;Charts</source>
+        <translation>Dia&amp;gramme</translation>
+    </message>
+    <message>
+        <source>&amp;DLQ</source>
+        <translation>DL&amp;Q</translation>
+    </message>
+    <message>
+        <source>&amp;Inbox</source>
+        <translation>&amp;Inbox</translation>
+    </message>
+    <message>
+        <source>&amp;Parked</source>
+        <translation>Gepar&amp;kt</translation>
+    </message>
+    <message>
+        <source>C&amp;hecklist</source>
+        <translation>&amp;Checkliste</translation>
+    </message>
+    <message>
+        <source>&amp;Alerts</source>
+        <translation>Ala&amp;rme</translation>
+    </message>
+    <message>
+        <source>&amp;Log</source>
+        <translation>Pro&amp;tokoll</translation>
+    </message>
+    <message>
+        <source>Delivery policy has errors; lag SLOs from it may be incomplete: %1</source>
+        <translation>Die Zustellrichtlinie enthält Fehler; ihre Lag-SLOs sind möglicherweise unvollständig: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Delivery policy loaded: %n lag SLO(s)</source>
+        <translation>
+            <numerusform>Zustellrichtlinie geladen: %n Lag-SLO</numerusform>
+            <numerusform>Zustellrichtlinie geladen: %n Lag-SLOs</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Berth alert: %1 — %2</source>
+        <translation>Berth-Alarm: %1 — %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Berth — %n active alert(s)</source>
+        <translation>
+            <numerusform>Berth — %n aktiver Alarm</numerusform>
+            <numerusform>Berth — %n aktive Alarme</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Berth — delivery correctness console</source>
+        <translation>Berth — Konsole für Zustellkorrektheit</translation>
+    </message>
+    <message>
+        <source>connecting…</source>
+        <translation>wird verbunden …</translation>
+    </message>
+    <message>
+        <source>Kafka: connecting to %1…</source>
+        <translation>Kafka: Verbindung zu %1 wird aufgebaut …</translation>
+    </message>
+    <message>
+        <source>connected</source>
+        <translation>verbunden</translation>
+    </message>
+    <message>
+        <source>Kafka: connected to %1</source>
+        <translation>Kafka: verbunden mit %1</translation>
+    </message>
+    <message>
+        <source>degraded</source>
+        <translation>eingeschränkt</translation>
+    </message>
+    <message>
+        <source>Kafka: degraded (%1)</source>
+        <translation>Kafka: eingeschränkt (%1)</translation>
+    </message>
+    <message>
+        <source>Kafka cluster %1 answered only in part; figures may be incomplete.
+%2</source>
+        <translation>Kafka-Cluster %1 hat nur teilweise geantwortet; die Zahlen sind möglicherweise unvollständig.
+%2</translation>
+    </message>
+    <message>
+        <source>settings rejected</source>
+        <translation>Einstellungen abgelehnt</translation>
+    </message>
+    <message>
+        <source>Kafka: settings rejected</source>
+        <translation>Kafka: Einstellungen abgelehnt</translation>
+    </message>
+    <message>
+        <source>librdkafka rejected the cluster settings — fix the profile and reconnect.
+%1</source>
+        <translation>librdkafka hat die Cluster-Einstellungen abgelehnt — Profil korrigieren und neu verbinden.
+%1</translation>
+    </message>
+    <message>
+        <source>unreachable</source>
+        <translation>nicht erreichbar</translation>
+    </message>
+    <message>
+        <source>Kafka: unreachable (%1)</source>
+        <translation>Kafka: nicht erreichbar (%1)</translation>
+    </message>
+    <message>
+        <source>Kafka cluster unreachable — the lag shown is from the last good sample, and Berth keeps retrying.
+%1</source>
+        <translation>Kafka-Cluster nicht erreichbar — der angezeigte Lag stammt aus der letzten erfolgreichen Messung; Berth versucht es weiter.
+%1</translation>
+    </message>
+    <message>
+        <source>%1 %2/min (%3 %)</source>
+        <translation>%1 %2/min (%3 %)</translation>
+    </message>
+    <message>
+        <source>%1 % of the records arriving on %2 repeat an idempotency key (%3 in the last minute).</source>
+        <translation>%1 % der auf %2 eintreffenden Records wiederholen einen Idempotenzschlüssel (%3 in der letzten Minute).</translation>
+    </message>
+    <message>
+        <source>Duplicate idempotency keys arriving, last minute: %1</source>
+        <translation>Doppelte Idempotenzschlüssel treffen ein, letzte Minute: %1</translation>
+    </message>
+    <message>
+        <source>Duplicate counting unavailable: %1</source>
+        <translation>Duplikatzählung nicht verfügbar: %1</translation>
+    </message>
+    <message>
+        <source>inbox redeliveries (%1)</source>
+        <translation>Inbox-Neuzustellungen (%1)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n group(s), %1 not OK, total lag %2 — sampled %3 in %4 ms</source>
+        <translation>
+            <numerusform>%n Gruppe, %1 nicht OK, Gesamt-Lag %2 — gemessen %3 in %4 ms</numerusform>
+            <numerusform>%n Gruppen, %1 nicht OK, Gesamt-Lag %2 — gemessen %3 in %4 ms</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Inbox database</source>
+        <translation>Inbox-Datenbank</translation>
+    </message>
+    <message>
+        <source>not configured</source>
+        <translation>nicht konfiguriert</translation>
+    </message>
+    <message>
+        <source>Database: not configured</source>
+        <translation>Datenbank: nicht konfiguriert</translation>
+    </message>
+    <message>
+        <source>Database: connected</source>
+        <translation>Datenbank: verbunden</translation>
+    </message>
+    <message>
+        <source>Database: connecting…</source>
+        <translation>Datenbank: Verbindung wird aufgebaut …</translation>
+    </message>
+    <message>
+        <source>unavailable</source>
+        <translation>nicht verfügbar</translation>
+    </message>
+    <message>
+        <source>Database: unavailable — retrying (%1)</source>
+        <translation>Datenbank: nicht verfügbar — neuer Versuch (%1)</translation>
+    </message>
+    <message>
+        <source>disconnected</source>
+        <translation>getrennt</translation>
+    </message>
+    <message>
+        <source>Database: disconnected</source>
+        <translation>Datenbank: getrennt</translation>
+    </message>
+    <message>
+        <source>Cannot create %1</source>
+        <translation>%1 kann nicht angelegt werden</translation>
+    </message>
+    <message>
+        <source>Cannot write %1</source>
+        <translation>%1 kann nicht geschrieben werden</translation>
+    </message>
+</context>
+<context>
+    <name>ConsumerChecklist</name>
+    <message>
+        <source>yes</source>
+        <translation>ja</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>nein</translation>
+    </message>
+    <message>
+        <source>replay allowed</source>
+        <translation>Replay erlaubt</translation>
+    </message>
+    <message>
+        <source>replay not allowed</source>
+        <translation>Replay nicht erlaubt</translation>
+    </message>
+    <message>
+        <source>replay only where no external side effect repeats</source>
+        <translation>Replay nur, wo sich keine externe Nebenwirkung wiederholt</translation>
+    </message>
+    <message>
+        <source>unrecognised value “%1”</source>
+        <translation>unbekannter Wert „%1“</translation>
+    </message>
+    <message>
+        <source>What delivery semantics are assumed?</source>
+        <translation>Welche Zustellsemantik wird angenommen?</translation>
+    </message>
+    <message>
+        <source>What is the message id / partition key?</source>
+        <translation>Was ist die Nachrichten-ID bzw. der Partitionsschlüssel?</translation>
+    </message>
+    <message>
+        <source>, duplicates: %1</source>
+        <translation>, Duplikate: %1</translation>
+    </message>
+    <message>
+        <source>%1 % of arrivals repeat a key</source>
+        <translation>%1 % der Eingänge wiederholen einen Schlüssel</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n inbox row(s) delivered more than once</source>
+        <translation>
+            <numerusform>%n Inbox-Zeile mehrfach zugestellt</numerusform>
+            <numerusform>%n Inbox-Zeilen mehrfach zugestellt</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Is the consumer idempotent (and how)?</source>
+        <translation>Ist der Consumer idempotent (und wie)?</translation>
+    </message>
+    <message>
+        <source>Are external side effects deduplicated?</source>
+        <translation>Werden externe Nebenwirkungen dedupliziert?</translation>
+    </message>
+    <message>
+        <source>provider idempotency: %1</source>
+        <translation>Idempotenz beim Anbieter: %1</translation>
+    </message>
+    <message>
+        <source>When is the offset committed?</source>
+        <translation>Wann wird der Offset committet?</translation>
+    </message>
+    <message>
+        <source>Is ordering required?</source>
+        <translation>Ist eine Reihenfolge erforderlich?</translation>
+    </message>
+    <message>
+        <source>at most %1 attempts, %2</source>
+        <translation>höchstens %1 Versuche, %2</translation>
+    </message>
+    <message>
+        <source>backoff not stated</source>
+        <translation>Backoff nicht angegeben</translation>
+    </message>
+    <message>
+        <source>Is retry bounded?</source>
+        <translation>Sind Wiederholungen begrenzt?</translation>
+    </message>
+    <message>
+        <source>parked after %1 attempts</source>
+        <translation>nach %1 Versuchen geparkt</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n parked or terminally failed inbox row(s)</source>
+        <translation>
+            <numerusform>%n geparkte oder endgültig fehlgeschlagene Inbox-Zeile</numerusform>
+            <numerusform>%n geparkte oder endgültig fehlgeschlagene Inbox-Zeilen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>What happens to a poison message?</source>
+        <translation>Was passiert mit einer Poison-Message?</translation>
+    </message>
+    <message>
+        <source>no DLQ</source>
+        <translation>keine DLQ</translation>
+    </message>
+    <message>
+        <source>%1, owner %2</source>
+        <translation>%1, verantwortlich: %2</translation>
+    </message>
+    <message>
+        <source>topic not stated</source>
+        <translation>Topic nicht angegeben</translation>
+    </message>
+    <message>
+        <source>not stated</source>
+        <translation>nicht angegeben</translation>
+    </message>
+    <message>
+        <source>topic %1 does not exist in the cluster</source>
+        <translation>Topic %1 existiert nicht im Cluster</translation>
+    </message>
+    <message>
+        <source>%1 dead letters/min</source>
+        <translation>%1 Dead Letters/min</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n record(s) waiting</source>
+        <translation>
+            <numerusform>%n Record wartet</numerusform>
+            <numerusform>%n Records warten</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Is the DLQ owned?</source>
+        <translation>Hat die DLQ einen Verantwortlichen?</translation>
+    </message>
+    <message>
+        <source>manual review required</source>
+        <translation>manuelle Prüfung erforderlich</translation>
+    </message>
+    <message>
+        <source>(topic %1 says: %2)</source>
+        <translation>(laut Topic %1: %2)</translation>
+    </message>
+    <message>
+        <source>Is replay safe?</source>
+        <translation>Ist ein Replay sicher?</translation>
+    </message>
+    <message>
+        <source>SLO: at most %1 s behind</source>
+        <translation>SLO: höchstens %1 s Rückstand</translation>
+    </message>
+    <message>
+        <source>the group has no committed offsets in the cluster</source>
+        <translation>die Gruppe hat keine committeten Offsets im Cluster</translation>
+    </message>
+    <message>
+        <source>status %1</source>
+        <translation>Status %1</translation>
+    </message>
+    <message>
+        <source>, %1 s behind</source>
+        <translation>, %1 s Rückstand</translation>
+    </message>
+    <message>
+        <source>Is lag monitored against an SLO?</source>
+        <translation>Wird der Lag gegen ein SLO überwacht?</translation>
+    </message>
+    <message>
+        <source>answered</source>
+        <translation>beantwortet</translation>
+    </message>
+    <message>
+        <source>missing</source>
+        <translation>fehlt</translation>
+    </message>
+    <message>
+        <source>contradicted</source>
+        <translation>widerlegt</translation>
+    </message>
+    <message>
+        <source>caution</source>
+        <translation>Vorsicht</translation>
+    </message>
+    <message>
+        <source>Consumer review checklist</source>
+        <translation>Checkliste zur Consumer-Prüfung</translation>
+    </message>
+    <message>
+        <source>Policy: %1. Evidence as of %2 (UTC).</source>
+        <translation>Richtlinie: %1. Befunde mit Stand %2 (UTC).</translation>
+    </message>
+    <message>
+        <source>Question</source>
+        <translation>Frage</translation>
+    </message>
+    <message>
+        <source>Policy</source>
+        <translation>Richtlinie</translation>
+    </message>
+    <message>
+        <source>Evidence</source>
+        <translation>Befund</translation>
+    </message>
+    <message>
+        <source>Verdict</source>
+        <translation>Bewertung</translation>
+    </message>
+</context>
+<context>
+    <name>DisplayFormat</name>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 min %2 s</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 h %2 min</translation>
+    </message>
+    <message>
+        <source>%1 d %2 h</source>
+        <translation>%1 d %2 h</translation>
+    </message>
+</context>
+<context>
+    <name>DlqBrowserModel</name>
+    <message>
+        <source>(null)</source>
+        <translation>(null)</translation>
+    </message>
+    <message>
+        <source>tombstone</source>
+        <translation>Tombstone</translation>
+    </message>
+    <message>
+        <source>Time (UTC)</source>
+        <translation>Zeit (UTC)</translation>
+    </message>
+    <message>
+        <source>Partition / offset</source>
+        <translation>Partition / Offset</translation>
+    </message>
+    <message>
+        <source>Original record</source>
+        <translation>Ursprünglicher Record</translation>
+    </message>
+    <message>
+        <source>Consumer</source>
+        <translation>Consumer</translation>
+    </message>
+    <message>
+        <source>Exception</source>
+        <translation>Exception</translation>
+    </message>
+    <message>
+        <source>Cause</source>
+        <translation>Ursache</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>Grund</translation>
+    </message>
+    <message>
+        <source>Attempts</source>
+        <translation>Versuche</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>Schlüssel</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Größe</translation>
+    </message>
+    <message>
+        <source>Dialect</source>
+        <translation>Dialekt</translation>
+    </message>
+    <message>
+        <source>Inbox status</source>
+        <translation>Inbox-Status</translation>
+    </message>
+</context>
+<context>
+    <name>DlqBrowserView</name>
+    <message>
+        <source>Scan</source>
+        <translation>Scannen</translation>
+    </message>
+    <message>
+        <source>Live tail</source>
+        <translation>Live verfolgen</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>All groups</source>
+        <translation>Alle Gruppen</translation>
+    </message>
+    <message>
+        <source>Dead-letter topic to scan</source>
+        <translation>Zu scannendes Dead-Letter-Topic</translation>
+    </message>
+    <message>
+        <source>all partitions</source>
+        <translation>alle Partitionen</translation>
+    </message>
+    <message>
+        <source>Partitions to read: empty for all, or e.g. 0,2,5-7</source>
+        <translation>Zu lesende Partitionen: leer für alle, oder z. B. 0,2,5-7</translation>
+    </message>
+    <message>
+        <source>From the beginning</source>
+        <translation>Vom Anfang</translation>
+    </message>
+    <message>
+        <source>Last N per partition</source>
+        <translation>Letzte N pro Partition</translation>
+    </message>
+    <message>
+        <source>From offset</source>
+        <translation>Ab Offset</translation>
+    </message>
+    <message>
+        <source>From time</source>
+        <translation>Ab Zeitpunkt</translation>
+    </message>
+    <message>
+        <source>From the end (new records only)</source>
+        <translation>Ab Ende (nur neue Records)</translation>
+    </message>
+    <message>
+        <source>UTC</source>
+        <translation>UTC</translation>
+    </message>
+    <message>
+        <source>Read up to the end offsets as they are now</source>
+        <translation>Bis zu den aktuellen End-Offsets lesen</translation>
+    </message>
+    <message>
+        <source>Read and keep reading new dead letters as they arrive</source>
+        <translation>Lesen und neu eintreffende Dead Letters fortlaufend mitlesen</translation>
+    </message>
+    <message>
+        <source>Filter by key, reason, exception or idempotency key (Ctrl+F)</source>
+        <translation>Nach Schlüssel, Grund, Exception oder Idempotenzschlüssel filtern (Strg+F)</translation>
+    </message>
+    <message>
+        <source>Topic</source>
+        <translation>Topic</translation>
+    </message>
+    <message>
+        <source>Failure groups</source>
+        <translation>Fehlergruppen</translation>
+    </message>
+    <message>
+        <source>E&amp;xport…</source>
+        <translation>E&amp;xportieren …</translation>
+    </message>
+    <message>
+        <source>Write the rows as shown (filtered and sorted) to CSV or JSON lines</source>
+        <translation>Die Zeilen wie angezeigt (gefiltert und sortiert) als CSV oder JSON Lines schreiben</translation>
+    </message>
+    <message>
+        <source>Export dead letters</source>
+        <translation>Dead Letters exportieren</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv);;JSON lines (*.jsonl)</source>
+        <translation>CSV (*.csv);;JSON Lines (*.jsonl)</translation>
+    </message>
+    <message>
+        <source>Filtering…</source>
+        <translation>Wird gefiltert …</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 von %2</translation>
+    </message>
+    <message>
+        <source>Exporting to %1…</source>
+        <translation>Export nach %1 …</translation>
+    </message>
+    <message numerus="yes">
+        <source>Exported %n dead letter(s) to %1</source>
+        <translation>
+            <numerusform>%n Dead Letter nach %1 exportiert</numerusform>
+            <numerusform>%n Dead Letters nach %1 exportiert</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Export to %1 failed: %2</source>
+        <translation>Export nach %1 fehlgeschlagen: %2</translation>
+    </message>
+    <message>
+        <source>No cluster to read from: connect first.</source>
+        <translation>Kein Cluster zum Lesen: Bitte zuerst verbinden.</translation>
+    </message>
+    <message>
+        <source>Choose a topic to scan.</source>
+        <translation>Wählen Sie ein Topic zum Scannen.</translation>
+    </message>
+    <message>
+        <source>Cannot read the partitions &quot;%1&quot;: use e.g. 0,2,5-7</source>
+        <translation>Partitionsangabe „%1“ nicht lesbar: z. B. 0,2,5-7 verwenden</translation>
+    </message>
+    <message>
+        <source>Scanning %1…</source>
+        <translation>%1 wird gescannt …</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n message(s) failed %1 times or more: poison</source>
+        <translation>
+            <numerusform>%n Nachricht ist %1-mal oder öfter fehlgeschlagen: Poison</numerusform>
+            <numerusform>%n Nachrichten sind %1-mal oder öfter fehlgeschlagen: Poison</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The scan stopped: %1</source>
+        <translation>Scan angehalten: %1</translation>
+    </message>
+    <message>
+        <source>Cancelled after %1 records.</source>
+        <translation>Nach %1 Records abgebrochen.</translation>
+    </message>
+    <message>
+        <source>Scanned %1 records in %2.</source>
+        <translation>%1 Records in %2 gescannt.</translation>
+    </message>
+    <message>
+        <source>%1 of %2 records</source>
+        <translation>%1 von %2 Records</translation>
+    </message>
+    <message>
+        <source>%1 records</source>
+        <translation>%1 Records</translation>
+    </message>
+    <message>
+        <source>%1/s</source>
+        <translation>%1/s</translation>
+    </message>
+    <message>
+        <source>live: waiting for new dead letters</source>
+        <translation>live: warte auf neue Dead Letters</translation>
+    </message>
+    <message>
+        <source>ETA %1</source>
+        <translation>Restzeit %1</translation>
+    </message>
+    <message>
+        <source>problem: %1</source>
+        <translation>Problem: %1</translation>
+    </message>
+</context>
+<context>
+    <name>DlqExport</name>
+    <message>
+        <source>Nothing to export: no scan has run.</source>
+        <translation>Nichts zu exportieren: Es wurde noch kein Scan ausgeführt.</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>abgebrochen</translation>
+    </message>
+</context>
+<context>
+    <name>DlqInboxColumn</name>
+    <message>
+        <source>looking up…</source>
+        <translation>wird nachgeschlagen …</translation>
+    </message>
+    <message>
+        <source>look-up failed</source>
+        <translation>Abfrage fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>not in inbox</source>
+        <translation>nicht in der Inbox</translation>
+    </message>
+    <message>
+        <source>This dead letter carries no idempotency key.</source>
+        <translation>Dieser Dead Letter trägt keinen Idempotenzschlüssel.</translation>
+    </message>
+    <message>
+        <source>No inbox database is configured.</source>
+        <translation>Keine Inbox-Datenbank konfiguriert.</translation>
+    </message>
+    <message>
+        <source>Asking the inbox database…</source>
+        <translation>Inbox-Datenbank wird abgefragt …</translation>
+    </message>
+    <message>
+        <source>The inbox database did not answer: %1</source>
+        <translation>Die Inbox-Datenbank hat nicht geantwortet: %1</translation>
+    </message>
+    <message>
+        <source>No inbox table knows this key: the consumer never recorded it.</source>
+        <translation>Keine Inbox-Tabelle kennt diesen Schlüssel: Der Consumer hat ihn nie erfasst.</translation>
+    </message>
+    <message>
+        <source>%1 has this key as %2 (state: %3).</source>
+        <translation>%1 führt diesen Schlüssel als %2 (Zustand: %3).</translation>
+    </message>
+    <message>
+        <source>A replay would be a no-op.</source>
+        <translation>Ein Replay hätte keine Wirkung.</translation>
+    </message>
+</context>
+<context>
+    <name>DlqInspectorView</name>
+    <message>
+        <source>Show more</source>
+        <translation>Mehr anzeigen</translation>
+    </message>
+    <message>
+        <source>Copy as kcat command</source>
+        <translation>Als kcat-Befehl kopieren</translation>
+    </message>
+    <message>
+        <source>Export as JSON…</source>
+        <translation>Als JSON exportieren …</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>Wert</translation>
+    </message>
+    <message>
+        <source>Raw (hex)</source>
+        <translation>Roh (hex)</translation>
+    </message>
+    <message>
+        <source>Summary</source>
+        <translation>Übersicht</translation>
+    </message>
+    <message>
+        <source>Headers</source>
+        <translation>Header</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>Schlüssel</translation>
+    </message>
+    <message>
+        <source>Payload</source>
+        <translation>Payload</translation>
+    </message>
+    <message>
+        <source>Hex</source>
+        <translation>Hex</translation>
+    </message>
+    <message>
+        <source>Stack trace</source>
+        <translation>Stacktrace</translation>
+    </message>
+    <message>
+        <source>Select a dead letter to inspect it.</source>
+        <translation>Wählen Sie einen Dead Letter aus, um ihn zu untersuchen.</translation>
+    </message>
+    <message>
+        <source>%1 [%2] @ %3</source>
+        <translation>%1 [%2] @ %3</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>Zeit</translation>
+    </message>
+    <message>
+        <source>Dialect</source>
+        <translation>Dialekt</translation>
+    </message>
+    <message>
+        <source>Original topic</source>
+        <translation>Ursprüngliches Topic</translation>
+    </message>
+    <message>
+        <source>Original partition</source>
+        <translation>Ursprüngliche Partition</translation>
+    </message>
+    <message>
+        <source>Original offset</source>
+        <translation>Ursprünglicher Offset</translation>
+    </message>
+    <message>
+        <source>Consumer</source>
+        <translation>Consumer</translation>
+    </message>
+    <message>
+        <source>Exception</source>
+        <translation>Exception</translation>
+    </message>
+    <message>
+        <source>Cause</source>
+        <translation>Ursache</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>Grund</translation>
+    </message>
+    <message>
+        <source>Attempts</source>
+        <translation>Versuche</translation>
+    </message>
+    <message>
+        <source>Idempotency key</source>
+        <translation>Idempotenzschlüssel</translation>
+    </message>
+    <message>
+        <source>Fetching the record…</source>
+        <translation>Record wird abgerufen …</translation>
+    </message>
+    <message>
+        <source>Cannot show the record: %1</source>
+        <translation>Record kann nicht angezeigt werden: %1</translation>
+    </message>
+    <message>
+        <source>Record</source>
+        <translation>Record</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Größe</translation>
+    </message>
+    <message numerus="yes">
+        <source>key %1, value %2, %n header(s)</source>
+        <translation>
+            <numerusform>Schlüssel %1, Wert %2, %n Header</numerusform>
+            <numerusform>Schlüssel %1, Wert %2, %n Header</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>null</source>
+        <translation>null</translation>
+    </message>
+    <message>
+        <source>null (tombstone)</source>
+        <translation>null (Tombstone)</translation>
+    </message>
+    <message>
+        <source>Original record</source>
+        <translation>Ursprünglicher Record</translation>
+    </message>
+    <message>
+        <source>Original time</source>
+        <translation>Ursprüngliche Zeit</translation>
+    </message>
+    <message>
+        <source>Original fetch</source>
+        <translation>Ursprünglicher Abruf</translation>
+    </message>
+    <message>
+        <source>Consumer group</source>
+        <translation>Consumer-Gruppe</translation>
+    </message>
+    <message>
+        <source>First failure</source>
+        <translation>Erster Fehler</translation>
+    </message>
+    <message>
+        <source>Last failure</source>
+        <translation>Letzter Fehler</translation>
+    </message>
+    <message>
+        <source>Schema version</source>
+        <translation>Schemaversion</translation>
+    </message>
+    <message>
+        <source>Correlation id</source>
+        <translation>Korrelations-ID</translation>
+    </message>
+    <message>
+        <source>Connector</source>
+        <translation>Connector</translation>
+    </message>
+    <message>
+        <source>%1 task %2</source>
+        <translation>%1 Task %2</translation>
+    </message>
+    <message>
+        <source>Stage</source>
+        <translation>Phase</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>Hinweis</translation>
+    </message>
+    <message>
+        <source>(null)</source>
+        <translation>(null)</translation>
+    </message>
+    <message numerus="yes">
+        <source>(binary, %n byte(s))</source>
+        <translation>
+            <numerusform>(binär, %n Byte)</numerusform>
+            <numerusform>(binär, %n Bytes)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>(null key)</source>
+        <translation>(Schlüssel null)</translation>
+    </message>
+    <message>
+        <source>(no stack trace in the headers)</source>
+        <translation>(kein Stacktrace in den Headern)</translation>
+    </message>
+    <message>
+        <source>(null value: a tombstone)</source>
+        <translation>(Wert null: ein Tombstone)</translation>
+    </message>
+    <message>
+        <source>Showing the first %1 of %2.</source>
+        <translation>Die ersten %1 von %2 werden angezeigt.</translation>
+    </message>
+    <message>
+        <source>Not UTF-8 text (binary?): see the Hex tab.</source>
+        <translation>Kein UTF-8-Text (binär?): siehe Reiter „Hex“.</translation>
+    </message>
+    <message>
+        <source>Not valid JSON (%1); shown as laid out anyway.</source>
+        <translation>Kein gültiges JSON (%1); trotzdem unverändert angezeigt.</translation>
+    </message>
+    <message>
+        <source>The record has not been fetched.</source>
+        <translation>Der Record wurde nicht abgerufen.</translation>
+    </message>
+    <message>
+        <source>Export record as JSON</source>
+        <translation>Record als JSON exportieren</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>Export fehlgeschlagen</translation>
+    </message>
+</context>
+<context>
+    <name>FailureGroupModel</name>
+    <message>
+        <source>%1 records
+Exception: %2
+Cause: %3
+Pattern: %4
+Example: %5</source>
+        <translation>%1 Records
+Exception: %2
+Ursache: %3
+Muster: %4
+Beispiel: %5</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n message(s) failed %1 times or more (poison)</source>
+        <translation>
+            <numerusform>%n Nachricht ist %1-mal oder öfter fehlgeschlagen (Poison)</numerusform>
+            <numerusform>%n Nachrichten sind %1-mal oder öfter fehlgeschlagen (Poison)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Records</source>
+        <translation>Records</translation>
+    </message>
+    <message>
+        <source>Exception</source>
+        <translation>Exception</translation>
+    </message>
+    <message>
+        <source>Cause</source>
+        <translation>Ursache</translation>
+    </message>
+    <message>
+        <source>Reason pattern</source>
+        <translation>Grund (Muster)</translation>
+    </message>
+    <message>
+        <source>First seen (UTC)</source>
+        <translation>Zuerst gesehen (UTC)</translation>
+    </message>
+    <message>
+        <source>Last seen (UTC)</source>
+        <translation>Zuletzt gesehen (UTC)</translation>
+    </message>
+    <message>
+        <source>Last %1 min</source>
+        <translation>Letzte %1 min</translation>
+    </message>
+    <message>
+        <source>Poison</source>
+        <translation>Poison</translation>
+    </message>
+</context>
+<context>
+    <name>GroupLagModel</name>
+    <message>
+        <source>keeping up</source>
+        <translation>hält Schritt</translation>
+    </message>
+    <message>
+        <source>not clearing</source>
+        <translation>baut nicht ab</translation>
+    </message>
+    <message>
+        <source>Group</source>
+        <translation>Gruppe</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Lag (msgs)</source>
+        <translation>Lag (Nachr.)</translation>
+    </message>
+    <message>
+        <source>Max time lag</source>
+        <translation>Max. Zeit-Lag</translation>
+    </message>
+    <message>
+        <source>Time to clear</source>
+        <translation>Zeit bis Abbau</translation>
+    </message>
+    <message>
+        <source>Topics</source>
+        <translation>Topics</translation>
+    </message>
+    <message>
+        <source>Partitions</source>
+        <translation>Partitionen</translation>
+    </message>
+</context>
+<context>
+    <name>InboxAlerts</name>
+    <message numerus="yes">
+        <source>%n row(s) stuck in progress; oldest %1 (%2) for %3 s.</source>
+        <translation>
+            <numerusform>%n Zeile hängt in Bearbeitung; älteste %1 (%2) seit %3 s.</numerusform>
+            <numerusform>%n Zeilen hängen in Bearbeitung; älteste %1 (%2) seit %3 s.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Outbox backlog growing: %1 pending, oldest %2 s.</source>
+        <translation>Outbox-Rückstau wächst: %1 ausstehend, älteste %2 s.</translation>
+    </message>
+</context>
+<context>
+    <name>InboxBoardModel</name>
+    <message>
+        <source>All consumers</source>
+        <translation>Alle Consumer</translation>
+    </message>
+    <message>
+        <source>(whole table)</source>
+        <translation>(ganze Tabelle)</translation>
+    </message>
+    <message>
+        <source>Statuses the mapping does not know: %1</source>
+        <translation>Statuswerte, die die Zuordnung nicht kennt: %1</translation>
+    </message>
+    <message>
+        <source>Consumer</source>
+        <translation>Consumer</translation>
+    </message>
+    <message>
+        <source>In progress</source>
+        <translation>In Bearbeitung</translation>
+    </message>
+    <message>
+        <source>Completed</source>
+        <translation>Abgeschlossen</translation>
+    </message>
+    <message>
+        <source>Failed (retryable)</source>
+        <translation>Fehlgeschlagen (wiederholbar)</translation>
+    </message>
+    <message>
+        <source>Failed (terminal)</source>
+        <translation>Fehlgeschlagen (endgültig)</translation>
+    </message>
+    <message>
+        <source>Parked</source>
+        <translation>Geparkt</translation>
+    </message>
+    <message>
+        <source>Skipped</source>
+        <translation>Übersprungen</translation>
+    </message>
+    <message>
+        <source>Unknown</source>
+        <translation>Unbekannt</translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <translation>Gesamt</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>unbekannt</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 min %2 s</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 min</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 h %2 min</translation>
+    </message>
+    <message>
+        <source>%1 h</source>
+        <translation>%1 h</translation>
+    </message>
+    <message>
+        <source>%1 d %2 h</source>
+        <translation>%1 d %2 h</translation>
+    </message>
+    <message>
+        <source>%1 d</source>
+        <translation>%1 d</translation>
+    </message>
+    <message>
+        <source>Not read yet.</source>
+        <translation>Noch nicht gelesen.</translation>
+    </message>
+    <message>
+        <source>Could not read %1: %2</source>
+        <translation>%1 konnte nicht gelesen werden: %2</translation>
+    </message>
+    <message>
+        <source>%1: %2 rows, read at %3 (database clock, UTC) in %4 ms</source>
+        <translation>%1: %2 Zeilen, gelesen um %3 (Datenbankuhr, UTC) in %4 ms</translation>
+    </message>
+    <message>
+        <source>No in-progress row is older than %1.</source>
+        <translation>Keine Zeile in Bearbeitung ist älter als %1.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Oldest stuck: %1 (%2) untouched for %3; %n row(s) in progress for longer than %4.</source>
+        <translation>
+            <numerusform>Älteste hängende: %1 (%2) seit %3 unverändert; %n Zeile länger als %4 in Bearbeitung.</numerusform>
+            <numerusform>Älteste hängende: %1 (%2) seit %3 unverändert; %n Zeilen länger als %4 in Bearbeitung.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No outbox is mapped for this inbox.</source>
+        <translation>Dieser Inbox ist keine Outbox zugeordnet.</translation>
+    </message>
+    <message>
+        <source>Outbox: %1</source>
+        <translation>Outbox: %1</translation>
+    </message>
+    <message>
+        <source>Outbox %1: nothing pending.</source>
+        <translation>Outbox %1: nichts ausstehend.</translation>
+    </message>
+    <message>
+        <source>Outbox %1: %2 pending, oldest waiting %3.</source>
+        <translation>Outbox %1: %2 ausstehend, älteste wartet seit %3.</translation>
+    </message>
+    <message>
+        <source>Redelivered: %1 of %2 rows (%3 %) took more than one attempt.</source>
+        <translation>Neu zugestellt: %1 von %2 Zeilen (%3 %) brauchten mehr als einen Versuch.</translation>
+    </message>
+    <message>
+        <source>%1 more per minute since the previous reading.</source>
+        <translation>%1 mehr pro Minute seit der vorigen Messung.</translation>
+    </message>
+    <message>
+        <source>Missing indexes: the board&apos;s queries scan the whole table without them.</source>
+        <translation>Fehlende Indizes: Ohne sie durchsuchen die Abfragen der Übersicht die ganze Tabelle.</translation>
+    </message>
+</context>
+<context>
+    <name>InboxBoardView</name>
+    <message>
+        <source>Refresh</source>
+        <translation>Aktualisieren</translation>
+    </message>
+    <message>
+        <source>Which inbox table to read, and how its status words map onto Berth&apos;s states</source>
+        <translation>Welche Inbox-Tabelle gelesen wird und wie ihre Statuswerte auf die Zustände von Berth abgebildet werden</translation>
+    </message>
+    <message>
+        <source>Delivery attempts per message</source>
+        <translation>Zustellversuche pro Nachricht</translation>
+    </message>
+    <message>
+        <source>Inbox rows (messages)</source>
+        <translation>Inbox-Zeilen (Nachrichten)</translation>
+    </message>
+    <message>
+        <source>This inbox table has no attempts column.</source>
+        <translation>Diese Inbox-Tabelle hat keine Spalte für Versuche.</translation>
+    </message>
+    <message>
+        <source>Rows</source>
+        <translation>Zeilen</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>Fehler</translation>
+    </message>
+    <message>
+        <source>Inbox:</source>
+        <translation>Inbox:</translation>
+    </message>
+    <message>
+        <source>Attempts histogram</source>
+        <translation>Histogramm der Versuche</translation>
+    </message>
+    <message>
+        <source>Top errors (rows not completed)</source>
+        <translation>Häufigste Fehler (nicht abgeschlossene Zeilen)</translation>
+    </message>
+    <message>
+        <source>Reading %1…</source>
+        <translation>%1 wird gelesen …</translation>
+    </message>
+    <message>
+        <source>This inbox table has no error column.</source>
+        <translation>Diese Inbox-Tabelle hat keine Fehlerspalte.</translation>
+    </message>
+</context>
+<context>
+    <name>InboxRowsModel</name>
+    <message>
+        <source>Choose an inbox and the states to list.</source>
+        <translation>Wählen Sie eine Inbox und die anzuzeigenden Zustände.</translation>
+    </message>
+    <message>
+        <source>Could not read %1: %2</source>
+        <translation>%1 konnte nicht gelesen werden: %2</translation>
+    </message>
+    <message>
+        <source>%1: no rows in these states.</source>
+        <translation>%1: keine Zeilen in diesen Zuständen.</translation>
+    </message>
+    <message>
+        <source>%1: the %2 longest-waiting rows (more match; narrow the filter).</source>
+        <translation>%1: die %2 am längsten wartenden Zeilen (weitere passen; Filter eingrenzen).</translation>
+    </message>
+    <message>
+        <source>%1: %2 row(s), longest-waiting first.</source>
+        <translation>%1: %2 Zeile(n), am längsten wartende zuerst.</translation>
+    </message>
+    <message>
+        <source>%1 (Berth state: %2)</source>
+        <translation>%1 (Berth-Zustand: %2)</translation>
+    </message>
+    <message>
+        <source>Consumer</source>
+        <translation>Consumer</translation>
+    </message>
+    <message>
+        <source>Message id</source>
+        <translation>Nachrichten-ID</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Attempts</source>
+        <translation>Versuche</translation>
+    </message>
+    <message>
+        <source>First seen (UTC)</source>
+        <translation>Zuerst gesehen (UTC)</translation>
+    </message>
+    <message>
+        <source>Updated (UTC)</source>
+        <translation>Aktualisiert (UTC)</translation>
+    </message>
+    <message>
+        <source>Last error</source>
+        <translation>Letzter Fehler</translation>
+    </message>
+    <message>
+        <source>Topic</source>
+        <translation>Topic</translation>
+    </message>
+</context>
+<context>
+    <name>InboxRowsView</name>
+    <message>
+        <source>Parked</source>
+        <translation>Geparkt</translation>
+    </message>
+    <message>
+        <source>Failed terminal</source>
+        <translation>Endgültig fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>Failed retryable</source>
+        <translation>Wiederholbar fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>In progress</source>
+        <translation>In Bearbeitung</translation>
+    </message>
+    <message>
+        <source>Inbox:</source>
+        <translation>Inbox:</translation>
+    </message>
+    <message>
+        <source>Filter by message id or error</source>
+        <translation>Nach Nachrichten-ID oder Fehler filtern</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>Aktualisieren</translation>
+    </message>
+    <message>
+        <source>Reading %1…</source>
+        <translation>%1 wird gelesen …</translation>
+    </message>
+</context>
+<context>
+    <name>LagAlerts</name>
+    <message>
+        <source>Time lag %1 s exceeds the SLO of %2 s (%3 messages behind).</source>
+        <translation>Zeit-Lag von %1 s überschreitet das SLO von %2 s (%3 Nachrichten Rückstand).</translation>
+    </message>
+    <message>
+        <source>No records appended to %1 for a while, though it had traffic before.</source>
+        <translation>Seit einer Weile keine neuen Records auf %1, obwohl dort vorher Verkehr war.</translation>
+    </message>
+    <message>
+        <source>%1 dead-lettered records per minute arriving on %2.</source>
+        <translation>%1 Dead-Letter-Records pro Minute treffen auf %2 ein.</translation>
+    </message>
+</context>
+<context>
+    <name>LagChartView</name>
+    <message>
+        <source>All groups</source>
+        <translation>Alle Gruppen</translation>
+    </message>
+    <message>
+        <source>Lag (messages, sum over partitions)</source>
+        <translation>Lag (Nachrichten, Summe über Partitionen)</translation>
+    </message>
+    <message>
+        <source>Time lag (seconds, worst partition)</source>
+        <translation>Zeit-Lag (Sekunden, schlechteste Partition)</translation>
+    </message>
+    <message>
+        <source>5 min</source>
+        <translation>5 min</translation>
+    </message>
+    <message>
+        <source>15 min</source>
+        <translation>15 min</translation>
+    </message>
+    <message>
+        <source>1 h</source>
+        <translation>1 h</translation>
+    </message>
+    <message>
+        <source>6 h</source>
+        <translation>6 h</translation>
+    </message>
+    <message>
+        <source>24 h</source>
+        <translation>24 h</translation>
+    </message>
+    <message>
+        <source>DLQ arrivals (messages/min)</source>
+        <translation>DLQ-Eingänge (Nachrichten/min)</translation>
+    </message>
+    <message>
+        <source>Duplicates (messages/min)</source>
+        <translation>Duplikate (Nachrichten/min)</translation>
+    </message>
+    <message>
+        <source>Inbox failures (failed or parked rows)</source>
+        <translation>Inbox-Fehler (fehlgeschlagene oder geparkte Zeilen)</translation>
+    </message>
+    <message>
+        <source>Failed or parked rows</source>
+        <translation>Fehlgeschlagene oder geparkte Zeilen</translation>
+    </message>
+    <message>
+        <source>Export PNG…</source>
+        <translation>PNG exportieren …</translation>
+    </message>
+    <message>
+        <source>Follow latest</source>
+        <translation>Neueste verfolgen</translation>
+    </message>
+    <message>
+        <source>Lag (messages)</source>
+        <translation>Lag (Nachrichten)</translation>
+    </message>
+    <message>
+        <source>Show:</source>
+        <translation>Anzeigen:</translation>
+    </message>
+    <message>
+        <source>Range:</source>
+        <translation>Zeitraum:</translation>
+    </message>
+    <message>
+        <source>Below:</source>
+        <translation>Darunter:</translation>
+    </message>
+    <message>
+        <source>Export chart</source>
+        <translation>Diagramm exportieren</translation>
+    </message>
+    <message>
+        <source>PNG images (*.png)</source>
+        <translation>PNG-Bilder (*.png)</translation>
+    </message>
+    <message>
+        <source>Time (local)</source>
+        <translation>Zeit (lokal)</translation>
+    </message>
+    <message>
+        <source>Partitions of %1</source>
+        <translation>Partitionen von %1</translation>
+    </message>
+    <message>
+        <source>Time lag (s)</source>
+        <translation>Zeit-Lag (s)</translation>
+    </message>
+</context>
+<context>
+    <name>LagStatus</name>
+    <message>
+        <source>No samples yet.</source>
+        <translation>Noch keine Messwerte.</translation>
+    </message>
+    <message>
+        <source>Committed offset went back from %1 to %2: records will be processed again.</source>
+        <translation>Committeter Offset ist von %1 auf %2 zurückgegangen: Records werden erneut verarbeitet.</translation>
+    </message>
+    <message>
+        <source>Caught up.</source>
+        <translation>Aufgeholt.</translation>
+    </message>
+    <message>
+        <source>Lag %1 is within the allowed %2.</source>
+        <translation>Lag %1 liegt innerhalb der zulässigen %2.</translation>
+    </message>
+    <message>
+        <source>No progress for %1 s while %2 messages wait: the consumer appears stopped.</source>
+        <translation>Seit %1 s kein Fortschritt, während %2 Nachrichten warten: Der Consumer scheint gestoppt.</translation>
+    </message>
+    <message>
+        <source>Committed offset stuck at %1 for %2 s while %3 messages wait.</source>
+        <translation>Committeter Offset steht seit %2 s bei %1, während %3 Nachrichten warten.</translation>
+    </message>
+    <message>
+        <source>Consuming, but lag rose from %1 to %2 over the last %3 s.</source>
+        <translation>Konsumiert, aber der Lag stieg in den letzten %3 s von %1 auf %2.</translation>
+    </message>
+    <message>
+        <source>Consuming; lag %1 is not growing.</source>
+        <translation>Konsumiert; Lag %1 wächst nicht.</translation>
+    </message>
+</context>
+<context>
+    <name>LagTableModel</name>
+    <message>
+        <source>none</source>
+        <translation>keiner</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>unbekannt</translation>
+    </message>
+    <message>
+        <source>keeping up</source>
+        <translation>hält Schritt</translation>
+    </message>
+    <message>
+        <source>not clearing</source>
+        <translation>baut nicht ab</translation>
+    </message>
+    <message>
+        <source>Committed offset equals the end offset: zero, exactly.</source>
+        <translation>Committeter Offset gleich End-Offset: genau null.</translation>
+    </message>
+    <message>
+        <source>When the next record to read was appended, interpolated over this partition&apos;s own end-offset history.</source>
+        <translation>Zeitpunkt, zu dem der nächste zu lesende Record angehängt wurde, interpoliert aus dem End-Offset-Verlauf dieser Partition.</translation>
+    </message>
+    <message>
+        <source>The timestamp of the record at the committed offset, read directly.</source>
+        <translation>Der Zeitstempel des Records am committeten Offset, direkt gelesen.</translation>
+    </message>
+    <message>
+        <source>Not measurable in this sample (no history yet, or the record could not be read).</source>
+        <translation>In dieser Messung nicht bestimmbar (noch kein Verlauf, oder der Record war nicht lesbar).</translation>
+    </message>
+    <message>
+        <source>The group has not committed on this partition: lag is counted from the log start (%1).</source>
+        <translation>Die Gruppe hat auf dieser Partition nicht committet: Der Lag zählt ab Log-Anfang (%1).</translation>
+    </message>
+    <message>
+        <source>Committed offset %1 is past the end offset %2 (topic recreated or truncated?): shown as 0.</source>
+        <translation>Committeter Offset %1 liegt hinter dem End-Offset %2 (Topic neu angelegt oder gekürzt?): als 0 angezeigt.</translation>
+    </message>
+    <message>
+        <source>The end offset could not be read in this sample.</source>
+        <translation>Der End-Offset war in dieser Messung nicht lesbar.</translation>
+    </message>
+    <message>
+        <source>%1 messages between committed offset and end offset</source>
+        <translation>%1 Nachrichten zwischen committetem Offset und End-Offset</translation>
+    </message>
+    <message>
+        <source>Group</source>
+        <translation>Gruppe</translation>
+    </message>
+    <message>
+        <source>Topic</source>
+        <translation>Topic</translation>
+    </message>
+    <message>
+        <source>Partition</source>
+        <translation>Partition</translation>
+    </message>
+    <message>
+        <source>Committed</source>
+        <translation>Committet</translation>
+    </message>
+    <message>
+        <source>End offset</source>
+        <translation>End-Offset</translation>
+    </message>
+    <message>
+        <source>Lag (msgs)</source>
+        <translation>Lag (Nachr.)</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Time lag</source>
+        <translation>Zeit-Lag</translation>
+    </message>
+    <message>
+        <source>Measured by</source>
+        <translation>Gemessen über</translation>
+    </message>
+    <message>
+        <source>Time to clear</source>
+        <translation>Zeit bis Abbau</translation>
+    </message>
+    <message>
+        <source>caught-up</source>
+        <translation>aufgeholt</translation>
+    </message>
+    <message>
+        <source>interpolated</source>
+        <translation>interpoliert</translation>
+    </message>
+    <message>
+        <source>peeked</source>
+        <translation>direkt gelesen</translation>
+    </message>
+</context>
+<context>
+    <name>LagView</name>
+    <message>
+        <source>Filter groups (Ctrl+F)</source>
+        <translation>Gruppen filtern (Strg+F)</translation>
+    </message>
+    <message>
+        <source> messages</source>
+        <translation> Nachrichten</translation>
+    </message>
+    <message>
+        <source>A partition lagging by at most this many messages is OK, whatever its commits do. Applies from the next sample.</source>
+        <translation>Eine Partition mit höchstens so vielen Nachrichten Lag gilt als OK, unabhängig von ihren Commits. Gilt ab der nächsten Messung.</translation>
+    </message>
+    <message>
+        <source>&amp;Allowed lag:</source>
+        <translation>&amp;Zulässiger Lag:</translation>
+    </message>
+</context>
+<context>
+    <name>LogModel</name>
+    <message>
+        <source>debug</source>
+        <translation>Debug</translation>
+    </message>
+    <message>
+        <source>info</source>
+        <translation>Info</translation>
+    </message>
+    <message>
+        <source>warning</source>
+        <translation>Warnung</translation>
+    </message>
+    <message>
+        <source>critical</source>
+        <translation>Kritisch</translation>
+    </message>
+    <message>
+        <source>fatal</source>
+        <translation>Fatal</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>Zeit</translation>
+    </message>
+    <message>
+        <source>Level</source>
+        <translation>Stufe</translation>
+    </message>
+    <message>
+        <source>Area</source>
+        <translation>Bereich</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>Meldung</translation>
+    </message>
+</context>
+<context>
+    <name>LogView</name>
+    <message>
+        <source>Area (berth.kafka, berth.inbox…)</source>
+        <translation>Bereich (berth.kafka, berth.inbox …)</translation>
+    </message>
+    <message>
+        <source>Level at least:</source>
+        <translation>Mindeststufe:</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>Connections</source>
+        <translation>Verbindungen</translation>
+    </message>
+    <message>
+        <source>Berth — delivery correctness console</source>
+        <translation>Berth — Konsole für Zustellkorrektheit</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Datei</translation>
+    </message>
+    <message>
+        <source>Connection &amp;profiles…</source>
+        <translation>Verbindungs&amp;profile …</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Beenden</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Ansicht</translation>
+    </message>
+    <message>
+        <source>&amp;Refresh now</source>
+        <translation>Jetzt &amp;aktualisieren</translation>
+    </message>
+    <message>
+        <source>&amp;Filter…</source>
+        <translation>&amp;Filtern …</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Hilfe</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>&amp;Tastenkürzel</translation>
+    </message>
+    <message>
+        <source>&amp;About Berth</source>
+        <translation>Ü&amp;ber Berth</translation>
+    </message>
+    <message>
+        <source>About Berth</source>
+        <translation>Über Berth</translation>
+    </message>
+    <message>
+        <source>Berth %1
+A console for delivery correctness on Kafka: lag, dead letters, and audited, four-eyes remediation.</source>
+        <translation>Berth %1
+Eine Konsole für Zustellkorrektheit auf Kafka: Lag, Dead Letters und auditierte Fehlerbehebung nach dem Vier-Augen-Prinzip.</translation>
+    </message>
+</context>
+<context>
+    <name>ProfileDialog</name>
+    <message>
+        <source>Database password</source>
+        <translation>Datenbankpasswort</translation>
+    </message>
+    <message>
+        <source>Kafka %1</source>
+        <translation>Kafka %1</translation>
+    </message>
+    <message>
+        <source>&amp;Test connection</source>
+        <translation>Verbindung &amp;testen</translation>
+    </message>
+    <message>
+        <source>Connection profiles</source>
+        <translation>Verbindungsprofile</translation>
+    </message>
+    <message>
+        <source>&amp;New</source>
+        <translation>&amp;Neu</translation>
+    </message>
+    <message>
+        <source>&amp;Delete</source>
+        <translation>&amp;Löschen</translation>
+    </message>
+    <message>
+        <source>Any librdkafka property, one per line:
+security.protocol=SASL_SSL
+sasl.mechanisms=SCRAM-SHA-512
+sasl.username=berth
+sasl.password=…</source>
+        <translation>Beliebige librdkafka-Eigenschaften, eine pro Zeile:
+security.protocol=SASL_SSL
+sasl.mechanisms=SCRAM-SHA-512
+sasl.username=berth
+sasl.password=…</translation>
+    </message>
+    <message>
+        <source>groups to watch where brokers cannot list them (comma-separated)</source>
+        <translation>zu beobachtende Gruppen, falls die Broker sie nicht auflisten können (kommagetrennt)</translation>
+    </message>
+    <message>
+        <source>dead-letter topics (comma-separated)</source>
+        <translation>Dead-Letter-Topics (kommagetrennt)</translation>
+    </message>
+    <message>
+        <source>topics tailed for duplicate idempotency keys</source>
+        <translation>Topics, die auf doppelte Idempotenzschlüssel mitgelesen werden</translation>
+    </message>
+    <message>
+        <source>host=db port=5432 dbname=orders user=berth · postgresql://… · service=name</source>
+        <translation>host=db port=5432 dbname=orders user=berth · postgresql://… · service=name</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> s</translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation>&amp;Durchsuchen …</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>Na&amp;me:</translation>
+    </message>
+    <message>
+        <source>&amp;Bootstrap servers:</source>
+        <translation>&amp;Bootstrap-Server:</translation>
+    </message>
+    <message>
+        <source>Kafka &amp;properties:</source>
+        <translation>Kafka-&amp;Eigenschaften:</translation>
+    </message>
+    <message>
+        <source>Consumer &amp;groups:</source>
+        <translation>Consumer-&amp;Gruppen:</translation>
+    </message>
+    <message>
+        <source>D&amp;LQ topics:</source>
+        <translation>DL&amp;Q-Topics:</translation>
+    </message>
+    <message>
+        <source>Duplicate &amp;tail:</source>
+        <translation>D&amp;uplikat-Tail:</translation>
+    </message>
+    <message>
+        <source>&amp;Inbox database:</source>
+        <translation>&amp;Inbox-Datenbank:</translation>
+    </message>
+    <message>
+        <source>Database pass&amp;word:</source>
+        <translation>Datenbank-&amp;Passwort:</translation>
+    </message>
+    <message>
+        <source>Delivery p&amp;olicy:</source>
+        <translation>&amp;Zustellrichtlinie:</translation>
+    </message>
+    <message>
+        <source>Sample &amp;every:</source>
+        <translation>&amp;Abfrage alle:</translation>
+    </message>
+    <message>
+        <source>&amp;Connect</source>
+        <translation>&amp;Verbinden</translation>
+    </message>
+    <message>
+        <source>new profile</source>
+        <translation>neues Profil</translation>
+    </message>
+    <message>
+        <source>sslmode: %1</source>
+        <translation>sslmode: %1</translation>
+    </message>
+    <message>
+        <source>Delivery policy</source>
+        <translation>Zustellrichtlinie</translation>
+    </message>
+    <message>
+        <source>YAML files (*.yaml *.yml);;All files (*)</source>
+        <translation>YAML-Dateien (*.yaml *.yml);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>local</source>
+        <translation>lokal</translation>
+    </message>
+    <message>
+        <source>kept in the keychain; type to replace</source>
+        <translation>im Schlüsselbund gespeichert; zum Ersetzen eintippen</translation>
+    </message>
+    <message>
+        <source>none: libpq may still use ~/.pgpass</source>
+        <translation>keins: libpq kann trotzdem ~/.pgpass verwenden</translation>
+    </message>
+    <message>
+        <source>Kept in the keychain, not shown: %1. Leave a value empty to keep it.</source>
+        <translation>Im Schlüsselbund gespeichert, nicht angezeigt: %1. Ein leeres Feld behält den Wert.</translation>
+    </message>
+    <message>
+        <source>A profile needs a name.</source>
+        <translation>Ein Profil braucht einen Namen.</translation>
+    </message>
+    <message>
+        <source>Saved “%1”.</source>
+        <translation>„%1“ gespeichert.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Saved “%1”; storing %n secret(s) in the keychain…</source>
+        <translation>
+            <numerusform>„%1“ gespeichert; %n Geheimnis wird im Schlüsselbund abgelegt …</numerusform>
+            <numerusform>„%1“ gespeichert; %n Geheimnisse werden im Schlüsselbund abgelegt …</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Saved “%1”; its secrets are in the keychain.</source>
+        <translation>„%1“ gespeichert; seine Geheimnisse liegen im Schlüsselbund.</translation>
+    </message>
+    <message>
+        <source>Testing…</source>
+        <translation>Wird getestet …</translation>
+    </message>
+    <message>
+        <source>Kafka ✔ %1</source>
+        <translation>Kafka ✔ %1</translation>
+    </message>
+    <message>
+        <source>Kafka ✘ %1</source>
+        <translation>Kafka ✘ %1</translation>
+    </message>
+    <message>
+        <source>Database ✔ %1</source>
+        <translation>Datenbank ✔ %1</translation>
+    </message>
+    <message>
+        <source>Database ✘ %1</source>
+        <translation>Datenbank ✘ %1</translation>
+    </message>
+    <message>
+        <source>No inbox database configured.</source>
+        <translation>Keine Inbox-Datenbank konfiguriert.</translation>
+    </message>
+    <message>
+        <source>Delete profile</source>
+        <translation>Profil löschen</translation>
+    </message>
+    <message>
+        <source>Delete the profile “%1” and its keychain entries?</source>
+        <translation>Profil „%1“ und seine Schlüsselbund-Einträge löschen?</translation>
+    </message>
+    <message>
+        <source>Deleted “%1”.</source>
+        <translation>„%1“ gelöscht.</translation>
+    </message>
+    <message>
+        <source>The keychain has no entry for it.</source>
+        <translation>Der Schlüsselbund hat keinen Eintrag dafür.</translation>
+    </message>
+    <message>
+        <source>Secret for “%1”</source>
+        <translation>Geheimnis für „%1“</translation>
+    </message>
+    <message>
+        <source>%1
+
+%2</source>
+        <translation>%1
+
+%2</translation>
+    </message>
+</context>
+<context>
+    <name>RemediationDesk</name>
+    <message>
+        <source>A&amp;udit trail</source>
+        <translation>A&amp;udit-Trail</translation>
+    </message>
+    <message>
+        <source>operator</source>
+        <translation>Operator</translation>
+    </message>
+    <message>
+        <source>approver</source>
+        <translation>Genehmiger</translation>
+    </message>
+    <message>
+        <source>Audit database: connected and live, as %1 (%2)</source>
+        <translation>Audit-Datenbank: verbunden und live, als %1 (%2)</translation>
+    </message>
+    <message>
+        <source>no Berth role</source>
+        <translation>keine Berth-Rolle</translation>
+    </message>
+    <message>
+        <source>Audit database: connecting…</source>
+        <translation>Audit-Datenbank: Verbindung wird aufgebaut …</translation>
+    </message>
+    <message>
+        <source>Audit database unavailable, retrying: %1</source>
+        <translation>Audit-Datenbank nicht verfügbar, neuer Versuch: %1</translation>
+    </message>
+    <message>
+        <source>Audit database: %1</source>
+        <translation>Audit-Datenbank: %1</translation>
+    </message>
+    <message>
+        <source>Could not read the approval queue: %1</source>
+        <translation>Die Genehmigungswarteschlange konnte nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>no Kafka cluster is configured for this desk</source>
+        <translation>für diesen Arbeitsplatz ist kein Kafka-Cluster konfiguriert</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>abgebrochen</translation>
+    </message>
+    <message>
+        <source>Appr&amp;ovals</source>
+        <translation>&amp;Freigaben</translation>
+    </message>
+</context>
+<context>
+    <name>SecretStore</name>
+    <message>
+        <source>unknown error</source>
+        <translation>unbekannter Fehler</translation>
+    </message>
+    <message>
+        <source>No keychain service is available (%1). Berth never writes secrets to its settings file, so it asks for them each time.</source>
+        <translation>Kein Schlüsselbund-Dienst verfügbar (%1). Berth schreibt Geheimnisse nie in seine Einstellungsdatei und fragt deshalb jedes Mal danach.</translation>
+    </message>
+    <message>
+        <source>The keychain refused (%1). Berth never writes secrets to its settings file, so it asks for them each time.</source>
+        <translation>Der Schlüsselbund hat abgelehnt (%1). Berth schreibt Geheimnisse nie in seine Einstellungsdatei und fragt deshalb jedes Mal danach.</translation>
+    </message>
+</context>
+<context>
+    <name>ShortcutsDialog</name>
+    <message>
+        <source>Views</source>
+        <translation>Ansichten</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>Tastenkürzel</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>Aktion</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>Tasten</translation>
+    </message>
+</context>
 </TS>

@@ -55,10 +55,13 @@ ChecklistView::ChecklistView(ChecklistModel *model, QWidget *parent)
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setStretchLastSection(false);
     m_table->horizontalHeader()->setSectionResizeMode(ChecklistModel::Evidence, QHeaderView::Stretch);
-    m_table->setColumnWidth(ChecklistModel::Consumer, 170);
-    m_table->setColumnWidth(ChecklistModel::Question, 300);
-    m_table->setColumnWidth(ChecklistModel::Policy, 330);
-    m_table->setColumnWidth(ChecklistModel::Verdict, 110);
+    // The verdict beside the question, and the live evidence given whatever width is left: it is the
+    // longest text and the reason this view exists.
+    m_table->horizontalHeader()->moveSection(ChecklistModel::Verdict, ChecklistModel::Policy);
+    m_table->setColumnWidth(ChecklistModel::Consumer, 140);
+    m_table->setColumnWidth(ChecklistModel::Question, 270);
+    m_table->setColumnWidth(ChecklistModel::Policy, 250);
+    m_table->setColumnWidth(ChecklistModel::Verdict, 95);
     m_summary->setTextFormat(Qt::PlainText);
     m_summary->setWordWrap(true);
 

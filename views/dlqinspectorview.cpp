@@ -237,7 +237,8 @@ void DlqInspectorView::showRecord()
     line(s, tr("Correlation id"), m.correlationId);
     line(s, tr("Idempotency key"), m.idempotencyKey);
     line(s, tr("Connector"),
-         m.connectorName + (m.connectorTask.isEmpty() ? QString() : u" task "_s + m.connectorTask));
+         m.connectorTask.isEmpty() ? m.connectorName
+                                   : tr("%1 task %2").arg(m.connectorName, m.connectorTask));
     line(s, tr("Stage"),
          m.connectorStage + (m.connectorClass.isEmpty() ? QString() : u" ("_s + m.connectorClass + u')'));
     for (const QString &note : m.notes)

@@ -7,6 +7,7 @@
 #include "outboxrelay.h"
 #include "paymentcapture.h"
 #include "temppostgres.h"
+#include "services/audit/auditmigrator.h"
 #include "services/policy/policyloader.h"
 
 #include <QFile>
@@ -82,6 +83,18 @@ bool DemoWorld::start(const Options &options, QString *error)
         if (!setup.connect(m_postgres->conninfo(u"postgres"_s, db), error)
             || !setup.execScript(QString::fromUtf8(schema.readAll()), error))
             return false;
+    }
+    {
+        // The audit schema is an administrator's job (operators may not create schemas), done here as
+        // the superuser, and on every start so a kept data directory gets newer migrations too.
+        PgSession admin;
+        if (!admin.connect(m_postgres->conninfo(u"postgres"_s, db), error))
+            return false;
+        const AuditMigrationOutcome audit = AuditMigrator::migrate(admin);
+        if (!audit.ok) {
+            *error = u"The audit schema could not be created: "_s + audit.error;
+            return false;
+        }
     }
 
     const KafkaProperties cluster = m_cluster->clientProperties();

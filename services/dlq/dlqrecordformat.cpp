@@ -20,6 +20,8 @@ void appendVisible(QString &out, QStringView text)
             out += QChar(char16_t(0x2400 + u));
         else if (u == 0x7f)
             out += QChar(char16_t(0x2421));
+        else if (DlqRecordFormat::isBidiControl(u))
+            out += QChar(QChar::ReplacementCharacter);
         else
             out += c;
     }

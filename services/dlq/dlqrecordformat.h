@@ -24,8 +24,14 @@ Text prettyJson(QByteArrayView bytes, qsizetype maxBytes);
 QString jsonProblem(QByteArrayView bytes);
 // Offset, hex bytes and printable ASCII, 16 bytes a line.
 Text hexDump(QByteArrayView bytes, qsizetype maxBytes);
-// UTF-8 text with control characters (but line breaks and tabs) made visible.
+// UTF-8 text with control characters (but line breaks and tabs) made visible, and bidi controls replaced
+// by U+FFFD: a payload's right-to-left override must not reorder what the operator reads.
 QString visibleText(QByteArrayView bytes);
+// The explicit bidi formatting characters (embeddings, overrides, isolates, LRM/RLM).
+constexpr bool isBidiControl(char16_t c)
+{
+    return (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069) || c == 0x200e || c == 0x200f;
+}
 
 // A shell command that fetches this one record again: kcat -b B -C -t T -p P -o O -c 1 -J.
 QString kcatCommand(const QString &bootstrap, const QString &topic, int partition, qint64 offset);

@@ -7,14 +7,14 @@ using namespace Qt::StringLiterals;
 using Verdict = ChecklistItem::Verdict;
 
 namespace {
-QString tr(const char *text, const char *disambiguation = nullptr, int n = -1)
-{
-    return QCoreApplication::translate("ConsumerChecklist", text, disambiguation, n);
-}
+// lupdate takes the context from a class, so every checklist string lands in "ConsumerChecklist".
+class ChecklistText {
+    Q_DECLARE_TR_FUNCTIONS(ConsumerChecklist)
+};
 
 QString yesNo(const std::optional<bool> &value)
 {
-    return !value ? QString() : *value ? tr("yes") : tr("no");
+    return !value ? QString() : *value ? ChecklistText::tr("yes") : ChecklistText::tr("no");
 }
 
 QString replayWords(ReplayAllowance allowance, const QString &text)
@@ -23,18 +23,20 @@ QString replayWords(ReplayAllowance allowance, const QString &text)
     case ReplayAllowance::NotStated:
         return {};
     case ReplayAllowance::Allowed:
-        return tr("replay allowed");
+        return ChecklistText::tr("replay allowed");
     case ReplayAllowance::NotAllowed:
-        return tr("replay not allowed");
+        return ChecklistText::tr("replay not allowed");
     case ReplayAllowance::NotForSideEffects:
-        return tr("replay only where no external side effect repeats");
+        return ChecklistText::tr("replay only where no external side effect repeats");
     case ReplayAllowance::Unrecognised:
-        return tr("unrecognised value \u201c%1\u201d").arg(text);
+        return ChecklistText::tr("unrecognised value \u201c%1\u201d").arg(text);
     }
     return {};
 }
 
 class Builder {
+    Q_DECLARE_TR_FUNCTIONS(ConsumerChecklist)
+
 public:
     Builder(const DeliveryPolicy &policy, const ConsumerPolicy &consumer, const ChecklistEvidence &evidence)
         : m_policy(policy)
@@ -248,13 +250,13 @@ QString verdictName(ChecklistItem::Verdict verdict)
 {
     switch (verdict) {
     case Verdict::Answered:
-        return tr("answered");
+        return ChecklistText::tr("answered");
     case Verdict::Missing:
-        return tr("missing");
+        return ChecklistText::tr("missing");
     case Verdict::Contradicted:
-        return tr("contradicted");
+        return ChecklistText::tr("contradicted");
     case Verdict::Caution:
-        return tr("caution");
+        return ChecklistText::tr("caution");
     }
     return {};
 }
@@ -269,13 +271,14 @@ QList<ConsumerChecklist> evaluateChecklists(const DeliveryPolicy &policy, const 
 
 QString checklistMarkdown(const QList<ConsumerChecklist> &checklists, const QString &policySource)
 {
-    QString md = u"# "_s + tr("Consumer review checklist") + u"\n\n"_s
-                 + tr("Policy: %1. Evidence as of %2 (UTC).")
+    QString md = u"# "_s + ChecklistText::tr("Consumer review checklist") + u"\n\n"_s
+                 + ChecklistText::tr("Policy: %1. Evidence as of %2 (UTC).")
                        .arg(policySource, QDateTime::currentDateTimeUtc().toString(u"yyyy-MM-dd HH:mm"_s))
                  + u"\n"_s;
     for (const ConsumerChecklist &c : checklists) {
-        md += u"\n## "_s + c.consumer + u"\n\n| "_s + tr("Question") + u" | "_s + tr("Policy") + u" | "_s + tr("Evidence")
-              + u" | "_s + tr("Verdict") + u" |\n|---|---|---|---|\n"_s;
+        md += u"\n## "_s + c.consumer + u"\n\n| "_s + ChecklistText::tr("Question") + u" | "_s
+              + ChecklistText::tr("Policy") + u" | "_s + ChecklistText::tr("Evidence") + u" | "_s
+              + ChecklistText::tr("Verdict") + u" |\n|---|---|---|---|\n"_s;
         for (const ChecklistItem &item : c.items)
             md += u"| "_s + markdownCell(item.question) + u" | "_s + markdownCell(item.answer) + u" | "_s
                   + markdownCell(item.evidence) + u" | "_s + verdictName(item.verdict) + u" |\n"_s;

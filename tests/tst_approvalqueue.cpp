@@ -1,0 +1,274 @@
+// The approval queue: live across desks (NOTIFY, no manual refresh), four eyes in the view *and* in the
+// database, the database's refusal shown word for word, the diff of an edited payload, plain text.
+#include "app/remediationdesk.h"
+#include "models/approvalqueuemodel.h"
+#include "models/payloaddiff.h"
+#include "services/audit/auditwatcher.h"
+#include "support/auditfixture.h"
+#include "views/approvalqueueview.h"
+
+#include <QAbstractItemModelTester>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTableWidget>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+RemediationRequest pending(qint64 id, const QString &by, int approvals = 0)
+{
+    RemediationRequest r;
+    r.id = id;
+    r.requestedBy = by;
+    r.createdAt = QDateTime::currentDateTimeUtc().addSecs(-60);
+    r.expiresAt = QDateTime::currentDateTimeUtc().addSecs(3600);
+    r.approvalCount = approvals;
+    r.itemCount = 1;
+    return r;
+}
+
+QList<qint64> ids(const ApprovalQueueModel &model)
+{
+    QList<qint64> out;
+    for (int row = 0; row < model.rowCount(); ++row)
+        out << model.index(row, ApprovalQueueModel::Id).data(ApprovalQueueModel::RequestIdRole).toLongLong();
+    return out;
+}
+
+ConnectionProfile deskProfile(const QString &conninfo)
+{
+    ConnectionProfile profile;
+    profile.databaseConninfo = conninfo;
+    return profile; // no cluster: the diff reports that it cannot read originals
+}
+
+// A desk whose queue shows `requestId`, with that request selected and its detail loaded.
+bool selectWhenListed(RemediationDesk &desk, qint64 requestId)
+{
+    if (!QTest::qWaitFor([&] { return desk.queueModel()->rowOf(requestId) >= 0; }, 10000))
+        return false;
+    desk.queueView()->selectRequest(requestId);
+    return QTest::qWaitFor(
+        [&] { return desk.queueView()->summaryText()->toPlainText().contains(u"Requested by"); }, 10000);
+}
+} // namespace
+
+class TestApprovalQueue final : public QObject {
+    Q_OBJECT
+    AuditFixture m_db;
+
+private Q_SLOTS:
+    void modelMergesUpdatesAndAnswersWhoMayDecide()
+    {
+        ApprovalQueueModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setIdentity({u"bob"_s, true, true});
+        model.setRequests({pending(3, u"alice"_s), pending(1, u"bob"_s), pending(2, u"alice"_s)});
+        QCOMPARE(ids(model), (QList<qint64>{3, 2, 1}));
+
+        // A live refresh: 2 decided elsewhere, 5 and 4 new, 3 got an approval. Rows move, not reset.
+        QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
+        QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+        QSignalSpy removed(&model, &QAbstractItemModel::rowsRemoved);
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        model.setRequests({pending(5, u"carol"_s), pending(4, u"alice"_s), pending(3, u"alice"_s, 1),
+                           pending(1, u"bob"_s)});
+        QCOMPARE(ids(model), (QList<qint64>{5, 4, 3, 1}));
+        QCOMPARE(resets.size(), 0);
+        QCOMPARE(inserted.size(), 1); // 5 and 4 in one contiguous insert
+        QCOMPARE(removed.size(), 1);
+        QVERIFY(!changed.isEmpty());
+        QCOMPARE(model.index(2, ApprovalQueueModel::Approvals).data().toString(), u"1 of 1"_s);
+        model.setRequests({});
+        QCOMPARE(model.rowCount(), 0);
+
+        // Who may decide: never one's own request, only approvers, only before expiry.
+        QVERIFY(model.mayDecide(pending(7, u"alice"_s)).allowed);
+        const ApprovalQueueModel::Permission own = model.mayDecide(pending(7, u"bob"_s));
+        QVERIFY(!own.allowed);
+        QVERIFY(own.why.contains(u"yourself"));
+        RemediationRequest overdue = pending(8, u"alice"_s);
+        overdue.expiresAt = QDateTime::currentDateTimeUtc().addSecs(-1);
+        QVERIFY(!model.mayDecide(overdue).allowed);
+        model.setIdentity({u"carol"_s, true, false});
+        QVERIFY(!model.mayDecide(pending(7, u"alice"_s)).allowed);
+    }
+
+    void payloadDiffShowsOnlyTheEdit()
+    {
+        using PayloadDiff::Kind;
+        // Re-formatting is no change; a changed field is one line out, one line in.
+        const QList<PayloadDiff::Line> none =
+            PayloadDiff::compare(R"({"b":1,"a":"x"})", "{\n  \"a\": \"x\",\n  \"b\": 1\n}");
+        QVERIFY(std::all_of(none.cbegin(), none.cend(), [](const auto &l) { return l.kind == Kind::Same; }));
+        const QList<PayloadDiff::Line> edit = PayloadDiff::compare(
+            R"({"amount":10,"currency":"EUR","id":7})", R"({"amount":12,"currency":"EUR","id":7})");
+        QCOMPARE(
+            std::count_if(edit.cbegin(), edit.cend(), [](const auto &l) { return l.kind == Kind::Removed; }),
+            1);
+        QCOMPARE(
+            std::count_if(edit.cbegin(), edit.cend(), [](const auto &l) { return l.kind == Kind::Added; }),
+            1);
+        const QString text = PayloadDiff::unified(edit);
+        QVERIFY(text.contains(u"-     \"amount\": 10,"));
+        QVERIFY(text.contains(u"+     \"amount\": 12,"));
+        QVERIFY(text.indexOf(u"- ") < text.indexOf(u"+ "));
+        // Not JSON: compared as text lines, control characters made visible.
+        QCOMPARE(PayloadDiff::unified(PayloadDiff::compare("a\nb\x1b", "a\nc")), u"  a\n- b\u241B\n+ c"_s);
+    }
+
+    void requestAppearsLiveOnEveryDesk()
+    {
+        QVERIFY(m_db.prepare());
+        RemediationDesk aliceDesk(deskProfile(m_db.conninfo(u"alice"_s)));
+        RemediationDesk bobDesk(deskProfile(m_db.conninfo(u"bob"_s)));
+        QAbstractItemModelTester tester(bobDesk.queueModel(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        for (RemediationDesk *desk : {&aliceDesk, &bobDesk})
+            QTRY_COMPARE_WITH_TIMEOUT(desk->watcher()->state(), AuditWatcher::State::Connected, 15000);
+        QCOMPARE(bobDesk.queueModel()->rowCount(), 0);
+        QSignalSpy notified(bobDesk.watcher(), &AuditWatcher::requestsChanged);
+
+        // Alice asks; nobody refreshes anything: bob's queue learns it from the database's NOTIFY.
+        const qint64 id = m_db.createRequest(u"alice"_s, AuditFixture::sampleRequest(3));
+        QVERIFY(id > 0);
+        QTRY_COMPARE_WITH_TIMEOUT(bobDesk.queueModel()->rowOf(id), 0, 10000);
+        QVERIFY(!notified.isEmpty());
+        const QModelIndex row = bobDesk.queueModel()->index(0, 0);
+        QCOMPARE(row.siblingAtColumn(ApprovalQueueModel::Requester).data().toString(), u"alice"_s);
+        QCOMPARE(row.siblingAtColumn(ApprovalQueueModel::Items).data().toString(), u"3"_s);
+        QVERIFY(row.siblingAtColumn(ApprovalQueueModel::Expires).data().toString().startsWith(u"in "));
+        QVERIFY(row.siblingAtColumn(ApprovalQueueModel::DryRun).data().toString().contains(u"no-op 33.3 %"));
+
+        // Bob may decide it; alice sees her own request with both buttons disabled, and why.
+        QVERIFY(selectWhenListed(bobDesk, id));
+        QVERIFY(bobDesk.queueView()->approveButton()->isEnabled());
+        QVERIFY(selectWhenListed(aliceDesk, id));
+        QVERIFY(!aliceDesk.queueView()->approveButton()->isEnabled());
+        QVERIFY(!aliceDesk.queueView()->rejectButton()->isEnabled());
+        QVERIFY(aliceDesk.queueView()->whyLabel()->text().contains(u"yourself"));
+        QVERIFY(aliceDesk.queueView()->summaryText()->toPlainText().contains(u"Predicted no-ops: 1 of 3"));
+    }
+
+    void approverDecidesThroughTheView()
+    {
+        QVERIFY(m_db.prepare());
+        const qint64 id = m_db.createRequest(u"alice"_s, AuditFixture::sampleRequest());
+        QVERIFY(id > 0);
+        RemediationDesk aliceDesk(deskProfile(m_db.conninfo(u"alice"_s)));
+        RemediationDesk bobDesk(deskProfile(m_db.conninfo(u"bob"_s)));
+        QVERIFY(selectWhenListed(bobDesk, id));
+        QVERIFY(selectWhenListed(aliceDesk, id));
+
+        ApprovalQueueView *view = bobDesk.queueView();
+        view->commentEdit()->setText(u"checked the schema fix <b>ok</b>"_s);
+        QTest::mouseClick(view->approveButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(view->resultLabel()->text(), u"Request %1 approved."_s.arg(id), 10000);
+
+        // The database recorded bob's decision, with his comment as typed, and approved the request.
+        const PgResult approvals = m_db.admin().exec(
+            u"SELECT approver, decision, comment FROM berth.approvals WHERE request_id = $1"_s, {id});
+        QVERIFY2(approvals.ok, qPrintable(approvals.error));
+        QCOMPARE(approvals.rows.size(), 1);
+        QCOMPARE(approvals.rows.at(0).value(0).toString(), u"bob"_s);
+        QCOMPARE(approvals.rows.at(0).value(1).toString(), u"approve"_s);
+        QCOMPARE(approvals.rows.at(0).value(2).toString(), u"checked the schema fix <b>ok</b>"_s);
+        QCOMPARE(m_db.scalar(u"SELECT status FROM berth.requests WHERE id = $1"_s, {id}).toString(),
+                 u"approved"_s);
+
+        // It leaves both queues, live; alice's view says so instead of selecting another request.
+        QTRY_COMPARE_WITH_TIMEOUT(bobDesk.queueModel()->rowCount(), 0, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(aliceDesk.queueModel()->rowCount(), 0, 10000);
+        QCOMPARE(aliceDesk.queueView()->currentRequestId(), 0);
+        QTRY_VERIFY2(aliceDesk.queueView()->resultLabel()->text().contains(u"left the queue"),
+                     qPrintable(aliceDesk.queueView()->resultLabel()->text()));
+        QVERIFY(!aliceDesk.queueView()->approveButton()->isEnabled());
+    }
+
+    void selfApprovalIsRefusedByTheDatabase()
+    {
+        QVERIFY(m_db.prepare());
+        const qint64 id = m_db.createRequest(u"alice"_s, AuditFixture::sampleRequest());
+        QVERIFY(id > 0);
+
+        // Straight to the database, as raw code would: refused, with the database's reason.
+        PgSession session;
+        QString error;
+        QVERIFY2(session.connect(m_db.conninfo(u"alice"_s), &error), qPrintable(error));
+        AuditStore store(session);
+        QString refusal;
+        QVERIFY(!store.approve(id, u"lgtm"_s, &refusal));
+        QCOMPARE(store.lastSqlState(), u"42501"_s);
+        QVERIFY2(refusal.contains(u"approver must differ from the requester"), qPrintable(refusal));
+
+        // Through the desk, as a stale or tampered-with button would send it: the same words reach the view.
+        RemediationDesk aliceDesk(deskProfile(m_db.conninfo(u"alice"_s)));
+        QVERIFY(selectWhenListed(aliceDesk, id));
+        QVERIFY(!aliceDesk.queueView()->approveButton()->isEnabled());
+        QSignalSpy outcomes(aliceDesk.watcher(), &AuditWatcher::decisionFinished);
+        aliceDesk.queueView()->submitDecision(true);
+        QTRY_COMPARE_WITH_TIMEOUT(outcomes.size(), 1, 10000);
+        const auto outcome = outcomes.at(0).at(0).value<AuditDecisionOutcome>();
+        QVERIFY(!outcome.ok);
+        QCOMPARE(outcome.sqlState, u"42501"_s);
+        QCOMPARE(outcome.error, refusal);
+        const QString shown = aliceDesk.queueView()->resultLabel()->text();
+        QVERIFY2(shown.contains(refusal), qPrintable(shown));
+        QCOMPARE(m_db.scalar(u"SELECT count(*) FROM berth.approvals WHERE request_id = $1"_s, {id}).toInt(),
+                 0);
+        QCOMPARE(m_db.scalar(u"SELECT status FROM berth.requests WHERE id = $1"_s, {id}).toString(),
+                 u"pending"_s);
+    }
+
+    void editedPayloadIsShownAsPlainTextDiff()
+    {
+        QVERIFY(m_db.prepare());
+        const QByteArray original = R"({"id":7,"note":"<b>bold</b>","amount":10})";
+        const QByteArray edited = R"({"id":7,"note":"<b>bold</b>","amount":12})";
+        NewRemediationRequest request = AuditFixture::sampleRequest(1, u"fix <i>amount</i>\u202E"_s);
+        request.action = RemediationAction::EditReplay;
+        request.items[0].payloadSha256 = AuditFixture::sha256(original);
+        request.items[0].editedPayload = edited;
+        const qint64 id = m_db.createRequest(u"alice"_s, request);
+        QVERIFY(id > 0);
+
+        RemediationDesk bobDesk(deskProfile(m_db.conninfo(u"bob"_s)));
+        QSignalSpy wanted(bobDesk.queueView(), &ApprovalQueueView::originalPayloadWanted);
+        QVERIFY(selectWhenListed(bobDesk, id));
+        // An edit_replay request opens on its first item's diff, and asks for the original record.
+        QTRY_COMPARE_WITH_TIMEOUT(wanted.size(), 1, 5000);
+        QCOMPARE(wanted.at(0).at(0).toString(), u"orders-dlt"_s);
+        QCOMPARE(wanted.at(0).at(2).toLongLong(), 100);
+        // Without a cluster the desk answers that it cannot read it; the edited payload is still shown.
+        QTRY_VERIFY(bobDesk.queueView()->diffText()->toPlainText().contains(u"unavailable"));
+
+        // With the original in hand (as the Kafka fetch delivers it): the diff, and the pin checked.
+        bobDesk.queueView()->setOriginalPayload(u"orders-dlt"_s, 0, 100, original, {});
+        QVERIFY(wanted.size() == 1);
+        bobDesk.queueView()->selectItem(0);
+        const QString diff = bobDesk.queueView()->diffText()->toPlainText();
+        QVERIFY2(diff.contains(u"-     \"amount\": 10,"), qPrintable(diff));
+        QVERIFY2(diff.contains(u"+     \"amount\": 12,"), qPrintable(diff));
+        QVERIFY(diff.contains(u"matches the pinned SHA-256"));
+        QVERIFY(diff.contains(u"\"note\": \"<b>bold</b>\"")); // markup stays text
+        // A record that no longer matches its pin is called out.
+        bobDesk.queueView()->setOriginalPayload(u"orders-dlt"_s, 0, 100, "{}", {});
+        QVERIFY(
+            bobDesk.queueView()->diffText()->toPlainText().contains(u"does not match the pinned SHA-256"));
+
+        // The reason as typed, with the bidi control neutralised, in the table and the summary.
+        const QString reason = bobDesk.queueModel()->index(0, ApprovalQueueModel::Reason).data().toString();
+        QVERIFY2(reason.contains(u"fix <i>amount</i>\uFFFD"), qPrintable(reason));
+        QVERIFY(bobDesk.queueView()->summaryText()->toPlainText().contains(u"fix <i>amount</i>"));
+        QVERIFY(bobDesk.queueView()->itemsTable()->item(0, 5)->text().startsWith(
+            u"edited (%1 byte"_s.arg(edited.size())));
+    }
+};
+
+QTEST_MAIN(TestApprovalQueue)
+#include "tst_approvalqueue.moc"
