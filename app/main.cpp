@@ -25,6 +25,9 @@ const Subcommand subcommands[] = {
      "           --headless: the world alone; --screenshots DIR: write a PNG of each view and exit"},
     {"lag", false, &Commands::lag, "one lag sample (--bootstrap, --group, --json)"},
     {"dlq", false, &Commands::dlqScan, "dlq scan --topic T [--from ...] --json: decoded dead letters and failure groups"},
+    {"replay", false, &Commands::replay,
+     "replay request|approve|reject|execute|status|runbook: audited, four-eyes remediation (--db, --bootstrap)"},
+    {"audit", false, &Commands::audit, "audit verify --db CONNINFO: recompute the audit log's hash chain"},
 };
 
 void printHelp()

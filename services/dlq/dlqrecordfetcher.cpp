@@ -6,19 +6,12 @@ using namespace Qt::StringLiterals;
 
 std::unique_ptr<DlqRecordFetcher> DlqRecordFetcher::create(const KafkaProperties &cluster, QString *error)
 {
-    KafkaProperties props = {{u"client.id"_s, u"berth-dlq-inspect"_s}};
-    for (const auto &kv : cluster) {
-        if (kv.first.trimmed() != u"group.id"_s)
-            props.append(kv);
-    }
+    KafkaProperties props = KafkaConfig::readerProperties(cluster, u"berth-dlq-inspect"_s);
     // One record is all we want: no deep prefetch (a record larger than the fetch size still comes whole).
     props.append({u"fetch.message.max.bytes"_s, u"65536"_s});
     props.append({u"queued.min.messages"_s, u"1"_s});
     props.append({u"queued.max.messages.kbytes"_s, u"1024"_s});
     props.append({u"fetch.wait.max.ms"_s, u"50"_s});
-    props.append({u"enable.partition.eof"_s, u"true"_s});
-    props.append({u"enable.auto.commit"_s, u"false"_s});
-    props.append({u"allow.auto.create.topics"_s, u"false"_s});
     KafkaHandle rk = KafkaConfig::createClient(RD_KAFKA_CONSUMER, props, error);
     if (!rk)
         return {};

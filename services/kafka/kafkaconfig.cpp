@@ -2,6 +2,8 @@
 
 #include "services/support/logging.h"
 
+using namespace Qt::StringLiterals;
+
 void KafkaHandleDeleter::operator()(rd_kafka_t *rk) const
 {
     if (rk)
@@ -40,6 +42,19 @@ rd_kafka_conf_t *build(const KafkaProperties &properties, QString *error)
     }
     rd_kafka_conf_set_log_cb(conf, routeLog);
     return conf;
+}
+
+KafkaProperties readerProperties(const KafkaProperties &cluster, const QString &clientId)
+{
+    KafkaProperties props = {{u"client.id"_s, clientId}};
+    for (const auto &kv : cluster) {
+        if (kv.first.trimmed() != u"group.id"_s)
+            props.append(kv);
+    }
+    props.append({u"enable.partition.eof"_s, u"true"_s});
+    props.append({u"enable.auto.commit"_s, u"false"_s});
+    props.append({u"allow.auto.create.topics"_s, u"false"_s});
+    return props;
 }
 
 KafkaHandle createClient(rd_kafka_type_t type, const KafkaProperties &properties, QString *error)

@@ -1,0 +1,50 @@
+#pragma once
+
+#include "services/inbox/pgsession.h"
+#include "services/kafka/kafkaconfig.h"
+
+#include <QCommandLineParser>
+#include <QJsonObject>
+#include <QString>
+
+// What the replay and audit subcommands share: their options, connections, output and exit codes.
+namespace ReplayCommandSupport {
+// Exit codes are part of the command line's contract (scripts and the runbook rely on them).
+enum ExitCode {
+    ExitOk = 0,
+    ExitError = 1,       // could not connect or read; nothing was decided
+    ExitUsage = 2,       // bad arguments
+    ExitRefused = 3,     // the database or the policy refused (not allowed, not approved, expired, blocked...)
+    ExitPartial = 4,     // executed, some items failed: run execute again to retry them
+    ExitInterrupted = 5, // stopped before the end (Ctrl-C, canary): run execute again to resume
+};
+
+// --db (the audit database), --json, --help; with Kafka also --bootstrap, --property and --inbox-db.
+void addCommonOptions(QCommandLineParser &parser, bool kafka);
+
+// A preset's short name (seed000, seed001) as the mapping's full name; anything else as given.
+QString mappingName(const QString &given);
+
+// The audit session (migrated to the shipped version), the cluster, and the consumers' inbox database.
+struct Connections {
+    PgSession audit;
+    PgSession inbox;
+    KafkaProperties cluster;
+    // kafkaOptions: the parser has addCommonOptions(..., true)'s options; needKafka: --bootstrap is required.
+    bool open(const QCommandLineParser &parser, bool kafkaOptions, bool needKafka, QString *error);
+    // --inbox-db when given, else nullptr.
+    PgSession *inboxDb() { return inbox.isOpen() ? &inbox : nullptr; }
+};
+
+// Text for people on stdout, or one JSON object with --json; errors always on stderr, one line each.
+class Output final {
+public:
+    explicit Output(const QCommandLineParser &parser);
+    const bool json;
+    void text(const QString &text) const;     // only without --json
+    void progress(const QString &line) const; // stderr
+    void done(const QJsonObject &result, const QString &text) const;
+    // Prints the reason (and the JSON with "error" when --json), returns code.
+    int fail(int code, const QString &reason, QJsonObject result = {}) const;
+};
+} // namespace ReplayCommandSupport

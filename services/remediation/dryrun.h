@@ -1,0 +1,84 @@
+#pragma once
+
+#include "services/inbox/inboxmapping.h"
+#include "services/kafka/kafkaconfig.h"
+#include "services/policy/deliverypolicy.h"
+#include "services/remediation/remediationtypes.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+
+class PgSession;
+
+// What the policy says about a request.
+enum class PolicyVerdict {
+    Allowed,         // nothing in the policy objects
+    NeedsTwoPersons, // a side-effect consumer, manualReviewRequired, or replay.allowed unstated: 2 approvals
+    Blocked,         // replay.allowed / replayAllowed false for an affected consumer or topic
+};
+QString policyVerdictName(PolicyVerdict verdict); // "allowed", "needs_two_approvals", "blocked"
+
+struct DryRunInput {
+    RemediationAction action = RemediationAction::Replay;
+    QList<PinnedItem> items;
+    QString destinationTopic; // empty: each item's original topic
+    DeliveryPolicy policy;
+    QList<InboxMapping> inboxMappings; // where the no-op prediction looks keys up
+    // Ordering risk reads the original partitions after each item's original offset (see DryRun). Empty:
+    // not checked (the result says so).
+    KafkaProperties cluster;
+    qint64 orderingScanBudget = 200'000; // records read at most; beyond it the risk is reported unknown
+};
+
+// The dry run: shown to requester and approver, stored in requests.dry_run (toJson()).
+struct DryRunResult {
+    // Blast radius
+    int count = 0;
+    QStringList destinationTopics; // sorted; "(unknown original topic)" when an item has none
+    QStringList sourcePartitions;  // "topic/partition", sorted
+    int distinctKeys = 0;          // null keys count as none
+    QStringList consumersAffected; // policy consumers of the destination topics, plus the items' groups
+
+    // No-op prediction: items whose idempotency key is COMPLETED in an inbox (a replay changes nothing).
+    bool inboxChecked = false;
+    int keysLookedUp = 0;
+    int predictedNoOps = 0;
+    double predictedNoOpRate = 0; // predictedNoOps / count (0 when count is 0)
+    QString inboxError;
+
+    // Ordering risk: items with a later record of the same key on their original partition, i.e. a newer
+    // state the consumer already moved past; replaying the older one may overwrite it.
+    bool orderingChecked = false;
+    int orderingRiskItems = 0;
+    QStringList orderingRiskSamples; // up to 10 "topic/partition/offset key=..."
+    int orderingUnknownItems = 0;    // no original position, no key, or the scan budget ran out
+    QString orderingMethod;          // one sentence: what was checked
+    QString orderingError;
+
+    // Policy
+    PolicyVerdict verdict = PolicyVerdict::Allowed;
+    int requiredApprovals = 1;
+    QStringList policyReasons;
+
+    QJsonObject toJson() const;
+    static DryRunResult fromJson(const QJsonObject &json);
+    // A few lines for the terminal and the runbook.
+    QString summary() const;
+};
+Q_DECLARE_METATYPE(DryRunResult)
+
+// Blocking (worker threads, the command line, tests).
+namespace DryRun {
+// inboxDb may be null (no prediction). The ordering check is honest and cheap: for each item with a key
+// and an original position, it reads the original partition from the smallest such offset up to the end
+// (bounded by orderingScanBudget) and flags the item when a record with the same key follows it. The
+// consumer reads in order and the record was dead-lettered, so everything after it that is below the
+// partition's end is at best being processed and at worst processed already: the check over-reports
+// rather than under-reports.
+DryRunResult evaluate(const DryRunInput &input, PgSession *inboxDb);
+// The policy part alone (fast, no I/O).
+void applyPolicy(const DryRunInput &input, DryRunResult &result);
+} // namespace DryRun

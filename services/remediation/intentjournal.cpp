@@ -1,0 +1,193 @@
+#include "intentjournal.h"
+
+#include "services/audit/audittransaction.h"
+#include "services/inbox/pgsession.h"
+#include "services/remediation/remediationtypes.h"
+
+#include <QJsonDocument>
+
+using namespace Qt::StringLiterals;
+
+QString IntentJournal::stateName(State state)
+{
+    switch (state) {
+    case State::Pending:
+        return u"pending"_s;
+    case State::Delivered:
+        return u"delivered"_s;
+    case State::Failed:
+        return u"failed"_s;
+    case State::Skipped:
+        return u"skipped"_s;
+    case State::None:
+        break;
+    }
+    return {};
+}
+
+IntentJournal::State IntentJournal::stateFromName(const QString &name)
+{
+    if (name == u"pending"_s)
+        return State::Pending;
+    if (name == u"delivered"_s)
+        return State::Delivered;
+    if (name == u"failed"_s)
+        return State::Failed;
+    if (name == u"skipped"_s)
+        return State::Skipped;
+    return State::None;
+}
+
+bool IntentJournal::load(QHash<int, Intent> *intents, QString *error)
+{
+    const PgResult r = m_db.exec(u"SELECT item_no, state, dest_topic, dest_partition, dest_offset, attempts, error "
+                                 u"FROM berth.intents WHERE request_id = $1"_s,
+                                 {m_requestId});
+    if (!r.ok) {
+        *error = r.error;
+        return false;
+    }
+    intents->clear();
+    intents->reserve(r.rows.size());
+    for (const QVariantList &row : r.rows) {
+        Intent i;
+        i.state = stateFromName(row.at(1).toString());
+        i.destTopic = row.at(2).toString();
+        i.destPartition = row.at(3).isValid() ? row.at(3).toInt() : -1;
+        i.destOffset = row.at(4).isValid() ? row.at(4).toLongLong() : -1;
+        i.attempts = row.at(5).toInt();
+        i.error = row.at(6).toString();
+        intents->insert(row.at(0).toInt(), i);
+    }
+    return true;
+}
+
+bool IntentJournal::journal(const QList<Update> &rows, QString *error)
+{
+    if (rows.isEmpty())
+        return true;
+    QStringList items;
+    QStringList ids;
+    QStringList topics;
+    for (const Update &u : rows) {
+        items << QString::number(u.itemNo);
+        ids << replayIdFor(m_requestId, u.itemNo);
+        topics << u.destTopic;
+    }
+    const PgResult r = m_db.exec(
+        u"INSERT INTO berth.intents (request_id, item_no, replay_id, dest_topic) "
+        u"SELECT $1, u.item_no, u.replay_id, NULLIF(u.dest_topic, '') "
+        u"FROM unnest($2::int[], $3::text[], $4::text[]) AS u(item_no, replay_id, dest_topic)"_s,
+        {m_requestId, items, ids, topics});
+    if (!r.ok)
+        *error = r.error;
+    return r.ok;
+}
+
+bool IntentJournal::settle(const QList<Update> &rows, const QString &skipDisposition,
+                           const QHash<int, QJsonObject> &dispositionDetails, QString *error)
+{
+    if (rows.isEmpty())
+        return true;
+    QStringList items;
+    QStringList states;
+    QStringList topics;
+    QStringList partitions;
+    QStringList offsets;
+    QStringList errors;
+    QStringList dispItems;
+    QStringList dispKinds;
+    QStringList dispDetails;
+    for (const Update &u : rows) {
+        items << QString::number(u.itemNo);
+        states << stateName(u.state);
+        topics << u.destTopic;
+        partitions << (u.destPartition >= 0 ? QString::number(u.destPartition) : QString());
+        offsets << (u.destOffset >= 0 ? QString::number(u.destOffset) : QString());
+        errors << u.error;
+        if (u.state == State::Delivered || (u.state == State::Skipped && !skipDisposition.isEmpty())) {
+            dispItems << QString::number(u.itemNo);
+            dispKinds << (u.state == State::Delivered ? u"replayed"_s : skipDisposition);
+            dispDetails << QString::fromUtf8(
+                QJsonDocument(dispositionDetails.value(u.itemNo)).toJson(QJsonDocument::Compact));
+        }
+    }
+    AuditTransaction tx(m_db);
+    if (!tx.isOpen()) {
+        *error = tx.error();
+        return false;
+    }
+    // attempts counts produce attempts; a reconciled delivery or a skip does not add one.
+    PgResult r = m_db.exec(
+        u"UPDATE berth.intents i SET state = u.state, dest_topic = COALESCE(NULLIF(u.dest_topic, ''), i.dest_topic), "
+        u"dest_partition = NULLIF(u.p, '')::int, dest_offset = NULLIF(u.o, '')::bigint, "
+        u"error = NULLIF(u.err, ''), attempts = i.attempts + CASE WHEN u.state IN ('delivered', 'failed') "
+        u"AND u.err <> 'reconciled' THEN 1 ELSE 0 END "
+        u"FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) "
+        u"AS u(item_no, state, dest_topic, p, o, err) "
+        u"WHERE i.request_id = $1 AND i.item_no = u.item_no"_s,
+        {m_requestId, items, states, topics, partitions, offsets, errors});
+    if (r.ok && !dispItems.isEmpty()) {
+        // The delivery is copied from the intent just written, so the disposition names where it went.
+        r = m_db.exec(
+            u"INSERT INTO berth.dispositions (request_id, item_no, source_topic, source_partition, source_offset, "
+            u"disposition, details) "
+            u"SELECT ri.request_id, ri.item_no, ri.source_topic, ri.source_partition, ri.source_offset, u.kind, "
+            u"u.details::jsonb || CASE WHEN u.kind = 'replayed' THEN jsonb_build_object('replay_id', i.replay_id, "
+            u"'dest_topic', i.dest_topic, 'dest_partition', i.dest_partition, 'dest_offset', i.dest_offset) "
+            u"ELSE '{}'::jsonb END "
+            u"FROM unnest($2::int[], $3::text[], $4::text[]) WITH ORDINALITY AS u(item_no, kind, details, n) "
+            u"JOIN berth.request_items ri ON ri.request_id = $1 AND ri.item_no = u.item_no "
+            u"JOIN berth.intents i ON i.request_id = $1 AND i.item_no = u.item_no "
+            u"ORDER BY u.n"_s,
+            {m_requestId, dispItems, dispKinds, dispDetails});
+    }
+    if (!r.ok) {
+        *error = r.error;
+        return false;
+    }
+    if (!tx.commit()) {
+        *error = tx.error();
+        return false;
+    }
+    return true;
+}
+
+bool IntentJournal::disposed(QList<int> *itemNos, QString *error)
+{
+    const PgResult r =
+        m_db.exec(u"SELECT DISTINCT item_no FROM berth.dispositions WHERE request_id = $1"_s, {m_requestId});
+    if (!r.ok) {
+        *error = r.error;
+        return false;
+    }
+    for (const QVariantList &row : r.rows)
+        itemNos->append(row.at(0).toInt());
+    return true;
+}
+
+bool IntentJournal::stateCounts(QHash<QString, int> *counts, QString *error)
+{
+    const PgResult r = m_db.exec(
+        u"SELECT state, count(*) FROM berth.intents WHERE request_id = $1 GROUP BY state"_s, {m_requestId});
+    if (!r.ok) {
+        *error = r.error;
+        return false;
+    }
+    for (const QVariantList &row : r.rows)
+        counts->insert(row.at(0).toString(), row.at(1).toInt());
+    return true;
+}
+
+bool IntentJournal::recordDisposition(int itemNo, const QString &disposition, const QJsonObject &details,
+                                      QString *error)
+{
+    const PgResult r = m_db.exec(
+        u"INSERT INTO berth.dispositions (request_id, item_no, source_topic, source_partition, source_offset, "
+        u"disposition, details) SELECT request_id, item_no, source_topic, source_partition, source_offset, $3, "
+        u"$4::jsonb FROM berth.request_items WHERE request_id = $1 AND item_no = $2"_s,
+        {m_requestId, itemNo, disposition, details});
+    if (!r.ok)
+        *error = r.error;
+    return r.ok;
+}

@@ -1,0 +1,139 @@
+#include "requestbuilder.h"
+
+#include "services/audit/auditstore.h"
+#include "services/dlq/dlqheadercodec.h"
+#include "services/remediation/sourcecursor.h"
+
+#include <QCryptographicHash>
+#include <QJsonDocument>
+#include <QJsonParseError>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+// What the dry run sees of an item; the caller adds what the record's headers said.
+PinnedItem pinnedFrom(const RequestItem &item)
+{
+    PinnedItem pinned;
+    pinned.sourceTopic = item.sourceTopic;
+    pinned.sourcePartition = item.sourcePartition;
+    pinned.sourceOffset = item.sourceOffset;
+    pinned.payloadSha256 = item.payloadSha256;
+    pinned.key = item.key;
+    pinned.idempotencyKey = item.idempotencyKey;
+    pinned.inboxRef = item.inboxRef;
+    return pinned;
+}
+} // namespace
+
+namespace RequestBuilder {
+BuiltRequest build(const RequestDraft &draft, const RequestBuilderContext &context)
+{
+    BuiltRequest out;
+    NewRemediationRequest &req = out.request;
+    req.action = draft.action;
+    req.expiresAt = draft.expiresAt;
+    req.reasonCode = draft.reasonCode;
+    req.reason = draft.reason;
+    req.ticket = draft.ticket;
+    req.destinationTopic = draft.destinationTopic;
+    req.rateLimit = draft.rateLimit;
+    if (draft.selection.isEmpty() && draft.inboxRows.isEmpty()) {
+        out.error = u"Nothing selected"_s;
+        return out;
+    }
+    if (!draft.selection.isEmpty()) {
+        std::unique_ptr<SourceCursor> cursor = SourceCursor::create(context.cluster, &out.error);
+        if (!cursor)
+            return out;
+        QList<SourceCursor::Position> positions;
+        for (const DlqSelection &s : draft.selection)
+            positions.append({s.topic, s.partition, s.offset});
+        // In chunks so progress and cancellation stay responsive on large selections.
+        constexpr int Chunk = 5000;
+        for (qsizetype start = 0; start < positions.size(); start += Chunk) {
+            if (context.cancelled && context.cancelled()) {
+                out.error = u"Cancelled"_s;
+                return out;
+            }
+            const QList<SourceCursor::Position> part = positions.mid(start, Chunk);
+            QHash<int, QString> problems;
+            const QHash<int, KafkaRecord> records = cursor->fetch(part, context.fetchTimeoutMs, &problems);
+            for (int i = 0; i < part.size(); ++i) {
+                const int index = int(start) + i;
+                const DlqSelection &s = draft.selection.at(index);
+                auto it = records.constFind(i);
+                if (it == records.cend()) {
+                    // Nothing half-pinned: one unreadable record fails the request.
+                    out.error = s.topic + u'/' + QString::number(s.partition) + u'/' + QString::number(s.offset)
+                                + u": "_s + problems.value(i);
+                    return out;
+                }
+                const DlqMetadata meta = decodeDlqHeaders(it->headers);
+                RequestItem item;
+                item.sourceTopic = s.topic;
+                item.sourcePartition = s.partition;
+                item.sourceOffset = s.offset;
+                item.payloadSha256 = QCryptographicHash::hash(it->value, QCryptographicHash::Sha256);
+                if (!it->keyIsNull)
+                    item.key = it->key;
+                item.idempotencyKey = meta.idempotencyKey;
+                if (draft.action == RemediationAction::EditReplay && draft.editedPayloads.contains(index)) {
+                    const QByteArray edited = draft.editedPayloads.value(index);
+                    QJsonParseError parse;
+                    const bool originalIsJson =
+                        !QJsonDocument::fromJson(it->value, &parse).isNull() && parse.error == QJsonParseError::NoError;
+                    QJsonDocument::fromJson(edited, &parse);
+                    if (originalIsJson && parse.error != QJsonParseError::NoError) {
+                        out.error = u"Item "_s + QString::number(index + 1) + u": the edited payload is not valid JSON: "_s
+                                    + parse.errorString();
+                        return out;
+                    }
+                    item.editedPayload = edited;
+                }
+                req.items.append(item);
+                PinnedItem pinned = pinnedFrom(item);
+                pinned.originalTopic = meta.originalTopic;
+                pinned.originalPartition = meta.originalPartition;
+                pinned.originalOffset = meta.originalOffset;
+                pinned.consumerGroup = meta.consumerGroup;
+                out.pinned.append(pinned);
+            }
+            if (context.progress)
+                context.progress(std::min<qint64>(start + Chunk, positions.size()), positions.size());
+        }
+    }
+    for (const QJsonObject &ref : draft.inboxRows) {
+        RequestItem item;
+        item.inboxRef = ref;
+        item.idempotencyKey = ref.value(u"messageId"_s).toString();
+        req.items.append(item);
+        PinnedItem pinned = pinnedFrom(item);
+        pinned.consumerGroup = ref.value(u"consumer"_s).toString();
+        out.pinned.append(pinned);
+    }
+    DryRunInput input;
+    input.action = draft.action;
+    input.items = out.pinned;
+    input.destinationTopic = draft.destinationTopic;
+    input.policy = context.policy;
+    input.inboxMappings = context.inboxMappings;
+    input.cluster = context.cluster;
+    out.dryRun = DryRun::evaluate(input, context.inboxDb);
+    req.dryRun = out.dryRun.toJson();
+    req.policyVerdict = policyVerdictName(out.dryRun.verdict);
+    req.requiredApprovals = out.dryRun.requiredApprovals;
+    if (out.dryRun.verdict == PolicyVerdict::Blocked)
+        out.error = u"The delivery policy blocks this request: "_s + out.dryRun.policyReasons.join(u"; "_s);
+    return out;
+}
+
+qint64 submit(AuditStore &store, const BuiltRequest &built, QString *error)
+{
+    if (!built.ok()) {
+        *error = built.error;
+        return 0;
+    }
+    return store.createRequest(built.request, error);
+}
+} // namespace RequestBuilder

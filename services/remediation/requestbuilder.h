@@ -1,0 +1,59 @@
+#pragma once
+
+#include "services/audit/audittypes.h"
+#include "services/inbox/inboxmapping.h"
+#include "services/kafka/kafkaconfig.h"
+#include "services/policy/deliverypolicy.h"
+#include "services/remediation/dryrun.h"
+#include "services/remediation/remediationtypes.h"
+
+#include <QHash>
+#include <QList>
+#include <QString>
+
+#include <functional>
+
+class AuditStore;
+class PgSession;
+
+// What the requester asked for, before anything is fetched.
+struct RequestDraft {
+    RemediationAction action = RemediationAction::Replay;
+    QList<DlqSelection> selection;  // DLQ records (replay, edit_replay, skip)
+    QList<QJsonObject> inboxRows;   // inbox rows (skip, delete): inboxRefFor(...)
+    QHash<int, QByteArray> editedPayloads; // edit_replay: index into selection -> new payload (JSON checked)
+    QString destinationTopic;       // empty: each item's original topic
+    double rateLimit = 0;           // msgs/s, 0: unlimited
+    QString reasonCode;
+    QString reason;
+    QString ticket;
+    QDateTime expiresAt;            // invalid: the database default (24 h)
+};
+
+struct BuiltRequest {
+    NewRemediationRequest request; // items pinned; dryRun and policy verdict filled
+    QList<PinnedItem> pinned;      // the same items with what their headers said
+    DryRunResult dryRun;
+    QString error;                 // empty when the request can be submitted
+    bool ok() const { return error.isEmpty(); }
+};
+
+struct RequestBuilderContext {
+    KafkaProperties cluster;
+    PgSession *inboxDb = nullptr; // no-op prediction and inbox refs; may be null
+    QList<InboxMapping> inboxMappings;
+    DeliveryPolicy policy;
+    int fetchTimeoutMs = 15000;
+    std::function<bool()> cancelled;
+    std::function<void(qint64 done, qint64 total)> progress;
+};
+
+// Blocking. Fetches each selected record once (one forward read per partition, not one fetch per record),
+// pins topic/partition/offset + payload SHA-256 + key + idempotency key, runs the dry run, and fills a
+// NewRemediationRequest. Any record that cannot be read fails the whole build (nothing half-pinned), and
+// an edited payload that is not valid JSON (when the original was JSON) is refused.
+namespace RequestBuilder {
+BuiltRequest build(const RequestDraft &draft, const RequestBuilderContext &context);
+// AuditStore::createRequest; the new id, 0 on failure (*error: the database's words).
+qint64 submit(AuditStore &store, const BuiltRequest &built, QString *error);
+} // namespace RequestBuilder

@@ -1,0 +1,43 @@
+#pragma once
+
+#include "services/kafka/kafkaconfig.h"
+#include "services/kafka/kafkarecord.h"
+
+#include <QHash>
+#include <QList>
+#include <QSet>
+#include <QString>
+
+#include <map>
+
+// Re-reads pinned source records for the executor, forward, one partition stream each, so a batch of
+// thousands costs a few fetches instead of one fetch per record. Records not wanted are dropped as they
+// pass; asking for an offset behind the stream restarts it there. Blocking; one thread.
+class SourceCursor final {
+public:
+    static std::unique_ptr<SourceCursor> create(const KafkaProperties &cluster, QString *error);
+    ~SourceCursor();
+
+    struct Position {
+        QString topic;
+        int partition = -1;
+        qint64 offset = -1;
+    };
+    // The records at exactly these positions, by index into `positions`; a missing one has its reason in
+    // *problems (deleted, compacted, past the end, unreadable).
+    QHash<int, KafkaRecord> fetch(const QList<Position> &positions, int timeoutMs, QHash<int, QString> *problems);
+
+private:
+    SourceCursor() = default;
+    struct Stream {
+        rd_kafka_topic_t *rkt = nullptr;
+        int partition = -1;
+        bool started = false;
+        qint64 next = -1;     // offset of the next record the stream delivers
+        std::map<qint64, KafkaRecord> ahead; // read past the last batch's highest offset (at most one fetch)
+    };
+    Stream &stream(const QString &topic, int partition, QString *error);
+    KafkaHandle m_rk;
+    QHash<QString, rd_kafka_topic_t *> m_topics;
+    QHash<QString, Stream> m_streams; // "topic\npartition"
+};

@@ -1,0 +1,147 @@
+#include "topicrangereader.h"
+
+#include <QElapsedTimer>
+#include <QHash>
+
+using namespace Qt::StringLiterals;
+
+std::unique_ptr<TopicRangeReader> TopicRangeReader::create(const KafkaProperties &cluster, QString *error)
+{
+    KafkaProperties props = KafkaConfig::readerProperties(cluster, u"berth-range-reader"_s);
+    // consumer_poll needs a group id; assign() never joins the group and nothing is committed.
+    props.append({u"group.id"_s, u"berth-range-reader"_s});
+    props.append({u"enable.auto.offset.store"_s, u"false"_s});
+    props.append({u"fetch.wait.max.ms"_s, u"50"_s});
+    // A vanished offset must not silently become "from the end".
+    props.append({u"auto.offset.reset"_s, u"earliest"_s});
+    KafkaHandle rk = KafkaConfig::createClient(RD_KAFKA_CONSUMER, props, error);
+    if (!rk)
+        return {};
+    rd_kafka_poll_set_consumer(rk.get());
+    std::unique_ptr<TopicRangeReader> reader(new TopicRangeReader);
+    reader->m_rk = std::move(rk);
+    return reader;
+}
+
+TopicRangeReader::~TopicRangeReader()
+{
+    if (m_rk)
+        rd_kafka_assign(m_rk.get(), nullptr);
+}
+
+bool TopicRangeReader::read(const QList<Range> &ranges,
+                            const std::function<bool(const rd_kafka_message_t *)> &each, int idleTimeoutMs,
+                            QString *error)
+{
+    struct Open {
+        qint64 to;
+        bool done = false;
+    };
+    QHash<QString, Open> open; // "topic\npartition"
+    rd_kafka_topic_partition_list_t *list = rd_kafka_topic_partition_list_new(int(ranges.size()));
+    int remaining = 0;
+    for (const Range &r : ranges) {
+        if (r.to <= r.from)
+            continue;
+        const QString id = r.topic + u'\n' + QString::number(r.partition);
+        if (open.contains(id))
+            continue;
+        open.insert(id, Open{r.to});
+        rd_kafka_topic_partition_list_add(list, r.topic.toUtf8().constData(), r.partition)->offset = r.from;
+        ++remaining;
+    }
+    if (remaining == 0) {
+        rd_kafka_topic_partition_list_destroy(list);
+        return true;
+    }
+    rd_kafka_resp_err_t err = rd_kafka_assign(m_rk.get(), list);
+    rd_kafka_topic_partition_list_destroy(list);
+    if (err) {
+        *error = u"Cannot read: "_s + KafkaConfig::errorText(err);
+        return false;
+    }
+    bool ok = true;
+    QElapsedTimer idle;
+    idle.start();
+    while (remaining > 0) {
+        rd_kafka_message_t *m = rd_kafka_consumer_poll(m_rk.get(), 100);
+        if (!m) {
+            if (idle.elapsed() > idleTimeoutMs) {
+                *error = u"No progress reading within "_s + QString::number(idleTimeoutMs) + u" ms"_s;
+                ok = false;
+                break;
+            }
+            continue;
+        }
+        idle.restart();
+        const QString id = (m->rkt ? QString::fromUtf8(rd_kafka_topic_name(m->rkt)) : QString()) + u'\n'
+                           + QString::number(m->partition);
+        auto it = open.find(id);
+        if (m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
+            if (it != open.end() && !it->done) {
+                it->done = true;
+                --remaining;
+            }
+        } else if (m->err) {
+            if (m->err != RD_KAFKA_RESP_ERR__TRANSPORT && m->err != RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN) {
+                *error = QString::fromUtf8(rd_kafka_message_errstr(m));
+                ok = false;
+                rd_kafka_message_destroy(m);
+                break;
+            }
+        } else if (it != open.end() && !it->done) {
+            if (m->offset >= it->to) {
+                it->done = true;
+                --remaining;
+            } else if (!each(m)) {
+                rd_kafka_message_destroy(m);
+                break;
+            } else if (m->offset + 1 >= it->to) {
+                it->done = true;
+                --remaining;
+            }
+        }
+        rd_kafka_message_destroy(m);
+    }
+    rd_kafka_assign(m_rk.get(), nullptr);
+    return ok;
+}
+
+int TopicRangeReader::partitionCount(const QString &topic, int timeoutMs, QString *error)
+{
+    const QByteArray name = topic.toUtf8();
+    rd_kafka_topic_t *rkt = rd_kafka_topic_new(m_rk.get(), name.constData(), nullptr);
+    const rd_kafka_metadata_t *md = nullptr;
+    const rd_kafka_resp_err_t err = rd_kafka_metadata(m_rk.get(), 0, rkt, &md, timeoutMs);
+    rd_kafka_topic_destroy(rkt);
+    if (err) {
+        *error = u"Cannot read the metadata of "_s + topic + u": "_s + KafkaConfig::errorText(err);
+        return -1;
+    }
+    int count = -1;
+    if (md->topic_cnt == 1) {
+        if (md->topics[0].err)
+            *error = u"Topic "_s + topic + u": "_s + KafkaConfig::errorText(md->topics[0].err);
+        else
+            count = md->topics[0].partition_cnt;
+    }
+    rd_kafka_metadata_destroy(md);
+    return count;
+}
+
+bool TopicRangeReader::watermarks(const QString &topic, int partition, qint64 *low, qint64 *high,
+                                  int timeoutMs, QString *error)
+{
+    int64_t lo = 0;
+    int64_t hi = 0;
+    const rd_kafka_resp_err_t err =
+        rd_kafka_query_watermark_offsets(m_rk.get(), topic.toUtf8().constData(), partition, &lo, &hi, timeoutMs);
+    if (err) {
+        *error = u"Cannot read the offsets of "_s + topic + u'/' + QString::number(partition) + u": "_s
+                 + KafkaConfig::errorText(err);
+        return false;
+    }
+    *low = lo;
+    *high = hi;
+    return true;
+}

@@ -1,0 +1,593 @@
+#include "services/audit/auditchain.h"
+#include "services/audit/auditstore.h"
+#include "services/inbox/inboxmapping.h"
+#include "services/kafka/kafkaproducer.h"
+#include "services/policy/policyloader.h"
+#include "services/remediation/dryrun.h"
+#include "services/remediation/replayexecutor.h"
+#include "services/remediation/requestbuilder.h"
+#include "support/replayworld.h"
+#include "support/testsupport.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QProcess>
+#include <QTest>
+
+#include <csignal>
+#include <thread>
+
+using namespace Qt::StringLiterals;
+
+// Replay, skip and the dry run against a real Kafka protocol server (librdkafka's mock cluster) and a
+// throwaway PostgreSQL, checked with kcat as the independent client. alice requests and executes, bob
+// approves; the database decides what may run.
+namespace {
+const QString Dlq = QString::fromLatin1(ReplayWorld::DlqTopic);
+const QString Orders = QString::fromLatin1(ReplayWorld::OriginalTopic);
+constexpr int ProduceApiKey = 0; // Kafka protocol: Produce (librdkafka's RD_KAFKAP_Produce is internal)
+
+const char16_t InboxTable[] = uR"(
+CREATE TABLE processed_message (
+    consumer_name text NOT NULL,
+    message_id    text NOT NULL,
+    status        text NOT NULL,
+    first_seen_at timestamptz NOT NULL DEFAULT now(),
+    updated_at    timestamptz NOT NULL DEFAULT now(),
+    error_code    text,
+    PRIMARY KEY (consumer_name, message_id)
+);
+)";
+
+QString berthExecutable()
+{
+    const QString configured = qEnvironmentVariable("BERTH_EXECUTABLE");
+    return configured.isEmpty() ? QCoreApplication::applicationDirPath() + u"/../app/berth"_s : configured;
+}
+
+struct CliResult {
+    int exitCode = -1;
+    QByteArray out;
+    QString err;
+    QJsonObject json() const { return QJsonDocument::fromJson(out).object(); }
+};
+
+CliResult runBerth(const QStringList &arguments, int timeoutMs = 120'000)
+{
+    QProcess p;
+    p.start(berthExecutable(), arguments);
+    CliResult r;
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished();
+        r.err = u"timed out"_s;
+        return r;
+    }
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = p.readAllStandardOutput();
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+RequestDraft replayDraft(qint64 from, qint64 to, double rate = 0)
+{
+    RequestDraft d;
+    d.action = RemediationAction::Replay;
+    d.selection = ReplayWorld::dlqRange(from, to);
+    d.rateLimit = rate;
+    d.reasonCode = u"poison-fixed"_s;
+    d.reason = u"projection bug fixed in v2.3"_s;
+    d.ticket = u"OPS-77"_s;
+    return d;
+}
+
+// berth-replay-id -> how often it appears in the records.
+QHash<QString, int> replayIdCounts(const QList<QJsonObject> &records)
+{
+    QHash<QString, int> counts;
+    for (const QJsonObject &r : records) {
+        const QStringList ids = kcatHeaders(r).values(u"berth-replay-id"_s);
+        for (const QString &id : ids)
+            ++counts[id];
+    }
+    return counts;
+}
+
+int payloadOrder(const QJsonObject &record)
+{
+    return QJsonDocument::fromJson(record.value(u"payload"_s).toString().toUtf8()).object().value(u"order"_s).toInt(-1);
+}
+} // namespace
+
+class TestReplay final : public QObject {
+    Q_OBJECT
+    std::unique_ptr<ReplayWorld> m_world;
+
+    ReplayOutcome execute(qint64 requestId, ReplayOptions options = {},
+                          const ReplayExecutor::ProgressFn &progress = {}, ReplayControl *control = nullptr)
+    {
+        options.producerProperties.append({u"retry.backoff.ms"_s, u"50"_s});
+        options.inboxMappings = InboxMapping::presets();
+        ReplayControl own;
+        ReplayExecutor executor(m_world->alice(), m_world->kafka(), &m_world->admin());
+        return executor.run(requestId, options, control ? *control : own, progress);
+    }
+
+    qint64 approvedRequest(const RequestDraft &draft)
+    {
+        QString error;
+        const qint64 id = m_world->request(draft, &error);
+        if (id == 0 || !m_world->approve(id, &error)) {
+            qWarning().noquote() << error;
+            return 0;
+        }
+        return id;
+    }
+
+    QList<QJsonObject> readTopic(const QString &topic)
+    {
+        QString error;
+        const QList<QJsonObject> records = m_world->kcatRead(topic, &error);
+        if (!error.isEmpty())
+            qWarning().noquote() << error;
+        return records;
+    }
+
+    // Every item 1..count appears exactly once in the topic, and nothing else of this request.
+    bool exactlyOnce(const QString &topic, qint64 requestId, int count, QString *why)
+    {
+        const QHash<QString, int> ids = replayIdCounts(readTopic(topic));
+        for (int item = 1; item <= count; ++item) {
+            const QString id = QString::number(requestId) + u'-' + QString::number(item);
+            if (ids.value(id) != 1) {
+                *why = id + u" appears "_s + QString::number(ids.value(id)) + u" times"_s;
+                return false;
+            }
+        }
+        if (ids.size() != count) {
+            *why = QString::number(ids.size()) + u" distinct replay ids, expected "_s + QString::number(count);
+            return false;
+        }
+        return true;
+    }
+
+private Q_SLOTS:
+    void init()
+    {
+        QVERIFY2(TestSupport::haveExecutable(u"kcat"_s), "kcat is the independent client of these tests");
+        m_world = std::make_unique<ReplayWorld>();
+        QString error;
+        const QString database = u"t_"_s + QString::fromLatin1(QTest::currentTestFunction()).toLower();
+        QVERIFY2(m_world->start(database, &error), qPrintable(error));
+    }
+
+    void cleanup() { m_world.reset(); }
+
+    void dryRunReportsBlastRadiusNoOpsOrderingAndPolicy()
+    {
+        // The original partition: offsets 0..9, keys order-0..order-4 twice. DLQ item i was original offset i.
+        QString error;
+        std::unique_ptr<KafkaProducer> producer = KafkaProducer::create(m_world->kafka(), &error);
+        QVERIFY2(producer, qPrintable(error));
+        for (int i = 0; i < 10; ++i) {
+            OutgoingRecord r;
+            r.topic = Orders;
+            r.partition = 0;
+            r.key = "order-" + QByteArray::number(i % 5);
+            r.value = ReplayWorld::payloadFor(i, 0);
+            QVERIFY(producer->produce(r, &error));
+        }
+        QVERIFY(producer->flush(10'000, &error));
+        QVERIFY2(m_world->seedDlq(0, 6, 5, &error), qPrintable(error));
+        QVERIFY2(m_world->admin().execScript(QString::fromUtf16(InboxTable), &error), qPrintable(error));
+        QVERIFY(m_world->admin()
+                    .exec(u"INSERT INTO processed_message (consumer_name, message_id, status) VALUES "
+                          u"('orders-projector', 'idem-0', 'COMPLETED'), ('orders-projector', 'idem-1', 'COMPLETED'), "
+                          u"('orders-projector', 'idem-2', 'PARKED')"_s)
+                    .ok);
+
+        RequestBuilderContext context;
+        context.cluster = m_world->kafka();
+        context.inboxDb = &m_world->admin();
+        context.inboxMappings = {InboxMapping::seed000ProcessedMessage()};
+        const BuiltRequest built = RequestBuilder::build(replayDraft(0, 6), context);
+        QVERIFY2(built.ok(), qPrintable(built.error));
+        const DryRunResult &dry = built.dryRun;
+        QCOMPARE(dry.count, 6);
+        QCOMPARE(dry.destinationTopics, QStringList{Orders});
+        QCOMPARE(dry.sourcePartitions, QStringList{Dlq + u"/0"_s});
+        QCOMPARE(dry.distinctKeys, 5);
+        QCOMPARE(dry.consumersAffected, QStringList{u"orders-projector"_s});
+        QVERIFY(dry.inboxChecked);
+        QCOMPARE(dry.predictedNoOps, 2);
+        QCOMPARE(dry.predictedNoOpRate, 2.0 / 6.0);
+        // Items 0..4 have a later record with their key (at i + 5); item 5 (order-0 at 5) has none after it.
+        QVERIFY2(dry.orderingChecked, qPrintable(dry.orderingError));
+        QCOMPARE(dry.orderingRiskItems, 5);
+        QCOMPARE(dry.verdict, PolicyVerdict::Allowed);
+        QCOMPARE(dry.requiredApprovals, 1);
+
+        // Stored with the request, as the approver will see it.
+        AuditStore store(m_world->alice());
+        const qint64 id = RequestBuilder::submit(store, built, &error);
+        QVERIFY2(id > 0, qPrintable(error));
+        const QJsonObject stored = QJsonDocument::fromJson(
+            m_world->scalar(u"SELECT dry_run::text FROM berth.requests WHERE id = $1"_s, {id}).toString().toUtf8())
+                                       .object();
+        QCOMPARE(stored.value(u"predictedNoOps"_s).toInt(), 2);
+        QCOMPARE(stored.value(u"orderingRiskItems"_s).toInt(), 5);
+        QCOMPARE(m_world->scalar(u"SELECT policy_verdict FROM berth.requests WHERE id = $1"_s, {id}).toString(),
+                 u"allowed"_s);
+
+        // The policy: replay.allowed false blocks (nothing is filed); false-for-side-effect needs two approvers.
+        const auto withPolicy = [&](const QByteArray &allowed) {
+            const PolicyLoadResult policy = loadPolicy("deliverySemantics:\n  consumers:\n    orders-projector:\n"
+                                                       "      topics: [orders]\n      replay:\n        allowed: "
+                                                           + allowed + "\n",
+                                                       u"test"_s);
+            RequestBuilderContext c = context;
+            c.policy = policy.policy;
+            return RequestBuilder::build(replayDraft(0, 6), c);
+        };
+        const BuiltRequest blocked = withPolicy("false");
+        QCOMPARE(blocked.dryRun.verdict, PolicyVerdict::Blocked);
+        QVERIFY(!blocked.ok());
+        QVERIFY(blocked.error.contains(u"replay.allowed is false"_s));
+        const qint64 before = m_world->scalar(u"SELECT count(*) FROM berth.requests"_s).toLongLong();
+        QCOMPARE(RequestBuilder::submit(store, blocked, &error), 0);
+        QCOMPARE(m_world->scalar(u"SELECT count(*) FROM berth.requests"_s).toLongLong(), before);
+        const BuiltRequest twoPersons = withPolicy("false-for-side-effect");
+        QVERIFY(twoPersons.ok());
+        QCOMPARE(twoPersons.dryRun.verdict, PolicyVerdict::NeedsTwoPersons);
+        QCOMPARE(twoPersons.request.requiredApprovals, 2);
+    }
+
+    void unapprovedRejectedAndExpiredProduceNothing()
+    {
+        QString error;
+        QVERIFY2(m_world->seedDlq(0, 5, 5, &error), qPrintable(error));
+        const qint64 pending = m_world->request(replayDraft(0, 5), &error);
+        QVERIFY2(pending > 0, qPrintable(error));
+        const qint64 rejected = m_world->request(replayDraft(0, 5), &error);
+        QVERIFY2(rejected > 0, qPrintable(error));
+        QVERIFY2(AuditStore(m_world->bob()).reject(rejected, u"not during the freeze"_s, &error), qPrintable(error));
+        RequestDraft shortLived = replayDraft(0, 5);
+        shortLived.expiresAt = QDateTime::currentDateTimeUtc().addMSecs(2500);
+        const qint64 expired = m_world->request(shortLived, &error);
+        QVERIFY2(expired > 0, qPrintable(error));
+        QVERIFY2(m_world->approve(expired, &error), qPrintable(error));
+        QTRY_VERIFY_WITH_TIMEOUT(QDateTime::currentDateTimeUtc() > shortLived.expiresAt.addMSecs(200), 5000);
+
+        for (const qint64 id : {pending, rejected, expired}) {
+            const ReplayOutcome outcome = execute(id);
+            QVERIFY(!outcome.started);
+            QVERIFY(!outcome.error.isEmpty());
+            QCOMPARE(outcome.producedThisRun, 0);
+        }
+        QVERIFY(m_world->statusOf(expired) == u"approved"_s); // overdue: the database refused to start it
+
+        // The command line refuses the same way, with its own exit code and a reason on stderr.
+        const CliResult cli = runBerth({u"replay"_s, u"execute"_s, u"--bootstrap"_s, m_world->bootstrap(), u"--db"_s,
+                                        m_world->conninfo(u"alice"_s), u"--request"_s, QString::number(rejected)});
+        QCOMPARE(cli.exitCode, 3);
+        QVERIFY2(cli.err.contains(u"rejected"_s), qPrintable(cli.err));
+
+        QCOMPARE(readTopic(Orders).size(), 0);
+        QCOMPARE(m_world->scalar(u"SELECT count(*) FROM berth.intents"_s).toLongLong(), 0);
+    }
+
+    void approvedReplayArrivesOnceWithHeadersAndKeyOrder()
+    {
+        QString error;
+        QVERIFY2(m_world->seedDlq(0, 40, 4, &error), qPrintable(error));
+        const qint64 id = approvedRequest(replayDraft(0, 40));
+        QVERIFY(id > 0);
+        const ReplayOutcome outcome = execute(id);
+        QVERIFY2(outcome.error.isEmpty(), qPrintable(outcome.error));
+        QCOMPARE(outcome.finalStatus, RequestStatus::Completed);
+        QCOMPARE(outcome.delivered, 40);
+        QCOMPARE(m_world->statusOf(id), u"completed"_s);
+
+        const QList<QJsonObject> records = readTopic(Orders);
+        QCOMPARE(records.size(), 40);
+        QSet<int> orders;
+        QHash<QString, int> partitionOfKey;
+        QHash<QString, int> lastOrderOfKey;
+        for (const QJsonObject &r : records) {
+            const int n = payloadOrder(r);
+            QVERIFY(n >= 0 && n < 40);
+            orders.insert(n);
+            const QString key = r.value(u"key"_s).toString();
+            QCOMPARE(key, u"order-"_s + QString::number(n % 4));
+            const QMultiHash<QString, QString> h = kcatHeaders(r);
+            // Original headers kept, diagnostic DLQ headers dropped, Berth's replay headers added.
+            QCOMPARE(h.value(u"trace-id"_s), u"trace-"_s + QString::number(n));
+            QCOMPARE(h.value(u"idempotency-key"_s), u"idem-"_s + QString::number(n));
+            for (auto it = h.cbegin(); it != h.cend(); ++it)
+                QVERIFY2(!it.key().startsWith(u"dlq-"_s), qPrintable(it.key()));
+            QCOMPARE(h.values(u"berth-replay-id"_s), QStringList{QString::number(id) + u'-' + QString::number(n + 1)});
+            QCOMPARE(h.value(u"berth-request-id"_s), QString::number(id));
+            QCOMPARE(h.value(u"berth-replayed-from"_s), Dlq + u"/0/"_s + QString::number(n));
+            QCOMPARE(h.value(u"berth-replay-count"_s), u"1"_s);
+            // Order per key: one partition per key, and in it the key's records in their original order.
+            const int partition = r.value(u"partition"_s).toInt();
+            QCOMPARE(partitionOfKey.value(key, partition), partition);
+            partitionOfKey.insert(key, partition);
+            QVERIFY2(n > lastOrderOfKey.value(key, -1), qPrintable(key));
+            lastOrderOfKey.insert(key, n);
+            // The journal names exactly where it went.
+            QCOMPARE(m_world
+                         ->scalar(u"SELECT dest_partition || '/' || dest_offset FROM berth.intents "
+                                  u"WHERE request_id = $1 AND item_no = $2 AND state = 'delivered'"_s,
+                                  {id, n + 1})
+                         .toString(),
+                     QString::number(partition) + u'/' + QString::number(r.value(u"offset"_s).toInteger()));
+        }
+        QCOMPARE(orders.size(), 40);
+        QCOMPARE(m_world
+                     ->scalar(u"SELECT count(*) FROM berth.dispositions WHERE request_id = $1 AND "
+                              u"disposition = 'replayed'"_s,
+                              {id})
+                     .toLongLong(),
+                 40);
+        const ChainVerification chain = AuditChain::verify(m_world->admin());
+        QVERIFY2(chain.ok, qPrintable(chain.problem + chain.error));
+    }
+
+    void changedSourceRecordIsRefused()
+    {
+        QString error;
+        QVERIFY2(m_world->seedDlq(0, 10, 5, &error), qPrintable(error));
+        RequestBuilderContext context;
+        context.cluster = m_world->kafka();
+        BuiltRequest built = RequestBuilder::build(replayDraft(0, 10), context);
+        QVERIFY2(built.ok(), qPrintable(built.error));
+        // What the pin says item 4 looked like no longer matches the record at its offset (a topic recreated
+        // and refilled, or a wrong pin): the executor must refuse it and replay the rest.
+        built.request.items[3].payloadSha256[0] = char(built.request.items[3].payloadSha256.at(0) ^ 0x5a);
+        AuditStore store(m_world->alice());
+        const qint64 id = RequestBuilder::submit(store, built, &error);
+        QVERIFY2(id > 0, qPrintable(error));
+        QVERIFY2(m_world->approve(id, &error), qPrintable(error));
+        const ReplayOutcome outcome = execute(id);
+        QCOMPARE(outcome.refused, 1);
+        QCOMPARE(outcome.delivered, 9);
+        QCOMPARE(outcome.finalStatus, RequestStatus::PartiallyFailed);
+        QVERIFY(m_world
+                    ->scalar(u"SELECT error FROM berth.intents WHERE request_id = $1 AND item_no = 4 AND state = 'failed'"_s,
+                             {id})
+                    .toString()
+                    .contains(u"SHA-256"_s));
+        const QHash<QString, int> ids = replayIdCounts(readTopic(Orders));
+        QCOMPARE(ids.size(), 9);
+        QVERIFY(!ids.contains(QString::number(id) + u"-4"_s));
+    }
+
+    void resumeReconcilesPendingIntentsAndProducesEachOnce()
+    {
+        QString error;
+        QVERIFY2(m_world->seedDlq(0, 100, 10, &error), qPrintable(error));
+        const qint64 id = approvedRequest(replayDraft(0, 100, 200));
+        QVERIFY(id > 0);
+        // Interrupted a quarter of a second in (about 50 of 100 sent at 200/s): the run stops, the request stays
+        // executing, the rest of the batch stays journaled as pending.
+        ReplayControl control;
+        ReplayOptions options;
+        options.stopWhenPaused = true;
+        std::thread interrupter([&control] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(250));
+            control.pause();
+        });
+        const ReplayOutcome first = execute(id, options, {}, &control);
+        interrupter.join();
+        QVERIFY2(first.error.isEmpty(), qPrintable(first.error));
+        QVERIFY(first.pausedStop);
+        QCOMPARE(m_world->statusOf(id), u"executing"_s);
+        QVERIFY2(first.delivered > 0 && first.delivered < 100, qPrintable(QString::number(first.delivered)));
+        const int pendingItem =
+            m_world->scalar(u"SELECT min(item_no) FROM berth.intents WHERE request_id = $1 AND state = 'pending'"_s, {id})
+                .toInt();
+        QVERIFY(pendingItem > 0);
+
+        // As if a crashed run had sent that pending item before it could record the delivery report.
+        QProcess kcat;
+        kcat.start(u"kcat"_s, {u"-P"_s, u"-b"_s, m_world->bootstrap(), u"-t"_s, Orders, u"-K"_s, u"\t"_s, u"-H"_s,
+                               u"berth-replay-id="_s + QString::number(id) + u'-' + QString::number(pendingItem)});
+        kcat.write("order-" + QByteArray::number((pendingItem - 1) % 10) + '\t'
+                   + ReplayWorld::payloadFor(pendingItem - 1, 0) + '\n');
+        kcat.closeWriteChannel();
+        QVERIFY(kcat.waitForFinished(30'000) && kcat.exitCode() == 0);
+
+        ReplayOptions fast;
+        fast.rateLimit = 0;
+        const ReplayOutcome second = execute(id, fast);
+        QVERIFY2(second.error.isEmpty(), qPrintable(second.error));
+        QCOMPARE(second.finalStatus, RequestStatus::Completed);
+        QCOMPARE(second.reconciled, 1);
+        QCOMPARE(second.producedThisRun, qint64(100 - first.delivered - 1));
+        QVERIFY2(exactlyOnce(Orders, id, 100, &error), qPrintable(error));
+        QCOMPARE(m_world->scalar(u"SELECT error FROM berth.intents WHERE request_id = $1 AND item_no = $2"_s,
+                                 {id, pendingItem})
+                     .toString(),
+                 u"reconciled"_s);
+    }
+
+    void produceErrorsAndBrokerDownLoseAndDuplicateNothing()
+    {
+        QString error;
+        constexpr int Items = 3000;
+        QVERIFY2(m_world->seedDlq(0, Items, 30, &error), qPrintable(error));
+        const qint64 id = approvedRequest(replayDraft(0, Items, 1500));
+        QVERIFY(id > 0);
+        // Retriable produce errors for the first requests, then one broker down for 1.5 s mid-run.
+        m_world->cluster().pushRequestErrors(
+            ProduceApiKey,
+            {RD_KAFKA_RESP_ERR_NOT_LEADER_FOR_PARTITION, RD_KAFKA_RESP_ERR_REQUEST_TIMED_OUT,
+             RD_KAFKA_RESP_ERR_NOT_ENOUGH_REPLICAS, RD_KAFKA_RESP_ERR_LEADER_NOT_AVAILABLE,
+             RD_KAFKA_RESP_ERR_REQUEST_TIMED_OUT, RD_KAFKA_RESP_ERR_NOT_LEADER_FOR_PARTITION});
+        std::thread faults([this] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(700));
+            m_world->cluster().setBrokerDown(2);
+            std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+            m_world->cluster().setBrokerUp(2);
+        });
+        const ReplayOutcome outcome = execute(id);
+        faults.join();
+        QVERIFY2(outcome.error.isEmpty(), qPrintable(outcome.error));
+        QCOMPARE(outcome.finalStatus, RequestStatus::Completed);
+        QCOMPARE(outcome.delivered, Items);
+        QVERIFY2(exactlyOnce(Orders, id, Items, &error), qPrintable(error));
+        QCOMPARE(readTopic(Orders).size(), Items);
+    }
+
+    void skipWritesTheInboxSkippedStatus()
+    {
+        QString error;
+        QVERIFY2(m_world->seedDlq(0, 5, 5, &error), qPrintable(error));
+        QVERIFY2(m_world->admin().execScript(QString::fromUtf16(InboxTable), &error), qPrintable(error));
+        QVERIFY(m_world->admin()
+                    .exec(u"INSERT INTO processed_message (consumer_name, message_id, status) VALUES "
+                          u"('orders-projector', 'idem-3', 'PARKED'), ('orders-projector', 'idem-4', 'FAILED_TERMINAL'), "
+                          u"('orders-projector', 'idem-9', 'COMPLETED')"_s)
+                    .ok);
+        const QString mapping = InboxMapping::seed000ProcessedMessage().name;
+        RequestDraft draft;
+        draft.action = RemediationAction::Skip;
+        draft.selection = ReplayWorld::dlqRange(3, 4);
+        draft.inboxRows = {inboxRefFor(mapping, u"idem-3"_s, u"orders-projector"_s),
+                           inboxRefFor(mapping, u"idem-4"_s, u"orders-projector"_s)};
+        draft.reasonCode = u"duplicate-charge"_s;
+        draft.reason = u"customer refunded by hand"_s;
+        draft.ticket = u"OPS-12"_s;
+        const qint64 id = approvedRequest(draft);
+        QVERIFY(id > 0);
+        const ReplayOutcome outcome = execute(id);
+        QVERIFY2(outcome.error.isEmpty(), qPrintable(outcome.error));
+        QCOMPARE(outcome.finalStatus, RequestStatus::Completed);
+        QCOMPARE(outcome.skipped, 3);
+        const auto statusOf = [&](const QString &messageId) {
+            return m_world->scalar(u"SELECT status FROM processed_message WHERE message_id = $1"_s, {messageId}).toString();
+        };
+        QCOMPARE(statusOf(u"idem-3"_s), u"SKIPPED"_s);
+        QCOMPARE(statusOf(u"idem-4"_s), u"SKIPPED"_s);
+        QCOMPARE(statusOf(u"idem-9"_s), u"COMPLETED"_s); // not selected, not touched
+        QCOMPARE(m_world
+                     ->scalar(u"SELECT count(*) FROM berth.dispositions WHERE request_id = $1 AND disposition = "
+                              u"'skipped' AND details->>'reason_code' = 'duplicate-charge'"_s,
+                              {id})
+                     .toLongLong(),
+                 3);
+        QCOMPARE(m_world
+                     ->scalar(u"SELECT source_topic || '/' || source_offset FROM berth.dispositions WHERE "
+                              u"request_id = $1 AND source_topic IS NOT NULL"_s,
+                              {id})
+                     .toString(),
+                 Dlq + u"/3"_s);
+        QCOMPARE(readTopic(Orders).size(), 0); // a skip produces nothing
+    }
+
+    void rateLimitHoldsWithinTenPercent()
+    {
+        QString error;
+        constexpr int Items = 300;
+        constexpr double Rate = 200;
+        QVERIFY2(m_world->seedDlq(0, Items, 10, &error), qPrintable(error));
+        const qint64 id = approvedRequest(replayDraft(0, Items, Rate));
+        QVERIFY(id > 0);
+        const ReplayOutcome outcome = execute(id);
+        QCOMPARE(outcome.finalStatus, RequestStatus::Completed);
+        // The records' create times are taken when each is handed to the producer: the pace itself.
+        const QList<QJsonObject> records = readTopic(Orders);
+        QCOMPARE(records.size(), Items);
+        qint64 first = std::numeric_limits<qint64>::max();
+        qint64 last = 0;
+        for (const QJsonObject &r : records) {
+            first = std::min(first, r.value(u"ts"_s).toInteger());
+            last = std::max(last, r.value(u"ts"_s).toInteger());
+        }
+        const double measured = double(Items - 1) * 1000.0 / double(std::max<qint64>(last - first, 1));
+        QVERIFY2(std::abs(measured - Rate) <= Rate * 0.10, qPrintable(u"measured %1 msgs/s"_s.arg(measured)));
+    }
+
+    void killedExecutionResumesWithEveryReplayIdOnce()
+    {
+        QString error;
+        constexpr int Items = 10'000;
+        QVERIFY2(m_world->seedDlq(0, Items, 100, &error), qPrintable(error));
+        const QString alice = m_world->conninfo(u"alice"_s);
+        const QString bob = m_world->conninfo(u"bob"_s);
+        const QStringList cluster{u"--bootstrap"_s, m_world->bootstrap()};
+
+        // Filed and approved on the command line, by two different people.
+        CliResult r = runBerth(QStringList{u"replay"_s, u"request"_s, u"--db"_s, alice, u"--range"_s,
+                                           Dlq + u"/0/0-"_s + QString::number(Items), u"--rate"_s, u"4000"_s,
+                                           u"--reason"_s, u"bulk redrive after the fix"_s, u"--json"_s}
+                               + cluster);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const qint64 id = r.json().value(u"requestId"_s).toInteger();
+        QVERIFY(id > 0);
+        QCOMPARE(r.json().value(u"items"_s).toInt(), Items);
+        r = runBerth({u"replay"_s, u"approve"_s, u"--db"_s, alice, u"--request"_s, QString::number(id)});
+        QCOMPARE(r.exitCode, 3); // the requester cannot approve
+        r = runBerth({u"replay"_s, u"approve"_s, u"--db"_s, bob, u"--request"_s, QString::number(id), u"--json"_s});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(r.json().value(u"status"_s).toString(), u"approved"_s);
+
+        // Killed with SIGKILL early (setting up or journaling), then at about a quarter and at about 60%.
+        const QStringList execute = QStringList{u"replay"_s, u"execute"_s, u"--db"_s, alice, u"--request"_s,
+                                                QString::number(id), u"--quiet"_s}
+                                    + cluster;
+        const QList<qint64> killAt{-1, Items / 4, Items * 6 / 10};
+        qint64 written = 0;
+        for (const qint64 threshold : killAt) {
+            QProcess child;
+            child.start(berthExecutable(), execute);
+            QVERIFY(child.waitForStarted());
+            QElapsedTimer t;
+            t.start();
+            if (threshold < 0) {
+                QTest::qWait(400);
+            } else {
+                while (child.state() == QProcess::Running && t.elapsed() < 60'000) {
+                    written = m_world->endOffsetSum(Orders, &error);
+                    if (written >= threshold)
+                        break;
+                    QTest::qWait(10);
+                }
+            }
+            QVERIFY2(child.state() == QProcess::Running,
+                     qPrintable(u"the run ended before the kill: "_s + QString::fromUtf8(child.readAllStandardError())));
+            ::kill(pid_t(child.processId()), SIGKILL);
+            QVERIFY(child.waitForFinished());
+            QCOMPARE(child.exitStatus(), QProcess::CrashExit);
+        }
+        QVERIFY2(written >= Items * 6 / 10 && written < Items, qPrintable(QString::number(written)));
+
+        r = runBerth(QStringList{u"replay"_s, u"execute"_s, u"--db"_s, alice, u"--request"_s, QString::number(id),
+                                 u"--quiet"_s, u"--json"_s}
+                     + cluster);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err + QString::fromUtf8(r.out)));
+        QCOMPARE(r.json().value(u"status"_s).toString(), u"completed"_s);
+        QVERIFY2(exactlyOnce(Orders, id, Items, &error), qPrintable(error));
+        QCOMPARE(readTopic(Orders).size(), Items);
+
+        r = runBerth({u"replay"_s, u"status"_s, u"--db"_s, bob, u"--request"_s, QString::number(id), u"--json"_s});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.json().value(u"intents"_s).toObject().value(u"delivered"_s).toInt(), Items);
+        r = runBerth(QStringList{u"replay"_s, u"runbook"_s, u"--db"_s, bob, u"--request"_s, QString::number(id)}
+                     + cluster);
+        QCOMPARE(r.exitCode, 0);
+        const QString runbook = QString::fromUtf8(r.out);
+        QVERIFY(runbook.startsWith(u"# Runbook: remediation request "_s + QString::number(id)));
+        QVERIFY(runbook.contains(u"berth replay execute --bootstrap '"_s + m_world->bootstrap()));
+        QVERIFY(runbook.contains(u"Expected no-op rate"_s));
+        QVERIFY(runbook.contains(u"`bob` approved"_s));
+        QVERIFY(runbook.contains(u"Requested by | `alice`"_s));
+        r = runBerth({u"audit"_s, u"verify"_s, u"--db"_s, bob, u"--json"_s});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY(r.json().value(u"ok"_s).toBool());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestReplay)
+#include "tst_replay.moc"
