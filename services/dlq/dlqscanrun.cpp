@@ -496,8 +496,6 @@ KafkaProperties consumerProperties(const KafkaProperties &cluster, int queueKbyt
     props.append({u"enable.auto.offset.store"_s, u"false"_s});
     // A scan must never create the topic it looks for (where the brokers honour the flag).
     props.append({u"allow.auto.create.topics"_s, u"false"_s});
-    for (const QString &kv : qEnvironmentVariable("BERTH_DLQ_PROPS").split(u',', Qt::SkipEmptyParts)) // EXPERIMENT
-        props.append({kv.section(u'=', 0, 0), kv.section(u'=', 1)});
     return props;
 }
 

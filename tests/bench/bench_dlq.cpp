@@ -21,7 +21,6 @@
 
 #include <sys/resource.h>
 #include <unistd.h>
-#include <malloc.h>
 
 using namespace Qt::StringLiterals;
 
@@ -253,22 +252,6 @@ int main(int argc, char **argv)
     DlqBrowserModel model;
     const ScanFigures first = scanOnce(bootstrap, model);
     const double rss = rssMb();
-    { // EXPERIMENT
-        std::cerr << "# rss before trim " << rssMb() << std::endl;
-        malloc_trim(0);
-        std::cerr << "# rss after trim " << rssMb() << std::endl;
-        QFile st(u"/proc/self/status"_s); st.open(QIODevice::ReadOnly);
-        for (const QByteArray &l : st.readAll().split('\n')) if (l.startsWith("Rss")) std::cerr << "# " << l.constData() << std::endl;
-        struct mallinfo2 mi = mallinfo2();
-        QFile sm(u"/proc/self/smaps"_s); sm.open(QIODevice::ReadOnly);
-        QByteArray head; 
-        for (const QByteArray &l : sm.readAll().split('\n')) {
-            if (!l.isEmpty() && !l.contains(':') ) head = l;
-            else if (l.contains('-') && l.split(' ').size() > 4 && !l.startsWith("Rss")) head = l;
-            if (l.startsWith("Rss:")) { long kb = l.mid(4).trimmed().split(' ').first().toLong(); if (kb > 4096) std::cerr << "#   " << kb/1024 << " MB " << head.constData() << std::endl; }
-        }
-        std::cerr << "# malloc arena " << mi.arena/1048576 << " MB, mmapped " << mi.hblkhd/1048576 << " MB, in use " << mi.uordblks/1048576 << " MB, free " << mi.fordblks/1048576 << " MB" << std::endl;
-    }
     QElapsedTimer filterClock;
     filterClock.start();
     bool filtered = false;
