@@ -31,6 +31,7 @@ public:
     KafkaProperties kafka() const { return m_cluster->clientProperties(); }
     QString bootstrap() const { return m_cluster->bootstrapServers(); }
     QString conninfo(const QString &user) const;
+    TempPostgres &postgres() { return *m_pg; } // restarts: every session above must reconnect after one
     PgSession &admin() { return m_admin; } // superuser on the test database (also the consumers' inbox)
     PgSession &alice() { return m_alice; }
     PgSession &bob() { return m_bob; }
