@@ -69,11 +69,11 @@ CliResult runBerth(const QStringList &arguments, int timeoutMs = 120'000)
     return r;
 }
 
-RequestDraft replayDraft(qint64 from, qint64 to, double rate = 0)
+RequestDraft replayDraft(const ReplayWorld &world, qint64 from, qint64 to, double rate = 0)
 {
     RequestDraft d;
     d.action = RemediationAction::Replay;
-    d.selection = ReplayWorld::dlqRange(from, to);
+    d.selection = world.dlqRange(from, to);
     d.rateLimit = rate;
     d.reasonCode = u"poison-fixed"_s;
     d.reason = u"projection bug fixed in v2.3"_s;
@@ -190,7 +190,7 @@ private Q_SLOTS:
         context.cluster = m_world->kafka();
         context.inboxDb = &m_world->admin();
         context.inboxMappings = {InboxMapping::seed000ProcessedMessage()};
-        const BuiltRequest built = RequestBuilder::build(replayDraft(0, 6), context);
+        const BuiltRequest built = RequestBuilder::build(replayDraft(*m_world, 0, 6), context);
         QVERIFY2(built.ok(), qPrintable(built.error));
         const DryRunResult &dry = built.dryRun;
         QCOMPARE(dry.count, 6);
@@ -227,7 +227,7 @@ private Q_SLOTS:
                                                        u"test"_s);
             RequestBuilderContext c = context;
             c.policy = policy.policy;
-            return RequestBuilder::build(replayDraft(0, 6), c);
+            return RequestBuilder::build(replayDraft(*m_world, 0, 6), c);
         };
         const BuiltRequest blocked = withPolicy("false");
         QCOMPARE(blocked.dryRun.verdict, PolicyVerdict::Blocked);
@@ -246,12 +246,12 @@ private Q_SLOTS:
     {
         QString error;
         QVERIFY2(m_world->seedDlq(0, 5, 5, &error), qPrintable(error));
-        const qint64 pending = m_world->request(replayDraft(0, 5), &error);
+        const qint64 pending = m_world->request(replayDraft(*m_world, 0, 5), &error);
         QVERIFY2(pending > 0, qPrintable(error));
-        const qint64 rejected = m_world->request(replayDraft(0, 5), &error);
+        const qint64 rejected = m_world->request(replayDraft(*m_world, 0, 5), &error);
         QVERIFY2(rejected > 0, qPrintable(error));
         QVERIFY2(AuditStore(m_world->bob()).reject(rejected, u"not during the freeze"_s, &error), qPrintable(error));
-        RequestDraft shortLived = replayDraft(0, 5);
+        RequestDraft shortLived = replayDraft(*m_world, 0, 5);
         shortLived.expiresAt = QDateTime::currentDateTimeUtc().addMSecs(2500);
         const qint64 expired = m_world->request(shortLived, &error);
         QVERIFY2(expired > 0, qPrintable(error));
@@ -280,7 +280,7 @@ private Q_SLOTS:
     {
         QString error;
         QVERIFY2(m_world->seedDlq(0, 40, 4, &error), qPrintable(error));
-        const qint64 id = approvedRequest(replayDraft(0, 40));
+        const qint64 id = approvedRequest(replayDraft(*m_world, 0, 40));
         QVERIFY(id > 0);
         const ReplayOutcome outcome = execute(id);
         QVERIFY2(outcome.error.isEmpty(), qPrintable(outcome.error));
@@ -340,7 +340,7 @@ private Q_SLOTS:
         QVERIFY2(m_world->seedDlq(0, 10, 5, &error), qPrintable(error));
         RequestBuilderContext context;
         context.cluster = m_world->kafka();
-        BuiltRequest built = RequestBuilder::build(replayDraft(0, 10), context);
+        BuiltRequest built = RequestBuilder::build(replayDraft(*m_world, 0, 10), context);
         QVERIFY2(built.ok(), qPrintable(built.error));
         // What the pin says item 4 looked like no longer matches the record at its offset (a topic recreated
         // and refilled, or a wrong pin): the executor must refuse it and replay the rest.
@@ -367,7 +367,7 @@ private Q_SLOTS:
     {
         QString error;
         QVERIFY2(m_world->seedDlq(0, 100, 10, &error), qPrintable(error));
-        const qint64 id = approvedRequest(replayDraft(0, 100, 200));
+        const qint64 id = approvedRequest(replayDraft(*m_world, 0, 100, 200));
         QVERIFY(id > 0);
         // Interrupted a quarter of a second in (about 50 of 100 sent at 200/s): the run stops, the request stays
         // executing, the rest of the batch stays journaled as pending.
@@ -417,7 +417,7 @@ private Q_SLOTS:
         QString error;
         constexpr int Items = 3000;
         QVERIFY2(m_world->seedDlq(0, Items, 30, &error), qPrintable(error));
-        const qint64 id = approvedRequest(replayDraft(0, Items, 1500));
+        const qint64 id = approvedRequest(replayDraft(*m_world, 0, Items, 1500));
         QVERIFY(id > 0);
         // Retriable produce errors for the first requests, then one broker down for 1.5 s mid-run.
         m_world->cluster().pushRequestErrors(
@@ -453,7 +453,7 @@ private Q_SLOTS:
         const QString mapping = InboxMapping::seed000ProcessedMessage().name;
         RequestDraft draft;
         draft.action = RemediationAction::Skip;
-        draft.selection = ReplayWorld::dlqRange(3, 4);
+        draft.selection = m_world->dlqRange(3, 4);
         draft.inboxRows = {inboxRefFor(mapping, u"idem-3"_s, u"orders-projector"_s),
                            inboxRefFor(mapping, u"idem-4"_s, u"orders-projector"_s)};
         draft.reasonCode = u"duplicate-charge"_s;
@@ -492,7 +492,7 @@ private Q_SLOTS:
         constexpr int Items = 300;
         constexpr double Rate = 200;
         QVERIFY2(m_world->seedDlq(0, Items, 10, &error), qPrintable(error));
-        const qint64 id = approvedRequest(replayDraft(0, Items, Rate));
+        const qint64 id = approvedRequest(replayDraft(*m_world, 0, Items, Rate));
         QVERIFY(id > 0);
         const ReplayOutcome outcome = execute(id);
         QCOMPARE(outcome.finalStatus, RequestStatus::Completed);

@@ -43,7 +43,7 @@ public:
     bool load(QHash<int, Intent> *intents, QString *error);
     // INSERT pending intents (journaled before anything is produced).
     bool journal(const QList<Update> &rows, QString *error);
-    // UPDATE delivered/failed/skipped, and in the same transaction record the dispositions of the rows that
+    // UPDATE delivered/failed/skipped, and in the same statement record the dispositions of the rows that
     // ended delivered ("replayed") or skipped (disposition `skipDisposition`, details per item).
     bool settle(const QList<Update> &rows, const QString &skipDisposition,
                 const QHash<int, QJsonObject> &dispositionDetails, QString *error);

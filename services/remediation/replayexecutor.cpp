@@ -7,6 +7,7 @@
 #include "services/remediation/inboxremediation.h"
 #include "services/remediation/intentjournal.h"
 #include "services/remediation/remediationtypes.h"
+#include "services/remediation/settlequeue.h"
 #include "services/remediation/sourcecursor.h"
 #include "services/remediation/topicrangereader.h"
 
@@ -19,6 +20,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <future>
 
 using namespace Qt::StringLiterals;
 
@@ -86,6 +88,13 @@ constexpr qint64 LockWaitMs = 5000;
 // `replay.destination_marked` events before anything was produced to it. Earliest event wins.
 using Marks = QHash<QString, QHash<int, qint64>>;
 
+// Source records re-read for a batch of items: by index into the batch, or why not.
+struct Sources {
+    QList<int> itemNos;
+    QHash<int, KafkaRecord> records;
+    QHash<int, QString> problems;
+};
+
 class Run {
 public:
     Run(PgSession &audit, const KafkaProperties &cluster, PgSession *inbox, qint64 requestId,
@@ -105,12 +114,16 @@ public:
     ReplayOutcome execute();
 
 private:
+    KafkaProperties producerProperties() const;
     bool loadItems(QString *error);
     bool loadMarks(QString *error);
     bool markDestination(const QString &topic, QString *error);
     bool reconcile(const QList<int> &itemNos, QString *error);
     bool produceItems(QList<int> itemNos, bool retryRound, QString *error);
-    bool produceBatch(const QList<int> &batch, qsizetype *consumed, QString *error);
+    bool produceBatch(const QList<int> &batch, const QList<int> &next, qsizetype *consumed, QString *error);
+    Sources fetchSources(const QList<int> &itemNos);
+    void prefetchSources(const QList<int> &itemNos);
+    Sources takeSources(const QList<int> &itemNos);
     bool watchCanary(const QList<int> &canary, const QHash<QString, QHash<int, qint64>> &dlqMarks, QString *error);
     bool dlqEnds(const QStringList &topics, QHash<QString, QHash<int, qint64>> *ends, QString *error);
     bool disposeItems(QString *error);
@@ -135,8 +148,12 @@ private:
     QHash<int, IntentJournal::Intent> m_intents;
     Marks m_marks;
     std::unique_ptr<SourceCursor> m_source;
+    // The next batch's sources, read while this one is journaled and produced. Declared after m_source: it
+    // is destroyed (waited for) first.
+    std::future<Sources> m_prefetch;
     std::unique_ptr<TopicRangeReader> m_reader;
     std::unique_ptr<KafkaProducer> m_producer;
+    std::unique_ptr<SettleQueue> m_settler; // null: delivery results are written in line, on m_audit
     QSet<int> m_refused; // source changed or gone: not produced again in this run
     double m_rate = 0;
     QElapsedTimer m_clock;       // since the run started
@@ -194,6 +211,16 @@ void Run::report(ReplayPhase phase, bool force)
                                    : p.ratePerSecond;
     p.etaMs = left <= 0 ? 0 : (rate > 0 ? qint64(double(left) * 1000.0 / rate) : -1);
     m_progressFn(p);
+}
+
+KafkaProperties Run::producerProperties() const
+{
+    KafkaProperties props = m_cluster;
+    props.append({u"message.timeout.ms"_s, QString::number(m_options.deliveryTimeoutMs)});
+    props.append({u"queue.buffering.max.messages"_s, u"1000000"_s});
+    props.append({u"batch.num.messages"_s, u"10000"_s});
+    props.append(m_options.producerProperties);
+    return props;
 }
 
 bool Run::loadItems(QString *error)
@@ -280,6 +307,9 @@ bool Run::reconcile(const QList<int> &itemNos, QString *error)
 {
     if (itemNos.isEmpty())
         return true;
+    // Queued results first: a failure still queued must not land after the delivery found here.
+    if (m_settler && !m_settler->drain(error))
+        return false;
     report(ReplayPhase::Reconciling, true);
     QHash<QString, QSet<int>> byTopic;
     for (int no : itemNos)
@@ -444,18 +474,49 @@ bool Run::watchCanary(const QList<int> &canary, const QHash<QString, QHash<int, 
     return true;
 }
 
-// *consumed: how many items from the front of the batch were dealt with (refused, or handed to the producer).
-// The rest were never produced (pause, cancel) and come first in the next batch.
-bool Run::produceBatch(const QList<int> &batch, qsizetype *consumed, QString *error)
+Sources Run::fetchSources(const QList<int> &itemNos)
 {
-    // 1. Re-read the sources and check them against the pins.
+    Sources out;
+    out.itemNos = itemNos;
     QList<SourceCursor::Position> positions;
-    for (int no : batch) {
+    positions.reserve(itemNos.size());
+    for (int no : itemNos) {
         const RequestItem &item = m_items.at(m_index.value(no));
         positions.append({item.sourceTopic, item.sourcePartition, item.sourceOffset});
     }
-    QHash<int, QString> problems;
-    const QHash<int, KafkaRecord> records = m_source->fetch(positions, 15'000, &problems);
+    out.records = m_source->fetch(positions, 15'000, &out.problems);
+    return out;
+}
+
+// Only one read at a time uses the source cursor: takeSources() always collects this one before reading.
+void Run::prefetchSources(const QList<int> &itemNos)
+{
+    if (itemNos.isEmpty())
+        return;
+    m_prefetch = std::async(std::launch::async, [this, itemNos] { return fetchSources(itemNos); });
+}
+
+Sources Run::takeSources(const QList<int> &itemNos)
+{
+    if (m_prefetch.valid()) {
+        Sources ready = m_prefetch.get();
+        if (ready.itemNos == itemNos)
+            return ready;
+        // A pause or the canary changed where the batch starts: this prefetch is of no use.
+    }
+    return fetchSources(itemNos);
+}
+
+// *consumed: how many items from the front of the batch were dealt with (refused, or handed to the producer).
+// `next`: the items the following batch will probably hold.
+// The rest were never produced (pause, cancel) and come first in the next batch.
+bool Run::produceBatch(const QList<int> &batch, const QList<int> &next, qsizetype *consumed, QString *error)
+{
+    // 1. Re-read the sources and check them against the pins.
+    const Sources sources = takeSources(batch);
+    prefetchSources(next); // the likely next batch, read while this one is journaled and produced
+    const QHash<int, KafkaRecord> &records = sources.records;
+    const QHash<int, QString> &problems = sources.problems;
     struct Ready {
         int index; // in the batch
         int itemNo;
@@ -591,7 +652,10 @@ bool Run::produceBatch(const QList<int> &batch, qsizetype *consumed, QString *er
             problem(no, u.error);
         settle.append(u);
     }
-    if (!m_journal.settle(settle, {}, {}, error))
+    // Written behind the next batch when a settle queue runs; the in-memory state moves on now.
+    if (m_settler)
+        m_settler->enqueue(settle);
+    else if (!m_journal.settle(settle, {}, {}, error))
         return false;
     for (const IntentJournal::Update &u : std::as_const(settle)) {
         IntentJournal::Intent &in = m_intents[u.itemNo];
@@ -645,7 +709,9 @@ bool Run::produceItems(QList<int> todo, bool retryRound, QString *error)
         // Whatever the batch did not produce (pause, cancel) is still pending and comes first next time;
         // an item handed to the producer is never handed over again in this round, reported or not.
         qsizetype consumed = 0;
-        if (!produceBatch(batch, &consumed, error))
+        // Reading the sources of the following batch overlaps with journaling and producing this one.
+        const QList<int> next = canaryLeft == 0 ? todo.mid(pos + batch.size(), size) : QList<int>();
+        if (!produceBatch(batch, next, &consumed, error))
             return false;
         pos += consumed;
         if (canaryLeft > 0) {
@@ -774,6 +840,10 @@ ReplayOutcome Run::execute()
         int key;
         ~Unlock() { db.exec(u"SELECT pg_advisory_unlock($1, $2)"_s, {ExecutorLockClass, key}); }
     } unlock{m_audit, lockKey};
+    // An idempotent producer needs a producer id from the cluster before its first record can go out: let
+    // it fetch one while the request and the journal load. Nothing is produced before the database agrees.
+    m_producer = KafkaProducer::create(producerProperties(), &error);
+    error.clear();
 
     if (!loadItems(&error))
         return fail(error);
@@ -797,16 +867,18 @@ ReplayOutcome Run::execute()
         ok = disposeItems(&error);
     } else {
         m_rate = m_options.rateLimit < 0 ? m_request.rateLimit : m_options.rateLimit;
-        KafkaProperties producerProps = m_cluster;
-        producerProps.append({u"message.timeout.ms"_s, QString::number(m_options.deliveryTimeoutMs)});
-        producerProps.append({u"queue.buffering.max.messages"_s, u"1000000"_s});
-        producerProps.append({u"batch.num.messages"_s, u"10000"_s});
-        producerProps.append(m_options.producerProperties);
         m_reader = TopicRangeReader::create(m_cluster, &error);
         m_source = m_reader ? SourceCursor::create(m_cluster, &error) : nullptr;
-        m_producer = m_source ? KafkaProducer::create(producerProps, &error) : nullptr;
+        if (!m_producer)
+            m_producer = m_source ? KafkaProducer::create(producerProperties(), &error) : nullptr;
         if (!m_producer || !loadMarks(&error))
             return fail(error);
+        // A second session records delivery results while the next batch goes out; without one (a connection
+        // limit, say) they are written in line.
+        m_settler = std::make_unique<SettleQueue>(m_requestId);
+        QString settleError;
+        if (!m_settler->start(m_audit, &settleError))
+            m_settler.reset();
         // Reconcile before producing anything: an earlier run may have delivered what it did not record.
         QList<int> open;
         for (auto it = m_intents.cbegin(); it != m_intents.cend(); ++it) {
@@ -845,6 +917,8 @@ ReplayOutcome Run::execute()
         }
         if (ok && m_producer)
             m_producer->flush(5000);
+        if (m_settler && !m_settler->drain(ok ? &error : &settleError) && ok)
+            ok = false;
     }
     if (!ok)
         return fail(error); // the request stays executing: the next run reconciles and continues

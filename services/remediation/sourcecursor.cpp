@@ -113,7 +113,10 @@ QHash<int, KafkaRecord> SourceCursor::fetch(const QList<Position> &positions, in
         rd_kafka_message_t *batch[1000];
         bool stop = false;
         while (!stop && s.next <= highest) {
-            const ssize_t n = rd_kafka_consume_batch(s.rkt, s.partition, 100, batch, 1000);
+            // Ask for no more than the batch still needs: consume_batch waits for a full count (or the
+            // timeout), so asking for more than the partition holds would stall every call.
+            const size_t want = size_t(std::clamp<qint64>(highest - s.next + 1, 1, 1000));
+            const ssize_t n = rd_kafka_consume_batch(s.rkt, s.partition, 100, batch, want);
             if (n <= 0) {
                 if (idle.elapsed() > timeoutMs) {
                     failAll(u"No answer reading "_s + where + u" within "_s + QString::number(timeoutMs) + u" ms"_s);
