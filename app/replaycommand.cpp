@@ -21,6 +21,7 @@ using namespace ReplayCommandSupport;
 
 namespace {
 ReplayControl *g_control = nullptr;
+constexpr qsizetype MaxListedProblems = 100; // status lists at most this many unfinished items
 
 void onInterrupt(int)
 {
@@ -328,14 +329,31 @@ int status(const QStringList &arguments)
         return exitCode;
     const qint64 id = detail->request.id;
     QString error;
-    QHash<QString, int> states;
+    QHash<int, IntentJournal::Intent> journaled;
     IntentJournal journal(c.audit, id);
-    if (!journal.stateCounts(&states, &error))
+    if (!journal.load(&journaled, &error))
         return out.fail(ExitError, error);
     const RemediationRequest &r = detail->request;
+    // Counts per state, and the items that did not get through (failed, or still pending), with why.
+    QHash<QString, int> states;
+    QList<int> unfinished;
+    for (auto it = journaled.cbegin(); it != journaled.cend(); ++it) {
+        ++states[IntentJournal::stateName(it->state)];
+        if (it->state == IntentJournal::State::Failed || it->state == IntentJournal::State::Pending)
+            unfinished.append(it.key());
+    }
+    std::sort(unfinished.begin(), unfinished.end());
     QJsonObject intents;
     for (auto it = states.cbegin(); it != states.cend(); ++it)
         intents.insert(it.key(), it.value());
+    QJsonArray problems;
+    for (const int item : unfinished.first(std::min<qsizetype>(unfinished.size(), MaxListedProblems))) {
+        const IntentJournal::Intent &in = journaled.value(item);
+        problems.append(QJsonObject{{u"item"_s, item},
+                                    {u"replayId"_s, replayIdFor(id, item)},
+                                    {u"state"_s, IntentJournal::stateName(in.state)},
+                                    {u"error"_s, in.error}});
+    }
     QJsonArray approvals;
     QString text = u"Request "_s + QString::number(id) + u" ("_s + AuditText::actionName(r.action) + u") is "_s
                    + AuditText::statusName(r.status) + u"; requested by "_s + r.requestedBy + u", "_s
@@ -350,6 +368,11 @@ int status(const QStringList &arguments)
     }
     for (const QString &state : {u"pending"_s, u"delivered"_s, u"failed"_s, u"skipped"_s})
         text += u"  intents "_s + state + u": "_s + QString::number(states.value(state)) + u'\n';
+    for (const QJsonValue &p : std::as_const(problems)) {
+        const QJsonObject o = p.toObject();
+        text += u"  "_s + o.value(u"replayId"_s).toString() + u' ' + o.value(u"state"_s).toString() + u": "_s
+                + o.value(u"error"_s).toString() + u'\n';
+    }
     out.done({{u"requestId"_s, id},
               {u"action"_s, AuditText::actionName(r.action)},
               {u"status"_s, AuditText::statusName(r.status)},
@@ -359,6 +382,7 @@ int status(const QStringList &arguments)
               {u"requiredApprovals"_s, r.requiredApprovals},
               {u"approvals"_s, approvals},
               {u"intents"_s, intents},
+              {u"unfinished"_s, problems},
               {u"dryRun"_s, r.dryRun}},
              text);
     return ExitOk;

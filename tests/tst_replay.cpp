@@ -361,6 +361,46 @@ private Q_SLOTS:
         const QHash<QString, int> ids = replayIdCounts(readTopic(Orders));
         QCOMPARE(ids.size(), 9);
         QVERIFY(!ids.contains(QString::number(id) + u"-4"_s));
+        // The command line shows the item that did not get through, and why.
+        const CliResult status = runBerth({u"replay"_s, u"status"_s, u"--db"_s, m_world->conninfo(u"bob"_s),
+                                           u"--request"_s, QString::number(id), u"--json"_s});
+        QCOMPARE(status.exitCode, 0);
+        QCOMPARE(status.json().value(u"status"_s).toString(), u"partially_failed"_s);
+        const QJsonArray unfinished = status.json().value(u"unfinished"_s).toArray();
+        QCOMPARE(unfinished.size(), 1);
+        QCOMPARE(unfinished.at(0).toObject().value(u"item"_s).toInt(), 4);
+        QVERIFY(unfinished.at(0).toObject().value(u"error"_s).toString().contains(u"SHA-256"_s));
+    }
+
+    void editAndReplaySendsTheEditedPayload()
+    {
+        QString error;
+        QVERIFY2(m_world->seedDlq(0, 3, 3, &error), qPrintable(error));
+        RequestDraft draft = replayDraft(*m_world, 0, 3);
+        draft.action = RemediationAction::EditReplay;
+        // The original is JSON, so the edit must be too.
+        draft.editedPayloads.insert(1, "{\"order\":1,\"note\":\"fixed");
+        RequestBuilderContext context;
+        context.cluster = m_world->kafka();
+        const BuiltRequest broken = RequestBuilder::build(draft, context);
+        QVERIFY(!broken.ok());
+        QVERIFY2(broken.error.contains(u"not valid JSON"_s), qPrintable(broken.error));
+        const QByteArray edited = R"({"order":1,"note":"fixed by hand"})";
+        draft.editedPayloads.insert(1, edited);
+        const qint64 id = approvedRequest(draft);
+        QVERIFY(id > 0);
+        const ReplayOutcome outcome = execute(id);
+        QCOMPARE(outcome.finalStatus, RequestStatus::Completed);
+        const QList<QJsonObject> records = readTopic(Orders);
+        QCOMPARE(records.size(), 3);
+        for (const QJsonObject &r : records) {
+            const QString replayId = kcatHeaders(r).value(u"berth-replay-id"_s);
+            const QByteArray payload = r.value(u"payload"_s).toString().toUtf8();
+            if (replayId == QString::number(id) + u"-2"_s)
+                QCOMPARE(payload, edited);
+            else
+                QCOMPARE(payload, ReplayWorld::payloadFor(payloadOrder(r), 0));
+        }
     }
 
     void resumeReconcilesPendingIntentsAndProducesEachOnce()

@@ -154,19 +154,6 @@ bool IntentJournal::disposed(QList<int> *itemNos, QString *error)
     return true;
 }
 
-bool IntentJournal::stateCounts(QHash<QString, int> *counts, QString *error)
-{
-    const PgResult r = m_db.exec(
-        u"SELECT state, count(*) FROM berth.intents WHERE request_id = $1 GROUP BY state"_s, {m_requestId});
-    if (!r.ok) {
-        *error = r.error;
-        return false;
-    }
-    for (const QVariantList &row : r.rows)
-        counts->insert(row.at(0).toString(), row.at(1).toInt());
-    return true;
-}
-
 bool IntentJournal::recordDisposition(int itemNo, const QString &disposition, const QJsonObject &details,
                                       QString *error)
 {

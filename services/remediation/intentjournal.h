@@ -49,8 +49,6 @@ public:
                 const QHash<int, QJsonObject> &dispositionDetails, QString *error);
     // Items that already have a disposition (a resumed skip/delete does not record it twice).
     bool disposed(QList<int> *itemNos, QString *error);
-    // How many intents are in each state ("pending", "delivered"...), for status displays.
-    bool stateCounts(QHash<QString, int> *counts, QString *error);
     bool recordDisposition(int itemNo, const QString &disposition, const QJsonObject &details, QString *error);
 
     static QString stateName(State state);
