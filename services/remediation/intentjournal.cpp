@@ -39,9 +39,10 @@ IntentJournal::State IntentJournal::stateFromName(const QString &name)
 
 bool IntentJournal::load(QHash<int, Intent> *intents, QString *error)
 {
-    const PgResult r = m_db.exec(u"SELECT item_no, state, dest_topic, dest_partition, dest_offset, attempts, error "
-                                 u"FROM berth.intents WHERE request_id = $1"_s,
-                                 {m_requestId});
+    const PgResult r =
+        m_db.exec(u"SELECT item_no, state, dest_topic, dest_partition, dest_offset, attempts, error "
+                  u"FROM berth.intents WHERE request_id = $1"_s,
+                  {m_requestId});
     if (!r.ok) {
         *error = r.error;
         return false;
@@ -73,11 +74,11 @@ bool IntentJournal::journal(const QList<Update> &rows, QString *error)
         ids << replayIdFor(m_requestId, u.itemNo);
         topics << u.destTopic;
     }
-    const PgResult r = m_db.exec(
-        u"INSERT INTO berth.intents (request_id, item_no, replay_id, dest_topic) "
-        u"SELECT $1, u.item_no, u.replay_id, NULLIF(u.dest_topic, '') "
-        u"FROM unnest($2::int[], $3::text[], $4::text[]) AS u(item_no, replay_id, dest_topic)"_s,
-        {m_requestId, items, ids, topics});
+    const PgResult r =
+        m_db.exec(u"INSERT INTO berth.intents (request_id, item_no, replay_id, dest_topic) "
+                  u"SELECT $1, u.item_no, u.replay_id, NULLIF(u.dest_topic, '') "
+                  u"FROM unnest($2::int[], $3::text[], $4::text[]) AS u(item_no, replay_id, dest_topic)"_s,
+                  {m_requestId, items, ids, topics});
     if (!r.ok)
         *error = r.error;
     return r.ok;
@@ -117,7 +118,8 @@ bool IntentJournal::settle(const QList<Update> &rows, const QString &skipDisposi
     // disposition names where it went, copied from the intent as just written.
     const PgResult r = m_db.exec(
         u"WITH settled AS ("
-        u"UPDATE berth.intents i SET state = x.state, dest_topic = COALESCE(NULLIF(x.dest_topic, ''), i.dest_topic), "
+        u"UPDATE berth.intents i SET state = x.state, dest_topic = COALESCE(NULLIF(x.dest_topic, ''), "
+        u"i.dest_topic), "
         u"dest_partition = NULLIF(x.p, '')::int, dest_offset = NULLIF(x.o, '')::bigint, "
         u"error = NULLIF(x.err, ''), attempts = i.attempts + CASE WHEN x.state IN ('delivered', 'failed') "
         u"AND x.err <> 'reconciled' THEN 1 ELSE 0 END "
@@ -125,10 +127,12 @@ bool IntentJournal::settle(const QList<Update> &rows, const QString &skipDisposi
         u"AS x(item_no, state, dest_topic, p, o, err) "
         u"WHERE i.request_id = $1 AND i.item_no = x.item_no "
         u"RETURNING i.item_no, i.replay_id, i.dest_topic, i.dest_partition, i.dest_offset) "
-        u"INSERT INTO berth.dispositions (request_id, item_no, source_topic, source_partition, source_offset, "
+        u"INSERT INTO berth.dispositions (request_id, item_no, source_topic, source_partition, "
+        u"source_offset, "
         u"disposition, details) "
         u"SELECT ri.request_id, ri.item_no, ri.source_topic, ri.source_partition, ri.source_offset, d.kind, "
-        u"d.details::jsonb || CASE WHEN d.kind = 'replayed' THEN jsonb_build_object('replay_id', s.replay_id, "
+        u"d.details::jsonb || CASE WHEN d.kind = 'replayed' THEN jsonb_build_object('replay_id', "
+        u"s.replay_id, "
         u"'dest_topic', s.dest_topic, 'dest_partition', s.dest_partition, 'dest_offset', s.dest_offset) "
         u"ELSE '{}'::jsonb END "
         u"FROM unnest($8::int[], $9::text[], $10::text[]) WITH ORDINALITY AS d(item_no, kind, details, n) "
@@ -157,11 +161,13 @@ bool IntentJournal::disposed(QList<int> *itemNos, QString *error)
 bool IntentJournal::recordDisposition(int itemNo, const QString &disposition, const QJsonObject &details,
                                       QString *error)
 {
-    const PgResult r = m_db.exec(
-        u"INSERT INTO berth.dispositions (request_id, item_no, source_topic, source_partition, source_offset, "
-        u"disposition, details) SELECT request_id, item_no, source_topic, source_partition, source_offset, $3, "
-        u"$4::jsonb FROM berth.request_items WHERE request_id = $1 AND item_no = $2"_s,
-        {m_requestId, itemNo, disposition, details});
+    const PgResult r =
+        m_db.exec(u"INSERT INTO berth.dispositions (request_id, item_no, source_topic, source_partition, "
+                  u"source_offset, "
+                  u"disposition, details) SELECT request_id, item_no, source_topic, source_partition, "
+                  u"source_offset, $3, "
+                  u"$4::jsonb FROM berth.request_items WHERE request_id = $1 AND item_no = $2"_s,
+                  {m_requestId, itemNo, disposition, details});
     if (!r.ok)
         *error = r.error;
     return r.ok;

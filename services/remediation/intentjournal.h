@@ -49,7 +49,8 @@ public:
                 const QHash<int, QJsonObject> &dispositionDetails, QString *error);
     // Items that already have a disposition (a resumed skip/delete does not record it twice).
     bool disposed(QList<int> *itemNos, QString *error);
-    bool recordDisposition(int itemNo, const QString &disposition, const QJsonObject &details, QString *error);
+    bool recordDisposition(int itemNo, const QString &disposition, const QJsonObject &details,
+                           QString *error);
 
     static QString stateName(State state);
     static State stateFromName(const QString &name);

@@ -16,17 +16,17 @@
 class PgSession;
 
 struct ReplayOptions {
-    double rateLimit = -1;            // msgs/s; < 0: the request's own limit; 0: unlimited
-    int canaryCount = 0;              // > 0: send this many first, then watch the DLQ before the rest
-    int canaryWatchMs = 5000;         // how long the canary's DLQ is watched
-    QString canaryDlqTopic;           // empty: the items' source (DLQ) topics
-    bool stopWhenPaused = false;      // the command line: a pause (canary trip) ends run() instead of waiting
+    double rateLimit = -1;       // msgs/s; < 0: the request's own limit; 0: unlimited
+    int canaryCount = 0;         // > 0: send this many first, then watch the DLQ before the rest
+    int canaryWatchMs = 5000;    // how long the canary's DLQ is watched
+    QString canaryDlqTopic;      // empty: the items' source (DLQ) topics
+    bool stopWhenPaused = false; // the command line: a pause (canary trip) ends run() instead of waiting
     bool keepDiagnosticHeaders = false;
     // Intents journaled / settled per statement (one audit event each): larger batches cost less per item,
     // smaller ones keep each audit event readable and a pause prompt.
     int batchSize = 5000;
-    int deliveryTimeoutMs = 60'000;   // librdkafka message.timeout.ms
-    int maxRounds = 3;                // produce rounds for items whose delivery failed (each reconciled first)
+    int deliveryTimeoutMs = 60'000; // librdkafka message.timeout.ms
+    int maxRounds = 3;              // produce rounds for items whose delivery failed (each reconciled first)
     KafkaProperties producerProperties; // extra producer settings (tests: small retry backoffs)
     QList<InboxMapping> inboxMappings;  // skip/delete of inbox rows: how inbox_ref is resolved
 };
@@ -57,7 +57,7 @@ struct ReplayItemProblem {
 };
 
 struct ReplayOutcome {
-    bool started = false;      // false: the database refused to execute (or setup failed): nothing produced
+    bool started = false; // false: the database refused to execute (or setup failed): nothing produced
     RequestStatus finalStatus = RequestStatus::Executing; // Executing: stopped paused (canary) or aborted
     int total = 0;
     int delivered = 0;
@@ -67,7 +67,7 @@ struct ReplayOutcome {
     int skipped = 0;
     bool cancelled = false;
     bool canaryTripped = false;
-    bool pausedStop = false; // ended because paused with stopWhenPaused
+    bool pausedStop = false;           // ended because paused with stopWhenPaused
     QList<ReplayItemProblem> problems; // at most 1000
     QString error;
     qint64 elapsedMs = 0;

@@ -15,9 +15,9 @@
 // Records delivery results (intents delivered or failed, and the replayed items' dispositions) on
 // connections and threads of its own while the executor fetches, journals and produces the next batches.
 // Batches hold disjoint items, so several workers write them side by side (each batch is one statement, and
-// the audit chain's lock is held only for each statement's commit). Delaying these writes is safe: until one is written its intents stay pending, and any later run
-// reconciles pending intents by reading the destination before producing anything, so a crash in between
-// loses nothing and duplicates nothing.
+// the audit chain's lock is held only for each statement's commit). Delaying these writes is safe: until one
+// is written its intents stay pending, and any later run reconciles pending intents by reading the
+// destination before producing anything, so a crash in between loses nothing and duplicates nothing.
 class SettleQueue final {
 public:
     static constexpr int DefaultWorkers = 2;

@@ -3,9 +3,9 @@
 //
 // One mock cluster and one throwaway PostgreSQL. The DLQ is seeded with N dead letters (headers as the
 // demo services write them); alice files a request for all of them and bob approves it (not timed). Timed:
-// ReplayExecutor::run, i.e. pinning checks (re-read + SHA-256), intents journaled before producing, idempotent
-// acks=all produce, delivery recorded per item, dispositions, completion. Then `kcat -P` produces the same
-// keys and payloads into a fresh topic with as many partitions (timed as a whole process).
+// ReplayExecutor::run, i.e. pinning checks (re-read + SHA-256), intents journaled before producing,
+// idempotent acks=all produce, delivery recorded per item, dispositions, completion. Then `kcat -P` produces
+// the same keys and payloads into a fresh topic with as many partitions (timed as a whole process).
 
 #include "services/remediation/replayexecutor.h"
 #include "support/replayworld.h"
@@ -73,8 +73,8 @@ int main(int argc, char **argv)
     const ReplayOutcome outcome = executor.run(id, options, control);
     const double berthSeconds = double(timer.nsecsElapsed()) / 1e9;
     if (outcome.finalStatus != RequestStatus::Completed || outcome.delivered != messages)
-        return fail(u"the replay did not complete: "_s + outcome.error + u" ("_s + QString::number(outcome.delivered)
-                    + u" delivered)"_s);
+        return fail(u"the replay did not complete: "_s + outcome.error + u" ("_s
+                    + QString::number(outcome.delivered) + u" delivered)"_s);
 
     // kcat, same keys and payloads, same cluster, its own default producer settings.
     if (!world.cluster().createTopic(u"kcat-bench"_s, Partitions))
