@@ -6,6 +6,11 @@
 // ReplayExecutor::run, i.e. pinning checks (re-read + SHA-256), intents journaled before producing,
 // idempotent acks=all produce, delivery recorded per item, dispositions, completion. Then `kcat -P` produces
 // the same keys and payloads into a fresh topic with as many partitions (timed as a whole process).
+//
+// What bounds Berth's figure: three audited row writes per item (intent journaled, intent settled,
+// disposition), each paying the audit schema's per-row triggers and foreign keys, plus a hash-chained audit
+// event per statement. The executor overlaps them (source read-ahead, two settle sessions beside the
+// journal session), so the rate follows the database's CPU, not Kafka's.
 
 #include "services/remediation/replayexecutor.h"
 #include "support/replayworld.h"
