@@ -14,9 +14,10 @@ namespace {
 int verify(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(u"Recomputes the audit log's hash chain and reports the first broken row. "
-                                      u"Record the last seq and hash it prints: a later verify can be compared "
-                                      u"with them (a chain alone cannot show rows cut from its end)."_s);
+    parser.setApplicationDescription(
+        u"Recomputes the audit log's hash chain and reports the first broken row. "
+        u"Record the last seq and hash it prints: a later verify can be compared "
+        u"with them (a chain alone cannot show rows cut from its end)."_s);
     addCommonOptions(parser, false);
     parser.process(arguments);
     Output out(parser);
@@ -37,7 +38,8 @@ int verify(const QStringList &arguments)
         return out.fail(ExitError, u"could not verify: "_s + v.error, json);
     if (!v.ok)
         return out.fail(ExitRefused,
-                        u"the audit chain is broken at seq "_s + QString::number(v.firstBrokenSeq) + u": "_s + v.problem,
+                        u"the audit chain is broken at seq "_s + QString::number(v.firstBrokenSeq) + u": "_s
+                            + v.problem,
                         json);
     // The verification itself is an audit event, so the log shows when it was last checked and by whom.
     AuditStore store(c.audit);
@@ -47,7 +49,8 @@ int verify(const QStringList &arguments)
                        {u"lastHash"_s, QString::fromLatin1(v.lastHash.toHex())}},
                       &error);
     out.done(json, u"Audit chain intact: "_s + QString::number(v.checkedRows) + u" rows, last seq "_s
-                       + QString::number(v.lastSeq) + u", hash "_s + QString::fromLatin1(v.lastHash.toHex()) + u'\n');
+                       + QString::number(v.lastSeq) + u", hash "_s + QString::fromLatin1(v.lastHash.toHex())
+                       + u'\n');
     return ExitOk;
 }
 } // namespace

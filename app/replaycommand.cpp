@@ -21,6 +21,7 @@ using namespace ReplayCommandSupport;
 
 namespace {
 ReplayControl *g_control = nullptr;
+constexpr qsizetype MaxListedProblems = 100; // status lists at most this many unfinished items
 
 void onInterrupt(int)
 {
@@ -58,8 +59,9 @@ bool parseSelection(const QString &text, bool range, QList<DlqSelection> *out, Q
         ok = ok && from >= 0;
     }
     if (!ok) {
-        *error = u"cannot read "_s + text
-                 + (range ? u" (expected TOPIC/PARTITION/FROM-TO)"_s : u" (expected TOPIC/PARTITION/OFFSET)"_s);
+        *error =
+            u"cannot read "_s + text
+            + (range ? u" (expected TOPIC/PARTITION/FROM-TO)"_s : u" (expected TOPIC/PARTITION/OFFSET)"_s);
         return false;
     }
     for (qint64 o = from; o < to; ++o)
@@ -70,19 +72,24 @@ bool parseSelection(const QString &text, bool range, QList<DlqSelection> *out, Q
 int request(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(u"Pins the selected DLQ records or inbox rows, runs the dry run and files a "
-                                      u"remediation request as the database role you log in as."_s);
+    parser.setApplicationDescription(
+        u"Pins the selected DLQ records or inbox rows, runs the dry run and files a "
+        u"remediation request as the database role you log in as."_s);
     addCommonOptions(parser, true);
-    parser.addOption({u"action"_s, u"replay (default), edit_replay, skip or delete."_s, u"action"_s, u"replay"_s});
+    parser.addOption(
+        {u"action"_s, u"replay (default), edit_replay, skip or delete."_s, u"action"_s, u"replay"_s});
     parser.addOption({u"select"_s, u"A DLQ record, TOPIC/PARTITION/OFFSET (repeatable)."_s, u"record"_s});
-    parser.addOption({u"range"_s, u"DLQ records TOPIC/PARTITION/FROM-TO, TO exclusive (repeatable)."_s, u"range"_s});
-    parser.addOption({u"inbox-row"_s, u"An inbox row MAPPING:MESSAGE-ID[:CONSUMER] (skip, delete; repeatable). "
-                                      u"MAPPING: seed000, seed001 or a preset's full name."_s,
+    parser.addOption(
+        {u"range"_s, u"DLQ records TOPIC/PARTITION/FROM-TO, TO exclusive (repeatable)."_s, u"range"_s});
+    parser.addOption({u"inbox-row"_s,
+                      u"An inbox row MAPPING:MESSAGE-ID[:CONSUMER] (skip, delete; repeatable). "
+                      u"MAPPING: seed000, seed001 or a preset's full name."_s,
                       u"row"_s});
-    parser.addOption({u"edit"_s, u"edit_replay: N=FILE, the new payload of the N-th selected record (1-based)."_s,
+    parser.addOption({u"edit"_s,
+                      u"edit_replay: N=FILE, the new payload of the N-th selected record (1-based)."_s,
                       u"n=file"_s});
-    parser.addOption({u"destination"_s, u"Replay into this topic instead of each record's original topic."_s,
-                      u"topic"_s});
+    parser.addOption(
+        {u"destination"_s, u"Replay into this topic instead of each record's original topic."_s, u"topic"_s});
     parser.addOption({u"rate"_s, u"Messages per second while executing (0: unlimited)."_s, u"n"_s, u"0"_s});
     parser.addOption({u"reason-code"_s, u"Short reason code (e.g. poison-fixed)."_s, u"code"_s});
     parser.addOption({u"reason"_s, u"Why, in words."_s, u"text"_s});
@@ -109,7 +116,8 @@ int request(const QStringList &arguments)
     for (const QString &row : parser.values(u"inbox-row"_s)) {
         const QStringList parts = row.split(u':');
         if (parts.size() < 2 || parts.size() > 3 || parts.at(1).isEmpty())
-            return out.fail(ExitUsage, u"cannot read --inbox-row "_s + row + u" (expected MAPPING:MESSAGE-ID[:CONSUMER])"_s);
+            return out.fail(ExitUsage, u"cannot read --inbox-row "_s + row
+                                           + u" (expected MAPPING:MESSAGE-ID[:CONSUMER])"_s);
         draft.inboxRows.append(inboxRefFor(mappingName(parts.at(0)), parts.at(1), parts.value(2)));
     }
     for (const QString &edit : parser.values(u"edit"_s)) {
@@ -127,7 +135,8 @@ int request(const QStringList &arguments)
     draft.reason = parser.value(u"reason"_s);
     draft.ticket = parser.value(u"ticket"_s);
     if (parser.isSet(u"expires-in"_s))
-        draft.expiresAt = QDateTime::currentDateTimeUtc().addSecs(qint64(parser.value(u"expires-in"_s).toDouble() * 60));
+        draft.expiresAt =
+            QDateTime::currentDateTimeUtc().addSecs(qint64(parser.value(u"expires-in"_s).toDouble() * 60));
     if (draft.reason.trimmed().isEmpty())
         return out.fail(ExitUsage, u"give --reason: the approver and the audit need to know why"_s);
 
@@ -168,8 +177,9 @@ int request(const QStringList &arguments)
 int decide(const QStringList &arguments, bool approve)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(approve ? u"Approves a pending request (not your own: the database refuses)."_s
-                                             : u"Rejects a pending request; it can never execute."_s);
+    parser.setApplicationDescription(
+        approve ? u"Approves a pending request (not your own: the database refuses)."_s
+                : u"Rejects a pending request; it can never execute."_s);
     addCommonOptions(parser, false);
     parser.addOption({u"request"_s, u"The request id."_s, u"id"_s});
     parser.addOption({u"comment"_s, u"A comment kept with the decision."_s, u"text"_s});
@@ -188,9 +198,10 @@ int decide(const QStringList &arguments, bool approve)
         return out.fail(ExitRefused, error);
     const std::optional<RequestDetail> detail = store.requestDetail(id, &error, 0);
     const QString status = detail ? AuditText::statusName(detail->request.status) : QString();
-    out.done({{u"requestId"_s, id}, {u"decision"_s, approve ? u"approve"_s : u"reject"_s}, {u"status"_s, status}},
-             u"Request "_s + QString::number(id) + u": "_s + (approve ? u"approved"_s : u"rejected"_s)
-                 + u" by you; now "_s + status + u'\n');
+    out.done(
+        {{u"requestId"_s, id}, {u"decision"_s, approve ? u"approve"_s : u"reject"_s}, {u"status"_s, status}},
+        u"Request "_s + QString::number(id) + u": "_s + (approve ? u"approved"_s : u"rejected"_s)
+            + u" by you; now "_s + status + u'\n');
     return ExitOk;
 }
 
@@ -211,7 +222,8 @@ std::optional<RequestDetail> requestNamed(const QCommandLineParser &parser, cons
     AuditStore store(c.audit);
     std::optional<RequestDetail> detail = store.requestDetail(id, &error, 0);
     if (!detail)
-        *exitCode = out.fail(ExitError, error.isEmpty() ? QString(u"there is no request "_s + QString::number(id)) : error);
+        *exitCode = out.fail(
+            ExitError, error.isEmpty() ? QString(u"there is no request "_s + QString::number(id)) : error);
     return detail;
 }
 
@@ -219,7 +231,8 @@ QJsonObject outcomeJson(const ReplayOutcome &o)
 {
     QJsonArray problems;
     for (const ReplayItemProblem &p : o.problems)
-        problems.append(QJsonObject{{u"item"_s, p.itemNo}, {u"replayId"_s, p.replayId}, {u"error"_s, p.error}});
+        problems.append(
+            QJsonObject{{u"item"_s, p.itemNo}, {u"replayId"_s, p.replayId}, {u"error"_s, p.error}});
     return {{u"started"_s, o.started},
             {u"status"_s, AuditText::statusName(o.finalStatus)},
             {u"total"_s, o.total},
@@ -240,14 +253,17 @@ QJsonObject outcomeJson(const ReplayOutcome &o)
 int execute(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(u"Executes an approved request effectively-once; re-run to resume after an "
-                                      u"interruption or a crash. Ctrl-C stops cleanly (resumable)."_s);
+    parser.setApplicationDescription(
+        u"Executes an approved request effectively-once; re-run to resume after an "
+        u"interruption or a crash. Ctrl-C stops cleanly (resumable)."_s);
     addCommonOptions(parser, true);
     parser.addOption({u"request"_s, u"The request id."_s, u"id"_s});
     parser.addOption({u"rate"_s, u"Messages per second (overrides the request's; 0: unlimited)."_s, u"n"_s});
-    parser.addOption({u"canary"_s, u"Send this many first and watch the DLQ for them before the rest."_s, u"n"_s});
+    parser.addOption(
+        {u"canary"_s, u"Send this many first and watch the DLQ for them before the rest."_s, u"n"_s});
     parser.addOption({u"canary-watch"_s, u"How long the canary is watched, in ms."_s, u"ms"_s, u"5000"_s});
-    parser.addOption({u"keep-diagnostic-headers"_s, u"Keep the DLQ's diagnostic headers on replayed records."_s});
+    parser.addOption(
+        {u"keep-diagnostic-headers"_s, u"Keep the DLQ's diagnostic headers on replayed records."_s});
     parser.addOption({u"quiet"_s, u"No progress lines on stderr."_s});
     parser.process(arguments);
     Output out(parser);
@@ -279,11 +295,12 @@ int execute(const QStringList &arguments)
         if (!progress || (second == lastLine && p.phase == ReplayPhase::Producing))
             return;
         lastLine = second;
-        out.progress(replayPhaseName(p.phase) + u": "_s + QString::number(p.done) + u'/' + QString::number(p.total)
-                     + u" done, "_s + QString::number(p.delivered) + u" delivered ("_s
-                     + QString::number(p.reconciled) + u" reconciled), "_s + QString::number(p.failed)
-                     + u" failed, "_s + QString::number(p.ratePerSecond, 'f', 0) + u" msgs/s, ETA "_s
-                     + (p.etaMs < 0 ? u"?"_s : QString(QString::number(double(p.etaMs) / 1000.0, 'f', 0) + u" s"_s)));
+        out.progress(
+            replayPhaseName(p.phase) + u": "_s + QString::number(p.done) + u'/' + QString::number(p.total)
+            + u" done, "_s + QString::number(p.delivered) + u" delivered ("_s + QString::number(p.reconciled)
+            + u" reconciled), "_s + QString::number(p.failed) + u" failed, "_s
+            + QString::number(p.ratePerSecond, 'f', 0) + u" msgs/s, ETA "_s
+            + (p.etaMs < 0 ? u"?"_s : QString(QString::number(double(p.etaMs) / 1000.0, 'f', 0) + u" s"_s)));
     });
     g_control = nullptr;
     std::signal(SIGINT, SIG_DFL);
@@ -292,7 +309,8 @@ int execute(const QStringList &arguments)
     if (!outcome.started)
         return out.fail(ExitRefused, outcome.error, json);
     if (!outcome.error.isEmpty())
-        return out.fail(ExitError, outcome.error + u" (the request stays executing: run execute again to resume)"_s,
+        return out.fail(ExitError,
+                        outcome.error + u" (the request stays executing: run execute again to resume)"_s,
                         json);
     QString text = u"Request "_s + QString::number(id) + u": "_s + AuditText::statusName(outcome.finalStatus)
                    + u"; "_s + QString::number(outcome.delivered) + u" delivered ("_s
@@ -304,8 +322,9 @@ int execute(const QStringList &arguments)
         text += u"  item "_s + QString::number(p.itemNo) + u" ("_s + p.replayId + u"): "_s + p.error + u'\n';
     out.done(json, text);
     if (outcome.pausedStop) {
-        out.progress(outcome.canaryTripped ? u"stopped: the canary came back to the DLQ; run execute again to go on"_s
-                                           : u"interrupted: run execute again to resume"_s);
+        out.progress(outcome.canaryTripped
+                         ? u"stopped: the canary came back to the DLQ; run execute again to go on"_s
+                         : u"interrupted: run execute again to resume"_s);
         return ExitInterrupted;
     }
     if (outcome.finalStatus == RequestStatus::Completed)
@@ -316,7 +335,8 @@ int execute(const QStringList &arguments)
 int status(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(u"Shows a request: status, approvals, and its items' execution states."_s);
+    parser.setApplicationDescription(
+        u"Shows a request: status, approvals, and its items' execution states."_s);
     addCommonOptions(parser, false);
     parser.addOption({u"request"_s, u"The request id."_s, u"id"_s});
     parser.process(arguments);
@@ -328,19 +348,36 @@ int status(const QStringList &arguments)
         return exitCode;
     const qint64 id = detail->request.id;
     QString error;
-    QHash<QString, int> states;
+    QHash<int, IntentJournal::Intent> journaled;
     IntentJournal journal(c.audit, id);
-    if (!journal.stateCounts(&states, &error))
+    if (!journal.load(&journaled, &error))
         return out.fail(ExitError, error);
     const RemediationRequest &r = detail->request;
+    // Counts per state, and the items that did not get through (failed, or still pending), with why.
+    QHash<QString, int> states;
+    QList<int> unfinished;
+    for (auto it = journaled.cbegin(); it != journaled.cend(); ++it) {
+        ++states[IntentJournal::stateName(it->state)];
+        if (it->state == IntentJournal::State::Failed || it->state == IntentJournal::State::Pending)
+            unfinished.append(it.key());
+    }
+    std::sort(unfinished.begin(), unfinished.end());
     QJsonObject intents;
     for (auto it = states.cbegin(); it != states.cend(); ++it)
         intents.insert(it.key(), it.value());
+    QJsonArray problems;
+    for (const int item : unfinished.first(std::min<qsizetype>(unfinished.size(), MaxListedProblems))) {
+        const IntentJournal::Intent &in = journaled.value(item);
+        problems.append(QJsonObject{{u"item"_s, item},
+                                    {u"replayId"_s, replayIdFor(id, item)},
+                                    {u"state"_s, IntentJournal::stateName(in.state)},
+                                    {u"error"_s, in.error}});
+    }
     QJsonArray approvals;
-    QString text = u"Request "_s + QString::number(id) + u" ("_s + AuditText::actionName(r.action) + u") is "_s
-                   + AuditText::statusName(r.status) + u"; requested by "_s + r.requestedBy + u", "_s
-                   + QString::number(r.itemCount) + u" item(s), expires "_s + r.expiresAt.toUTC().toString(Qt::ISODate)
-                   + u'\n';
+    QString text = u"Request "_s + QString::number(id) + u" ("_s + AuditText::actionName(r.action)
+                   + u") is "_s + AuditText::statusName(r.status) + u"; requested by "_s + r.requestedBy
+                   + u", "_s + QString::number(r.itemCount) + u" item(s), expires "_s
+                   + r.expiresAt.toUTC().toString(Qt::ISODate) + u'\n';
     for (const Approval &a : detail->approvals) {
         approvals.append(QJsonObject{{u"approver"_s, a.approver},
                                      {u"approved"_s, a.approved},
@@ -350,6 +387,11 @@ int status(const QStringList &arguments)
     }
     for (const QString &state : {u"pending"_s, u"delivered"_s, u"failed"_s, u"skipped"_s})
         text += u"  intents "_s + state + u": "_s + QString::number(states.value(state)) + u'\n';
+    for (const QJsonValue &p : std::as_const(problems)) {
+        const QJsonObject o = p.toObject();
+        text += u"  "_s + o.value(u"replayId"_s).toString() + u' ' + o.value(u"state"_s).toString() + u": "_s
+                + o.value(u"error"_s).toString() + u'\n';
+    }
     out.done({{u"requestId"_s, id},
               {u"action"_s, AuditText::actionName(r.action)},
               {u"status"_s, AuditText::statusName(r.status)},
@@ -359,6 +401,7 @@ int status(const QStringList &arguments)
               {u"requiredApprovals"_s, r.requiredApprovals},
               {u"approvals"_s, approvals},
               {u"intents"_s, intents},
+              {u"unfinished"_s, problems},
               {u"dryRun"_s, r.dryRun}},
              text);
     return ExitOk;
@@ -368,7 +411,7 @@ int runbook(const QStringList &arguments)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(u"Prints a request as a markdown runbook: exact commands, blast radius, "
-                                      u"expected no-op rate, approvers."_s);
+                                     u"expected no-op rate, approvers."_s);
     addCommonOptions(parser, true); // --bootstrap: how the commands name the cluster
     parser.addOption({u"request"_s, u"The request id."_s, u"id"_s});
     parser.process(arguments);

@@ -58,8 +58,7 @@ bool Connections::open(const QCommandLineParser &parser, bool kafkaOptions, bool
         *error = u"audit database: "_s + migrated.error;
         return false;
     }
-    if (kafkaOptions && parser.isSet(u"inbox-db"_s)
-        && !inbox.connect(parser.value(u"inbox-db"_s), error))
+    if (kafkaOptions && parser.isSet(u"inbox-db"_s) && !inbox.connect(parser.value(u"inbox-db"_s), error))
         return false;
     return true;
 }

@@ -12,10 +12,10 @@ namespace ReplayCommandSupport {
 // Exit codes are part of the command line's contract (scripts and the runbook rely on them).
 enum ExitCode {
     ExitOk = 0,
-    ExitError = 1,       // could not connect or read; nothing was decided
-    ExitUsage = 2,       // bad arguments
-    ExitRefused = 3,     // the database or the policy refused (not allowed, not approved, expired, blocked...)
-    ExitPartial = 4,     // executed, some items failed: run execute again to retry them
+    ExitError = 1,   // could not connect or read; nothing was decided
+    ExitUsage = 2,   // bad arguments
+    ExitRefused = 3, // the database or the policy refused (not allowed, not approved, expired, blocked...)
+    ExitPartial = 4, // executed, some items failed: run execute again to retry them
     ExitInterrupted = 5, // stopped before the end (Ctrl-C, canary): run execute again to resume
 };
 

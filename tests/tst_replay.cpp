@@ -69,11 +69,11 @@ CliResult runBerth(const QStringList &arguments, int timeoutMs = 120'000)
     return r;
 }
 
-RequestDraft replayDraft(qint64 from, qint64 to, double rate = 0)
+RequestDraft replayDraft(const ReplayWorld &world, qint64 from, qint64 to, double rate = 0)
 {
     RequestDraft d;
     d.action = RemediationAction::Replay;
-    d.selection = ReplayWorld::dlqRange(from, to);
+    d.selection = world.dlqRange(from, to);
     d.rateLimit = rate;
     d.reasonCode = u"poison-fixed"_s;
     d.reason = u"projection bug fixed in v2.3"_s;
@@ -95,7 +95,10 @@ QHash<QString, int> replayIdCounts(const QList<QJsonObject> &records)
 
 int payloadOrder(const QJsonObject &record)
 {
-    return QJsonDocument::fromJson(record.value(u"payload"_s).toString().toUtf8()).object().value(u"order"_s).toInt(-1);
+    return QJsonDocument::fromJson(record.value(u"payload"_s).toString().toUtf8())
+        .object()
+        .value(u"order"_s)
+        .toInt(-1);
 }
 } // namespace
 
@@ -145,7 +148,8 @@ class TestReplay final : public QObject {
             }
         }
         if (ids.size() != count) {
-            *why = QString::number(ids.size()) + u" distinct replay ids, expected "_s + QString::number(count);
+            *why =
+                QString::number(ids.size()) + u" distinct replay ids, expected "_s + QString::number(count);
             return false;
         }
         return true;
@@ -165,7 +169,8 @@ private Q_SLOTS:
 
     void dryRunReportsBlastRadiusNoOpsOrderingAndPolicy()
     {
-        // The original partition: offsets 0..9, keys order-0..order-4 twice. DLQ item i was original offset i.
+        // The original partition: offsets 0..9, keys order-0..order-4 twice. DLQ item i was original offset
+        // i.
         QString error;
         std::unique_ptr<KafkaProducer> producer = KafkaProducer::create(m_world->kafka(), &error);
         QVERIFY2(producer, qPrintable(error));
@@ -182,7 +187,8 @@ private Q_SLOTS:
         QVERIFY2(m_world->admin().execScript(QString::fromUtf16(InboxTable), &error), qPrintable(error));
         QVERIFY(m_world->admin()
                     .exec(u"INSERT INTO processed_message (consumer_name, message_id, status) VALUES "
-                          u"('orders-projector', 'idem-0', 'COMPLETED'), ('orders-projector', 'idem-1', 'COMPLETED'), "
+                          u"('orders-projector', 'idem-0', 'COMPLETED'), ('orders-projector', 'idem-1', "
+                          u"'COMPLETED'), "
                           u"('orders-projector', 'idem-2', 'PARKED')"_s)
                     .ok);
 
@@ -190,7 +196,7 @@ private Q_SLOTS:
         context.cluster = m_world->kafka();
         context.inboxDb = &m_world->admin();
         context.inboxMappings = {InboxMapping::seed000ProcessedMessage()};
-        const BuiltRequest built = RequestBuilder::build(replayDraft(0, 6), context);
+        const BuiltRequest built = RequestBuilder::build(replayDraft(*m_world, 0, 6), context);
         QVERIFY2(built.ok(), qPrintable(built.error));
         const DryRunResult &dry = built.dryRun;
         QCOMPARE(dry.count, 6);
@@ -211,23 +217,29 @@ private Q_SLOTS:
         AuditStore store(m_world->alice());
         const qint64 id = RequestBuilder::submit(store, built, &error);
         QVERIFY2(id > 0, qPrintable(error));
-        const QJsonObject stored = QJsonDocument::fromJson(
-            m_world->scalar(u"SELECT dry_run::text FROM berth.requests WHERE id = $1"_s, {id}).toString().toUtf8())
-                                       .object();
+        const QJsonObject stored =
+            QJsonDocument::fromJson(
+                m_world->scalar(u"SELECT dry_run::text FROM berth.requests WHERE id = $1"_s, {id})
+                    .toString()
+                    .toUtf8())
+                .object();
         QCOMPARE(stored.value(u"predictedNoOps"_s).toInt(), 2);
         QCOMPARE(stored.value(u"orderingRiskItems"_s).toInt(), 5);
-        QCOMPARE(m_world->scalar(u"SELECT policy_verdict FROM berth.requests WHERE id = $1"_s, {id}).toString(),
-                 u"allowed"_s);
+        QCOMPARE(
+            m_world->scalar(u"SELECT policy_verdict FROM berth.requests WHERE id = $1"_s, {id}).toString(),
+            u"allowed"_s);
 
-        // The policy: replay.allowed false blocks (nothing is filed); false-for-side-effect needs two approvers.
+        // The policy: replay.allowed false blocks (nothing is filed); false-for-side-effect needs two
+        // approvers.
         const auto withPolicy = [&](const QByteArray &allowed) {
-            const PolicyLoadResult policy = loadPolicy("deliverySemantics:\n  consumers:\n    orders-projector:\n"
-                                                       "      topics: [orders]\n      replay:\n        allowed: "
-                                                           + allowed + "\n",
-                                                       u"test"_s);
+            const PolicyLoadResult policy =
+                loadPolicy("deliverySemantics:\n  consumers:\n    orders-projector:\n"
+                           "      topics: [orders]\n      replay:\n        allowed: "
+                               + allowed + "\n",
+                           u"test"_s);
             RequestBuilderContext c = context;
             c.policy = policy.policy;
-            return RequestBuilder::build(replayDraft(0, 6), c);
+            return RequestBuilder::build(replayDraft(*m_world, 0, 6), c);
         };
         const BuiltRequest blocked = withPolicy("false");
         QCOMPARE(blocked.dryRun.verdict, PolicyVerdict::Blocked);
@@ -246,12 +258,13 @@ private Q_SLOTS:
     {
         QString error;
         QVERIFY2(m_world->seedDlq(0, 5, 5, &error), qPrintable(error));
-        const qint64 pending = m_world->request(replayDraft(0, 5), &error);
+        const qint64 pending = m_world->request(replayDraft(*m_world, 0, 5), &error);
         QVERIFY2(pending > 0, qPrintable(error));
-        const qint64 rejected = m_world->request(replayDraft(0, 5), &error);
+        const qint64 rejected = m_world->request(replayDraft(*m_world, 0, 5), &error);
         QVERIFY2(rejected > 0, qPrintable(error));
-        QVERIFY2(AuditStore(m_world->bob()).reject(rejected, u"not during the freeze"_s, &error), qPrintable(error));
-        RequestDraft shortLived = replayDraft(0, 5);
+        QVERIFY2(AuditStore(m_world->bob()).reject(rejected, u"not during the freeze"_s, &error),
+                 qPrintable(error));
+        RequestDraft shortLived = replayDraft(*m_world, 0, 5);
         shortLived.expiresAt = QDateTime::currentDateTimeUtc().addMSecs(2500);
         const qint64 expired = m_world->request(shortLived, &error);
         QVERIFY2(expired > 0, qPrintable(error));
@@ -267,8 +280,9 @@ private Q_SLOTS:
         QVERIFY(m_world->statusOf(expired) == u"approved"_s); // overdue: the database refused to start it
 
         // The command line refuses the same way, with its own exit code and a reason on stderr.
-        const CliResult cli = runBerth({u"replay"_s, u"execute"_s, u"--bootstrap"_s, m_world->bootstrap(), u"--db"_s,
-                                        m_world->conninfo(u"alice"_s), u"--request"_s, QString::number(rejected)});
+        const CliResult cli =
+            runBerth({u"replay"_s, u"execute"_s, u"--bootstrap"_s, m_world->bootstrap(), u"--db"_s,
+                      m_world->conninfo(u"alice"_s), u"--request"_s, QString::number(rejected)});
         QCOMPARE(cli.exitCode, 3);
         QVERIFY2(cli.err.contains(u"rejected"_s), qPrintable(cli.err));
 
@@ -280,7 +294,7 @@ private Q_SLOTS:
     {
         QString error;
         QVERIFY2(m_world->seedDlq(0, 40, 4, &error), qPrintable(error));
-        const qint64 id = approvedRequest(replayDraft(0, 40));
+        const qint64 id = approvedRequest(replayDraft(*m_world, 0, 40));
         QVERIFY(id > 0);
         const ReplayOutcome outcome = execute(id);
         QVERIFY2(outcome.error.isEmpty(), qPrintable(outcome.error));
@@ -305,7 +319,8 @@ private Q_SLOTS:
             QCOMPARE(h.value(u"idempotency-key"_s), u"idem-"_s + QString::number(n));
             for (auto it = h.cbegin(); it != h.cend(); ++it)
                 QVERIFY2(!it.key().startsWith(u"dlq-"_s), qPrintable(it.key()));
-            QCOMPARE(h.values(u"berth-replay-id"_s), QStringList{QString::number(id) + u'-' + QString::number(n + 1)});
+            QCOMPARE(h.values(u"berth-replay-id"_s),
+                     QStringList{QString::number(id) + u'-' + QString::number(n + 1)});
             QCOMPARE(h.value(u"berth-request-id"_s), QString::number(id));
             QCOMPARE(h.value(u"berth-replayed-from"_s), Dlq + u"/0/"_s + QString::number(n));
             QCOMPARE(h.value(u"berth-replay-count"_s), u"1"_s);
@@ -340,7 +355,7 @@ private Q_SLOTS:
         QVERIFY2(m_world->seedDlq(0, 10, 5, &error), qPrintable(error));
         RequestBuilderContext context;
         context.cluster = m_world->kafka();
-        BuiltRequest built = RequestBuilder::build(replayDraft(0, 10), context);
+        BuiltRequest built = RequestBuilder::build(replayDraft(*m_world, 0, 10), context);
         QVERIFY2(built.ok(), qPrintable(built.error));
         // What the pin says item 4 looked like no longer matches the record at its offset (a topic recreated
         // and refilled, or a wrong pin): the executor must refuse it and replay the rest.
@@ -353,24 +368,66 @@ private Q_SLOTS:
         QCOMPARE(outcome.refused, 1);
         QCOMPARE(outcome.delivered, 9);
         QCOMPARE(outcome.finalStatus, RequestStatus::PartiallyFailed);
-        QVERIFY(m_world
-                    ->scalar(u"SELECT error FROM berth.intents WHERE request_id = $1 AND item_no = 4 AND state = 'failed'"_s,
-                             {id})
-                    .toString()
-                    .contains(u"SHA-256"_s));
+        QVERIFY(
+            m_world
+                ->scalar(
+                    u"SELECT error FROM berth.intents WHERE request_id = $1 AND item_no = 4 AND state = 'failed'"_s,
+                    {id})
+                .toString()
+                .contains(u"SHA-256"_s));
         const QHash<QString, int> ids = replayIdCounts(readTopic(Orders));
         QCOMPARE(ids.size(), 9);
         QVERIFY(!ids.contains(QString::number(id) + u"-4"_s));
+        // The command line shows the item that did not get through, and why.
+        const CliResult status = runBerth({u"replay"_s, u"status"_s, u"--db"_s, m_world->conninfo(u"bob"_s),
+                                           u"--request"_s, QString::number(id), u"--json"_s});
+        QCOMPARE(status.exitCode, 0);
+        QCOMPARE(status.json().value(u"status"_s).toString(), u"partially_failed"_s);
+        const QJsonArray unfinished = status.json().value(u"unfinished"_s).toArray();
+        QCOMPARE(unfinished.size(), 1);
+        QCOMPARE(unfinished.at(0).toObject().value(u"item"_s).toInt(), 4);
+        QVERIFY(unfinished.at(0).toObject().value(u"error"_s).toString().contains(u"SHA-256"_s));
+    }
+
+    void editAndReplaySendsTheEditedPayload()
+    {
+        QString error;
+        QVERIFY2(m_world->seedDlq(0, 3, 3, &error), qPrintable(error));
+        RequestDraft draft = replayDraft(*m_world, 0, 3);
+        draft.action = RemediationAction::EditReplay;
+        // The original is JSON, so the edit must be too.
+        draft.editedPayloads.insert(1, "{\"order\":1,\"note\":\"fixed");
+        RequestBuilderContext context;
+        context.cluster = m_world->kafka();
+        const BuiltRequest broken = RequestBuilder::build(draft, context);
+        QVERIFY(!broken.ok());
+        QVERIFY2(broken.error.contains(u"not valid JSON"_s), qPrintable(broken.error));
+        const QByteArray edited = R"({"order":1,"note":"fixed by hand"})";
+        draft.editedPayloads.insert(1, edited);
+        const qint64 id = approvedRequest(draft);
+        QVERIFY(id > 0);
+        const ReplayOutcome outcome = execute(id);
+        QCOMPARE(outcome.finalStatus, RequestStatus::Completed);
+        const QList<QJsonObject> records = readTopic(Orders);
+        QCOMPARE(records.size(), 3);
+        for (const QJsonObject &r : records) {
+            const QString replayId = kcatHeaders(r).value(u"berth-replay-id"_s);
+            const QByteArray payload = r.value(u"payload"_s).toString().toUtf8();
+            if (replayId == QString::number(id) + u"-2"_s)
+                QCOMPARE(payload, edited);
+            else
+                QCOMPARE(payload, ReplayWorld::payloadFor(payloadOrder(r), 0));
+        }
     }
 
     void resumeReconcilesPendingIntentsAndProducesEachOnce()
     {
         QString error;
         QVERIFY2(m_world->seedDlq(0, 100, 10, &error), qPrintable(error));
-        const qint64 id = approvedRequest(replayDraft(0, 100, 200));
+        const qint64 id = approvedRequest(replayDraft(*m_world, 0, 100, 200));
         QVERIFY(id > 0);
-        // Interrupted a quarter of a second in (about 50 of 100 sent at 200/s): the run stops, the request stays
-        // executing, the rest of the batch stays journaled as pending.
+        // Interrupted a quarter of a second in (about 50 of 100 sent at 200/s): the run stops, the request
+        // stays executing, the rest of the batch stays journaled as pending.
         ReplayControl control;
         ReplayOptions options;
         options.stopWhenPaused = true;
@@ -385,14 +442,18 @@ private Q_SLOTS:
         QCOMPARE(m_world->statusOf(id), u"executing"_s);
         QVERIFY2(first.delivered > 0 && first.delivered < 100, qPrintable(QString::number(first.delivered)));
         const int pendingItem =
-            m_world->scalar(u"SELECT min(item_no) FROM berth.intents WHERE request_id = $1 AND state = 'pending'"_s, {id})
+            m_world
+                ->scalar(
+                    u"SELECT min(item_no) FROM berth.intents WHERE request_id = $1 AND state = 'pending'"_s,
+                    {id})
                 .toInt();
         QVERIFY(pendingItem > 0);
 
         // As if a crashed run had sent that pending item before it could record the delivery report.
         QProcess kcat;
-        kcat.start(u"kcat"_s, {u"-P"_s, u"-b"_s, m_world->bootstrap(), u"-t"_s, Orders, u"-K"_s, u"\t"_s, u"-H"_s,
-                               u"berth-replay-id="_s + QString::number(id) + u'-' + QString::number(pendingItem)});
+        kcat.start(u"kcat"_s,
+                   {u"-P"_s, u"-b"_s, m_world->bootstrap(), u"-t"_s, Orders, u"-K"_s, u"\t"_s, u"-H"_s,
+                    u"berth-replay-id="_s + QString::number(id) + u'-' + QString::number(pendingItem)});
         kcat.write("order-" + QByteArray::number((pendingItem - 1) % 10) + '\t'
                    + ReplayWorld::payloadFor(pendingItem - 1, 0) + '\n');
         kcat.closeWriteChannel();
@@ -406,8 +467,9 @@ private Q_SLOTS:
         QCOMPARE(second.reconciled, 1);
         QCOMPARE(second.producedThisRun, qint64(100 - first.delivered - 1));
         QVERIFY2(exactlyOnce(Orders, id, 100, &error), qPrintable(error));
-        QCOMPARE(m_world->scalar(u"SELECT error FROM berth.intents WHERE request_id = $1 AND item_no = $2"_s,
-                                 {id, pendingItem})
+        QCOMPARE(m_world
+                     ->scalar(u"SELECT error FROM berth.intents WHERE request_id = $1 AND item_no = $2"_s,
+                              {id, pendingItem})
                      .toString(),
                  u"reconciled"_s);
     }
@@ -417,14 +479,13 @@ private Q_SLOTS:
         QString error;
         constexpr int Items = 3000;
         QVERIFY2(m_world->seedDlq(0, Items, 30, &error), qPrintable(error));
-        const qint64 id = approvedRequest(replayDraft(0, Items, 1500));
+        const qint64 id = approvedRequest(replayDraft(*m_world, 0, Items, 1500));
         QVERIFY(id > 0);
         // Retriable produce errors for the first requests, then one broker down for 1.5 s mid-run.
         m_world->cluster().pushRequestErrors(
-            ProduceApiKey,
-            {RD_KAFKA_RESP_ERR_NOT_LEADER_FOR_PARTITION, RD_KAFKA_RESP_ERR_REQUEST_TIMED_OUT,
-             RD_KAFKA_RESP_ERR_NOT_ENOUGH_REPLICAS, RD_KAFKA_RESP_ERR_LEADER_NOT_AVAILABLE,
-             RD_KAFKA_RESP_ERR_REQUEST_TIMED_OUT, RD_KAFKA_RESP_ERR_NOT_LEADER_FOR_PARTITION});
+            ProduceApiKey, {RD_KAFKA_RESP_ERR_NOT_LEADER_FOR_PARTITION, RD_KAFKA_RESP_ERR_REQUEST_TIMED_OUT,
+                            RD_KAFKA_RESP_ERR_NOT_ENOUGH_REPLICAS, RD_KAFKA_RESP_ERR_LEADER_NOT_AVAILABLE,
+                            RD_KAFKA_RESP_ERR_REQUEST_TIMED_OUT, RD_KAFKA_RESP_ERR_NOT_LEADER_FOR_PARTITION});
         std::thread faults([this] {
             std::this_thread::sleep_for(std::chrono::milliseconds(700));
             m_world->cluster().setBrokerDown(2);
@@ -447,13 +508,14 @@ private Q_SLOTS:
         QVERIFY2(m_world->admin().execScript(QString::fromUtf16(InboxTable), &error), qPrintable(error));
         QVERIFY(m_world->admin()
                     .exec(u"INSERT INTO processed_message (consumer_name, message_id, status) VALUES "
-                          u"('orders-projector', 'idem-3', 'PARKED'), ('orders-projector', 'idem-4', 'FAILED_TERMINAL'), "
+                          u"('orders-projector', 'idem-3', 'PARKED'), ('orders-projector', 'idem-4', "
+                          u"'FAILED_TERMINAL'), "
                           u"('orders-projector', 'idem-9', 'COMPLETED')"_s)
                     .ok);
         const QString mapping = InboxMapping::seed000ProcessedMessage().name;
         RequestDraft draft;
         draft.action = RemediationAction::Skip;
-        draft.selection = ReplayWorld::dlqRange(3, 4);
+        draft.selection = m_world->dlqRange(3, 4);
         draft.inboxRows = {inboxRefFor(mapping, u"idem-3"_s, u"orders-projector"_s),
                            inboxRefFor(mapping, u"idem-4"_s, u"orders-projector"_s)};
         draft.reasonCode = u"duplicate-charge"_s;
@@ -466,17 +528,20 @@ private Q_SLOTS:
         QCOMPARE(outcome.finalStatus, RequestStatus::Completed);
         QCOMPARE(outcome.skipped, 3);
         const auto statusOf = [&](const QString &messageId) {
-            return m_world->scalar(u"SELECT status FROM processed_message WHERE message_id = $1"_s, {messageId}).toString();
+            return m_world
+                ->scalar(u"SELECT status FROM processed_message WHERE message_id = $1"_s, {messageId})
+                .toString();
         };
         QCOMPARE(statusOf(u"idem-3"_s), u"SKIPPED"_s);
         QCOMPARE(statusOf(u"idem-4"_s), u"SKIPPED"_s);
         QCOMPARE(statusOf(u"idem-9"_s), u"COMPLETED"_s); // not selected, not touched
-        QCOMPARE(m_world
-                     ->scalar(u"SELECT count(*) FROM berth.dispositions WHERE request_id = $1 AND disposition = "
-                              u"'skipped' AND details->>'reason_code' = 'duplicate-charge'"_s,
-                              {id})
-                     .toLongLong(),
-                 3);
+        QCOMPARE(
+            m_world
+                ->scalar(u"SELECT count(*) FROM berth.dispositions WHERE request_id = $1 AND disposition = "
+                         u"'skipped' AND details->>'reason_code' = 'duplicate-charge'"_s,
+                         {id})
+                .toLongLong(),
+            3);
         QCOMPARE(m_world
                      ->scalar(u"SELECT source_topic || '/' || source_offset FROM berth.dispositions WHERE "
                               u"request_id = $1 AND source_topic IS NOT NULL"_s,
@@ -492,7 +557,7 @@ private Q_SLOTS:
         constexpr int Items = 300;
         constexpr double Rate = 200;
         QVERIFY2(m_world->seedDlq(0, Items, 10, &error), qPrintable(error));
-        const qint64 id = approvedRequest(replayDraft(0, Items, Rate));
+        const qint64 id = approvedRequest(replayDraft(*m_world, 0, Items, Rate));
         QVERIFY(id > 0);
         const ReplayOutcome outcome = execute(id);
         QCOMPARE(outcome.finalStatus, RequestStatus::Completed);
@@ -529,13 +594,14 @@ private Q_SLOTS:
         QCOMPARE(r.json().value(u"items"_s).toInt(), Items);
         r = runBerth({u"replay"_s, u"approve"_s, u"--db"_s, alice, u"--request"_s, QString::number(id)});
         QCOMPARE(r.exitCode, 3); // the requester cannot approve
-        r = runBerth({u"replay"_s, u"approve"_s, u"--db"_s, bob, u"--request"_s, QString::number(id), u"--json"_s});
+        r = runBerth(
+            {u"replay"_s, u"approve"_s, u"--db"_s, bob, u"--request"_s, QString::number(id), u"--json"_s});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QCOMPARE(r.json().value(u"status"_s).toString(), u"approved"_s);
 
         // Killed with SIGKILL early (setting up or journaling), then at about a quarter and at about 60%.
-        const QStringList execute = QStringList{u"replay"_s, u"execute"_s, u"--db"_s, alice, u"--request"_s,
-                                                QString::number(id), u"--quiet"_s}
+        const QStringList execute = QStringList{u"replay"_s,    u"execute"_s,        u"--db"_s,   alice,
+                                                u"--request"_s, QString::number(id), u"--quiet"_s}
                                     + cluster;
         const QList<qint64> killAt{-1, Items / 4, Items * 6 / 10};
         qint64 written = 0;
@@ -556,26 +622,29 @@ private Q_SLOTS:
                 }
             }
             QVERIFY2(child.state() == QProcess::Running,
-                     qPrintable(u"the run ended before the kill: "_s + QString::fromUtf8(child.readAllStandardError())));
+                     qPrintable(u"the run ended before the kill: "_s
+                                + QString::fromUtf8(child.readAllStandardError())));
             ::kill(pid_t(child.processId()), SIGKILL);
             QVERIFY(child.waitForFinished());
             QCOMPARE(child.exitStatus(), QProcess::CrashExit);
         }
         QVERIFY2(written >= Items * 6 / 10 && written < Items, qPrintable(QString::number(written)));
 
-        r = runBerth(QStringList{u"replay"_s, u"execute"_s, u"--db"_s, alice, u"--request"_s, QString::number(id),
-                                 u"--quiet"_s, u"--json"_s}
+        r = runBerth(QStringList{u"replay"_s, u"execute"_s, u"--db"_s, alice, u"--request"_s,
+                                 QString::number(id), u"--quiet"_s, u"--json"_s}
                      + cluster);
         QVERIFY2(r.exitCode == 0, qPrintable(r.err + QString::fromUtf8(r.out)));
         QCOMPARE(r.json().value(u"status"_s).toString(), u"completed"_s);
         QVERIFY2(exactlyOnce(Orders, id, Items, &error), qPrintable(error));
         QCOMPARE(readTopic(Orders).size(), Items);
 
-        r = runBerth({u"replay"_s, u"status"_s, u"--db"_s, bob, u"--request"_s, QString::number(id), u"--json"_s});
+        r = runBerth(
+            {u"replay"_s, u"status"_s, u"--db"_s, bob, u"--request"_s, QString::number(id), u"--json"_s});
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(r.json().value(u"intents"_s).toObject().value(u"delivered"_s).toInt(), Items);
-        r = runBerth(QStringList{u"replay"_s, u"runbook"_s, u"--db"_s, bob, u"--request"_s, QString::number(id)}
-                     + cluster);
+        r = runBerth(
+            QStringList{u"replay"_s, u"runbook"_s, u"--db"_s, bob, u"--request"_s, QString::number(id)}
+            + cluster);
         QCOMPARE(r.exitCode, 0);
         const QString runbook = QString::fromUtf8(r.out);
         QVERIFY(runbook.startsWith(u"# Runbook: remediation request "_s + QString::number(id)));

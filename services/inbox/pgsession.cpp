@@ -267,6 +267,31 @@ PgSession &PgSession::operator=(PgSession &&other) noexcept
     return *this;
 }
 
+bool PgSession::connectLike(const PgSession &other, QString *error)
+{
+    if (!other.isOpen()) {
+        if (error)
+            *error = u"not connected"_s;
+        return false;
+    }
+    PQconninfoOption *options = PQconninfo(other.m_conn);
+    if (!options) {
+        if (error)
+            *error = u"out of memory reading the connection parameters"_s;
+        return false;
+    }
+    QString conninfo;
+    for (PQconninfoOption *o = options; o->keyword; ++o) {
+        if (!o->val || !*o->val)
+            continue;
+        QString value = QString::fromUtf8(o->val);
+        value.replace(u'\\', u"\\\\"_s).replace(u'\'', u"\\'"_s);
+        conninfo += QString::fromUtf8(o->keyword) + u"='"_s + value + u"' "_s;
+    }
+    PQconninfoFree(options);
+    return connect(conninfo, error);
+}
+
 bool PgSession::connect(const QString &conninfo, QString *error)
 {
     close();

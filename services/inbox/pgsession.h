@@ -40,6 +40,9 @@ public:
 
     // Closes any previous connection first. The session always talks UTF-8 and ISO dates.
     bool connect(const QString &conninfo, QString *error);
+    // A second connection with the same parameters (host, role, database, password...) as an open session:
+    // for a worker that writes in parallel under the same identity.
+    bool connectLike(const PgSession &other, QString *error);
     bool isOpen() const;
     void close();
 

@@ -49,10 +49,11 @@ QString destinationOf(const DryRunInput &input, const PinnedItem &item)
 
 void checkOrdering(const DryRunInput &input, DryRunResult &r)
 {
-    r.orderingMethod = u"For each item with a key and an original position, the original partition is read after "
-                       u"that offset up to its end; a later record with the same key means the consumer has a "
-                       u"newer state already (or soon), which an older replay may overwrite. Conservative: it "
-                       u"counts records not yet consumed too."_s;
+    r.orderingMethod =
+        u"For each item with a key and an original position, the original partition is read after "
+        u"that offset up to its end; a later record with the same key means the consumer has a "
+        u"newer state already (or soon), which an older replay may overwrite. Conservative: it "
+        u"counts records not yet consumed too."_s;
     if (input.cluster.isEmpty()) {
         r.orderingError = u"no cluster given: ordering not checked"_s;
         return;
@@ -62,14 +63,16 @@ void checkOrdering(const DryRunInput &input, DryRunResult &r)
     QHash<QString, QPair<QString, int>> where;
     QHash<QString, qint64> from;
     for (const PinnedItem &item : input.items) {
-        if (!item.key || item.originalTopic.isEmpty() || item.originalPartition < 0 || item.originalOffset < 0) {
+        if (!item.key || item.originalTopic.isEmpty() || item.originalPartition < 0
+            || item.originalOffset < 0) {
             ++r.orderingUnknownItems;
             continue;
         }
         const QString id = item.originalTopic + u'\n' + QString::number(item.originalPartition);
         wanted[id][*item.key].append(item.originalOffset);
         where.insert(id, {item.originalTopic, item.originalPartition});
-        from.insert(id, from.contains(id) ? std::min(from.value(id), item.originalOffset + 1) : item.originalOffset + 1);
+        from.insert(id, from.contains(id) ? std::min(from.value(id), item.originalOffset + 1)
+                                          : item.originalOffset + 1);
     }
     if (wanted.isEmpty()) {
         r.orderingChecked = true;
@@ -106,7 +109,8 @@ void checkOrdering(const DryRunInput &input, DryRunResult &r)
     const bool ok = reader->read(
         ranges,
         [&](const rd_kafka_message_t *m) {
-            const QString id = QString::fromUtf8(rd_kafka_topic_name(m->rkt)) + u'\n' + QString::number(m->partition);
+            const QString id =
+                QString::fromUtf8(rd_kafka_topic_name(m->rkt)) + u'\n' + QString::number(m->partition);
             if (!m->key)
                 return true;
             const QByteArray key(static_cast<const char *>(m->key), qsizetype(m->key_len));
@@ -147,7 +151,8 @@ void applyPolicy(const DryRunInput &input, DryRunResult &r)
 {
     r.verdict = PolicyVerdict::Allowed;
     r.policyReasons.clear();
-    const bool replays = input.action == RemediationAction::Replay || input.action == RemediationAction::EditReplay;
+    const bool replays =
+        input.action == RemediationAction::Replay || input.action == RemediationAction::EditReplay;
     auto needTwo = [&](const QString &why) {
         if (r.verdict == PolicyVerdict::Allowed)
             r.verdict = PolicyVerdict::NeedsTwoPersons;
@@ -175,7 +180,8 @@ void applyPolicy(const DryRunInput &input, DryRunResult &r)
         if (replays && c->replayAllowed == ReplayAllowance::NotAllowed)
             block(u"consumer "_s + name + u": replay.allowed is false"_s);
         else if (replays && c->replayAllowed == ReplayAllowance::NotForSideEffects)
-            needTwo(u"consumer "_s + name + u": replay.allowed is false-for-side-effect (side effects repeat)"_s);
+            needTwo(u"consumer "_s + name
+                    + u": replay.allowed is false-for-side-effect (side effects repeat)"_s);
         if (c->manualReviewRequired.value_or(false))
             needTwo(u"consumer "_s + name + u": manualReviewRequired"_s);
     }
@@ -227,7 +233,8 @@ DryRunResult evaluate(const DryRunInput &input, PgSession *inboxDb)
         r.inboxError = error;
         r.keysLookedUp = int(idemKeys.size());
         for (const PinnedItem &item : input.items) {
-            if (!item.idempotencyKey.isEmpty() && states.value(item.idempotencyKey).state == InboxState::Completed)
+            if (!item.idempotencyKey.isEmpty()
+                && states.value(item.idempotencyKey).state == InboxState::Completed)
                 ++r.predictedNoOps;
         }
     } else {
@@ -287,7 +294,7 @@ DryRunResult DryRunResult::fromJson(const QJsonObject &j)
     r.orderingMethod = j.value(u"orderingMethod"_s).toString();
     r.orderingError = j.value(u"orderingError"_s).toString();
     const QString v = j.value(u"verdict"_s).toString();
-    r.verdict = v == u"blocked"_s ? PolicyVerdict::Blocked
+    r.verdict = v == u"blocked"_s               ? PolicyVerdict::Blocked
                 : v == u"needs_two_approvals"_s ? PolicyVerdict::NeedsTwoPersons
                                                 : PolicyVerdict::Allowed;
     r.requiredApprovals = j.value(u"requiredApprovals"_s).toInt(1);
@@ -300,10 +307,11 @@ QString DryRunResult::summary() const
     const auto listOr = [](const QStringList &list, const QString &none) {
         return list.isEmpty() ? none : list.join(u", "_s);
     };
-    QString s = u"Blast radius: "_s + QString::number(count) + u" item(s) to "_s + listOr(destinationTopics, u"-"_s)
-                + u"; source partitions "_s + listOr(sourcePartitions, u"-"_s) + u"; "_s
-                + QString::number(distinctKeys) + u" distinct key(s); consumers affected: "_s
-                + listOr(consumersAffected, u"none known"_s) + u'\n';
+    QString s = u"Blast radius: "_s + QString::number(count) + u" item(s) to "_s
+                + listOr(destinationTopics, u"-"_s) + u"; source partitions "_s
+                + listOr(sourcePartitions, u"-"_s) + u"; "_s + QString::number(distinctKeys)
+                + u" distinct key(s); consumers affected: "_s + listOr(consumersAffected, u"none known"_s)
+                + u'\n';
     if (inboxChecked)
         s += u"Expected no-op rate: "_s + QString::number(predictedNoOpRate * 100.0, 'f', 1) + u"% ("_s
              + QString::number(predictedNoOps) + u" of "_s + QString::number(count)

@@ -11,11 +11,13 @@ namespace {
 QString whereClause(PgSession &db, const InboxMapping &m, const QJsonObject &ref, QVariantList *params,
                     int firstParam)
 {
-    QString sql = u" WHERE "_s + db.escapeIdentifier(m.messageIdColumn) + u" = $"_s + QString::number(firstParam);
+    QString sql =
+        u" WHERE "_s + db.escapeIdentifier(m.messageIdColumn) + u" = $"_s + QString::number(firstParam);
     params->append(ref.value(u"messageId"_s).toString());
     const QString consumer = ref.value(u"consumer"_s).toString();
     if (!m.consumerColumn.isEmpty() && !consumer.isEmpty()) {
-        sql += u" AND "_s + db.escapeIdentifier(m.consumerColumn) + u" = $"_s + QString::number(firstParam + 1);
+        sql +=
+            u" AND "_s + db.escapeIdentifier(m.consumerColumn) + u" = $"_s + QString::number(firstParam + 1);
         params->append(consumer);
     }
     return sql;
@@ -33,12 +35,13 @@ const InboxMapping *mappingFor(const QJsonObject &ref, const QList<InboxMapping>
     return nullptr;
 }
 
-bool readRow(PgSession &db, const InboxMapping &mapping, const QJsonObject &ref, QJsonObject *row, QString *error)
+bool readRow(PgSession &db, const InboxMapping &mapping, const QJsonObject &ref, QJsonObject *row,
+             QString *error)
 {
     QVariantList params;
-    const QString sql = u"SELECT to_jsonb(t)::text FROM "_s + db.escapeTable(mapping.schema, mapping.table)
-                        + u" AS t"_s + whereClause(db, mapping, ref, &params, 1).replace(u" WHERE "_s, u" WHERE t."_s)
-                        + u" LIMIT 1"_s;
+    const QString sql =
+        u"SELECT to_jsonb(t)::text FROM "_s + db.escapeTable(mapping.schema, mapping.table) + u" AS t"_s
+        + whereClause(db, mapping, ref, &params, 1).replace(u" WHERE "_s, u" WHERE t."_s) + u" LIMIT 1"_s;
     const PgResult r = db.exec(sql, params);
     if (!r.ok) {
         *error = r.error;
@@ -49,7 +52,8 @@ bool readRow(PgSession &db, const InboxMapping &mapping, const QJsonObject &ref,
     return true;
 }
 
-bool markSkipped(PgSession &db, const InboxMapping &mapping, const QJsonObject &ref, int *rows, QString *error)
+bool markSkipped(PgSession &db, const InboxMapping &mapping, const QJsonObject &ref, int *rows,
+                 QString *error)
 {
     if (mapping.skippedStatus.isEmpty()) {
         *error = u"Inbox mapping "_s + mapping.name + u" has no skipped status: skipping is not offered"_s;
@@ -70,7 +74,8 @@ bool markSkipped(PgSession &db, const InboxMapping &mapping, const QJsonObject &
     return true;
 }
 
-bool deleteParked(PgSession &db, const InboxMapping &mapping, const QJsonObject &ref, int *rows, QString *error)
+bool deleteParked(PgSession &db, const InboxMapping &mapping, const QJsonObject &ref, int *rows,
+                  QString *error)
 {
     const QStringList parked = mapping.statusesFor(InboxState::Parked);
     if (parked.isEmpty()) {

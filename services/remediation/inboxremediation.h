@@ -15,10 +15,13 @@ namespace InboxRemediation {
 // The mapping the ref names (by name), or nullptr.
 const InboxMapping *mappingFor(const QJsonObject &ref, const QList<InboxMapping> &mappings);
 // The row as JSON (to_jsonb), or an empty object when there is none.
-bool readRow(PgSession &db, const InboxMapping &mapping, const QJsonObject &ref, QJsonObject *row, QString *error);
+bool readRow(PgSession &db, const InboxMapping &mapping, const QJsonObject &ref, QJsonObject *row,
+             QString *error);
 // Writes the mapping's skippedStatus (and the updated column) so a late duplicate is ignored too. Refused
 // when the mapping has no skipped status. *rows: how many rows changed (0: no such row).
-bool markSkipped(PgSession &db, const InboxMapping &mapping, const QJsonObject &ref, int *rows, QString *error);
+bool markSkipped(PgSession &db, const InboxMapping &mapping, const QJsonObject &ref, int *rows,
+                 QString *error);
 // Deletes the row if it is parked (a status mapped to Parked). *rows: how many were deleted.
-bool deleteParked(PgSession &db, const InboxMapping &mapping, const QJsonObject &ref, int *rows, QString *error);
+bool deleteParked(PgSession &db, const InboxMapping &mapping, const QJsonObject &ref, int *rows,
+                  QString *error);
 } // namespace InboxRemediation

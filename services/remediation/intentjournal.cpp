@@ -1,6 +1,5 @@
 #include "intentjournal.h"
 
-#include "services/audit/audittransaction.h"
 #include "services/inbox/pgsession.h"
 #include "services/remediation/remediationtypes.h"
 
@@ -40,9 +39,10 @@ IntentJournal::State IntentJournal::stateFromName(const QString &name)
 
 bool IntentJournal::load(QHash<int, Intent> *intents, QString *error)
 {
-    const PgResult r = m_db.exec(u"SELECT item_no, state, dest_topic, dest_partition, dest_offset, attempts, error "
-                                 u"FROM berth.intents WHERE request_id = $1"_s,
-                                 {m_requestId});
+    const PgResult r =
+        m_db.exec(u"SELECT item_no, state, dest_topic, dest_partition, dest_offset, attempts, error "
+                  u"FROM berth.intents WHERE request_id = $1"_s,
+                  {m_requestId});
     if (!r.ok) {
         *error = r.error;
         return false;
@@ -74,11 +74,11 @@ bool IntentJournal::journal(const QList<Update> &rows, QString *error)
         ids << replayIdFor(m_requestId, u.itemNo);
         topics << u.destTopic;
     }
-    const PgResult r = m_db.exec(
-        u"INSERT INTO berth.intents (request_id, item_no, replay_id, dest_topic) "
-        u"SELECT $1, u.item_no, u.replay_id, NULLIF(u.dest_topic, '') "
-        u"FROM unnest($2::int[], $3::text[], $4::text[]) AS u(item_no, replay_id, dest_topic)"_s,
-        {m_requestId, items, ids, topics});
+    const PgResult r =
+        m_db.exec(u"INSERT INTO berth.intents (request_id, item_no, replay_id, dest_topic) "
+                  u"SELECT $1, u.item_no, u.replay_id, NULLIF(u.dest_topic, '') "
+                  u"FROM unnest($2::int[], $3::text[], $4::text[]) AS u(item_no, replay_id, dest_topic)"_s,
+                  {m_requestId, items, ids, topics});
     if (!r.ok)
         *error = r.error;
     return r.ok;
@@ -112,45 +112,37 @@ bool IntentJournal::settle(const QList<Update> &rows, const QString &skipDisposi
                 QJsonDocument(dispositionDetails.value(u.itemNo)).toJson(QJsonDocument::Compact));
         }
     }
-    AuditTransaction tx(m_db);
-    if (!tx.isOpen()) {
-        *error = tx.error();
-        return false;
-    }
-    // attempts counts produce attempts; a reconciled delivery or a skip does not add one.
-    PgResult r = m_db.exec(
-        u"UPDATE berth.intents i SET state = u.state, dest_topic = COALESCE(NULLIF(u.dest_topic, ''), i.dest_topic), "
-        u"dest_partition = NULLIF(u.p, '')::int, dest_offset = NULLIF(u.o, '')::bigint, "
-        u"error = NULLIF(u.err, ''), attempts = i.attempts + CASE WHEN u.state IN ('delivered', 'failed') "
-        u"AND u.err <> 'reconciled' THEN 1 ELSE 0 END "
+    // One statement: atomic without a transaction, and the audit chain's lock (taken by the journal triggers
+    // at the end of the statement) is held only for its commit, so other sessions' writes proceed meanwhile.
+    // attempts counts produce attempts; a reconciled delivery or a skip does not add one. A replayed item's
+    // disposition names where it went, copied from the intent as just written.
+    const PgResult r = m_db.exec(
+        u"WITH settled AS ("
+        u"UPDATE berth.intents i SET state = x.state, dest_topic = COALESCE(NULLIF(x.dest_topic, ''), "
+        u"i.dest_topic), "
+        u"dest_partition = NULLIF(x.p, '')::int, dest_offset = NULLIF(x.o, '')::bigint, "
+        u"error = NULLIF(x.err, ''), attempts = i.attempts + CASE WHEN x.state IN ('delivered', 'failed') "
+        u"AND x.err <> 'reconciled' THEN 1 ELSE 0 END "
         u"FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) "
-        u"AS u(item_no, state, dest_topic, p, o, err) "
-        u"WHERE i.request_id = $1 AND i.item_no = u.item_no"_s,
-        {m_requestId, items, states, topics, partitions, offsets, errors});
-    if (r.ok && !dispItems.isEmpty()) {
-        // The delivery is copied from the intent just written, so the disposition names where it went.
-        r = m_db.exec(
-            u"INSERT INTO berth.dispositions (request_id, item_no, source_topic, source_partition, source_offset, "
-            u"disposition, details) "
-            u"SELECT ri.request_id, ri.item_no, ri.source_topic, ri.source_partition, ri.source_offset, u.kind, "
-            u"u.details::jsonb || CASE WHEN u.kind = 'replayed' THEN jsonb_build_object('replay_id', i.replay_id, "
-            u"'dest_topic', i.dest_topic, 'dest_partition', i.dest_partition, 'dest_offset', i.dest_offset) "
-            u"ELSE '{}'::jsonb END "
-            u"FROM unnest($2::int[], $3::text[], $4::text[]) WITH ORDINALITY AS u(item_no, kind, details, n) "
-            u"JOIN berth.request_items ri ON ri.request_id = $1 AND ri.item_no = u.item_no "
-            u"JOIN berth.intents i ON i.request_id = $1 AND i.item_no = u.item_no "
-            u"ORDER BY u.n"_s,
-            {m_requestId, dispItems, dispKinds, dispDetails});
-    }
-    if (!r.ok) {
+        u"AS x(item_no, state, dest_topic, p, o, err) "
+        u"WHERE i.request_id = $1 AND i.item_no = x.item_no "
+        u"RETURNING i.item_no, i.replay_id, i.dest_topic, i.dest_partition, i.dest_offset) "
+        u"INSERT INTO berth.dispositions (request_id, item_no, source_topic, source_partition, "
+        u"source_offset, "
+        u"disposition, details) "
+        u"SELECT ri.request_id, ri.item_no, ri.source_topic, ri.source_partition, ri.source_offset, d.kind, "
+        u"d.details::jsonb || CASE WHEN d.kind = 'replayed' THEN jsonb_build_object('replay_id', "
+        u"s.replay_id, "
+        u"'dest_topic', s.dest_topic, 'dest_partition', s.dest_partition, 'dest_offset', s.dest_offset) "
+        u"ELSE '{}'::jsonb END "
+        u"FROM unnest($8::int[], $9::text[], $10::text[]) WITH ORDINALITY AS d(item_no, kind, details, n) "
+        u"JOIN settled s ON s.item_no = d.item_no "
+        u"JOIN berth.request_items ri ON ri.request_id = $1 AND ri.item_no = d.item_no "
+        u"ORDER BY d.n"_s,
+        {m_requestId, items, states, topics, partitions, offsets, errors, dispItems, dispKinds, dispDetails});
+    if (!r.ok)
         *error = r.error;
-        return false;
-    }
-    if (!tx.commit()) {
-        *error = tx.error();
-        return false;
-    }
-    return true;
+    return r.ok;
 }
 
 bool IntentJournal::disposed(QList<int> *itemNos, QString *error)
@@ -166,27 +158,16 @@ bool IntentJournal::disposed(QList<int> *itemNos, QString *error)
     return true;
 }
 
-bool IntentJournal::stateCounts(QHash<QString, int> *counts, QString *error)
-{
-    const PgResult r = m_db.exec(
-        u"SELECT state, count(*) FROM berth.intents WHERE request_id = $1 GROUP BY state"_s, {m_requestId});
-    if (!r.ok) {
-        *error = r.error;
-        return false;
-    }
-    for (const QVariantList &row : r.rows)
-        counts->insert(row.at(0).toString(), row.at(1).toInt());
-    return true;
-}
-
 bool IntentJournal::recordDisposition(int itemNo, const QString &disposition, const QJsonObject &details,
                                       QString *error)
 {
-    const PgResult r = m_db.exec(
-        u"INSERT INTO berth.dispositions (request_id, item_no, source_topic, source_partition, source_offset, "
-        u"disposition, details) SELECT request_id, item_no, source_topic, source_partition, source_offset, $3, "
-        u"$4::jsonb FROM berth.request_items WHERE request_id = $1 AND item_no = $2"_s,
-        {m_requestId, itemNo, disposition, details});
+    const PgResult r =
+        m_db.exec(u"INSERT INTO berth.dispositions (request_id, item_no, source_topic, source_partition, "
+                  u"source_offset, "
+                  u"disposition, details) SELECT request_id, item_no, source_topic, source_partition, "
+                  u"source_offset, $3, "
+                  u"$4::jsonb FROM berth.request_items WHERE request_id = $1 AND item_no = $2"_s,
+                  {m_requestId, itemNo, disposition, details});
     if (!r.ok)
         *error = r.error;
     return r.ok;

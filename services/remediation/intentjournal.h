@@ -43,15 +43,14 @@ public:
     bool load(QHash<int, Intent> *intents, QString *error);
     // INSERT pending intents (journaled before anything is produced).
     bool journal(const QList<Update> &rows, QString *error);
-    // UPDATE delivered/failed/skipped, and in the same transaction record the dispositions of the rows that
+    // UPDATE delivered/failed/skipped, and in the same statement record the dispositions of the rows that
     // ended delivered ("replayed") or skipped (disposition `skipDisposition`, details per item).
     bool settle(const QList<Update> &rows, const QString &skipDisposition,
                 const QHash<int, QJsonObject> &dispositionDetails, QString *error);
     // Items that already have a disposition (a resumed skip/delete does not record it twice).
     bool disposed(QList<int> *itemNos, QString *error);
-    // How many intents are in each state ("pending", "delivered"...), for status displays.
-    bool stateCounts(QHash<QString, int> *counts, QString *error);
-    bool recordDisposition(int itemNo, const QString &disposition, const QJsonObject &details, QString *error);
+    bool recordDisposition(int itemNo, const QString &disposition, const QJsonObject &details,
+                           QString *error);
 
     static QString stateName(State state);
     static State stateFromName(const QString &name);

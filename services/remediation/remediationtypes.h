@@ -38,10 +38,10 @@ struct PinnedItem {
 
 namespace RemediationHeaders {
 // Headers Berth adds to every replayed record (DESIGN.md "Replay headers added by Berth").
-inline constexpr char ReplayId[] = "berth-replay-id";          // "<request id>-<item no>"
-inline constexpr char RequestId[] = "berth-request-id";        // "<request id>"
-inline constexpr char ReplayedFrom[] = "berth-replayed-from";  // "<topic>/<partition>/<offset>"
-inline constexpr char ReplayCount[] = "berth-replay-count";    // 1 + the count on the source record
+inline constexpr char ReplayId[] = "berth-replay-id";         // "<request id>-<item no>"
+inline constexpr char RequestId[] = "berth-request-id";       // "<request id>"
+inline constexpr char ReplayedFrom[] = "berth-replayed-from"; // "<topic>/<partition>/<offset>"
+inline constexpr char ReplayCount[] = "berth-replay-count";   // 1 + the count on the source record
 } // namespace RemediationHeaders
 
 // "<request id>-<item no>": the value of berth-replay-id and berth.intents.replay_id.

@@ -16,15 +16,17 @@
 class PgSession;
 
 struct ReplayOptions {
-    double rateLimit = -1;            // msgs/s; < 0: the request's own limit; 0: unlimited
-    int canaryCount = 0;              // > 0: send this many first, then watch the DLQ before the rest
-    int canaryWatchMs = 5000;         // how long the canary's DLQ is watched
-    QString canaryDlqTopic;           // empty: the items' source (DLQ) topics
-    bool stopWhenPaused = false;      // the command line: a pause (canary trip) ends run() instead of waiting
+    double rateLimit = -1;       // msgs/s; < 0: the request's own limit; 0: unlimited
+    int canaryCount = 0;         // > 0: send this many first, then watch the DLQ before the rest
+    int canaryWatchMs = 5000;    // how long the canary's DLQ is watched
+    QString canaryDlqTopic;      // empty: the items' source (DLQ) topics
+    bool stopWhenPaused = false; // the command line: a pause (canary trip) ends run() instead of waiting
     bool keepDiagnosticHeaders = false;
-    int batchSize = 2000;             // intents journaled / updated per statement (one audit event each)
-    int deliveryTimeoutMs = 60'000;   // librdkafka message.timeout.ms
-    int maxRounds = 3;                // produce rounds for items whose delivery failed (each reconciled first)
+    // Intents journaled / settled per statement (one audit event each): larger batches cost less per item,
+    // smaller ones keep each audit event readable and a pause prompt.
+    int batchSize = 5000;
+    int deliveryTimeoutMs = 60'000; // librdkafka message.timeout.ms
+    int maxRounds = 3;              // produce rounds for items whose delivery failed (each reconciled first)
     KafkaProperties producerProperties; // extra producer settings (tests: small retry backoffs)
     QList<InboxMapping> inboxMappings;  // skip/delete of inbox rows: how inbox_ref is resolved
 };
@@ -55,7 +57,7 @@ struct ReplayItemProblem {
 };
 
 struct ReplayOutcome {
-    bool started = false;      // false: the database refused to execute (or setup failed): nothing produced
+    bool started = false; // false: the database refused to execute (or setup failed): nothing produced
     RequestStatus finalStatus = RequestStatus::Executing; // Executing: stopped paused (canary) or aborted
     int total = 0;
     int delivered = 0;
@@ -65,7 +67,7 @@ struct ReplayOutcome {
     int skipped = 0;
     bool cancelled = false;
     bool canaryTripped = false;
-    bool pausedStop = false; // ended because paused with stopWhenPaused
+    bool pausedStop = false;           // ended because paused with stopWhenPaused
     QList<ReplayItemProblem> problems; // at most 1000
     QString error;
     qint64 elapsedMs = 0;
@@ -99,11 +101,12 @@ private:
 // Per run: a session advisory lock on the request (one executor at a time); an audit event
 // `replay.run_started` with the destination partitions' end offsets (the earliest point at which this run's
 // records can appear); reconciliation of every pending/failed intent by reading the destination from the
-// first run's end offsets for `berth-replay-id` headers; then, per batch: re-read the source records and
-// refuse those whose SHA-256 differs from the pinned one; INSERT the batch's intents (pending) in one
-// statement; produce (idempotent, acks=all) with per-record delivery reports; one UPDATE per batch records
-// partition/offset (or the error), and one INSERT records the dispositions. Delivery failures are
-// reconciled and produced again in up to maxRounds rounds. Skip and delete act on inbox rows and record
+// first run's end offsets for `berth-replay-id` headers; then, per batch: re-read the source records (the
+// next batch's are read meanwhile) and refuse those whose SHA-256 differs from the pinned one; INSERT the
+// batch's intents (pending) in one statement; produce (idempotent, acks=all) with per-record delivery
+// reports; then one statement records partition/offset (or the error) and the dispositions, written by a
+// SettleQueue on other sessions while the next batch goes out. Delivery failures are reconciled and produced
+// again in up to maxRounds rounds. Skip and delete act on inbox rows and record
 // dispositions. The request ends completed or partially_failed (or cancelled).
 class ReplayExecutor final {
 public:

@@ -45,8 +45,8 @@ bool ReplayJob::start(const QString &auditConninfo, const KafkaProperties &clust
         PgSession audit;
         PgSession inbox;
         QString error;
-        const AuditMigrationOutcome migrated = audit.connect(auditConninfo, &error) ? AuditMigrator::migrate(audit)
-                                                                                     : AuditMigrationOutcome{};
+        const AuditMigrationOutcome migrated =
+            audit.connect(auditConninfo, &error) ? AuditMigrator::migrate(audit) : AuditMigrationOutcome{};
         if (!audit.isOpen() || !migrated.ok) {
             outcome.error = error.isEmpty() ? migrated.error : error;
         } else if (!inboxConninfo.isEmpty() && !inbox.connect(inboxConninfo, &error)) {
@@ -56,17 +56,23 @@ bool ReplayJob::start(const QString &auditConninfo, const KafkaProperties &clust
             // Progress is coalesced by the executor (at most every 100 ms); posted, never waited for.
             outcome = executor.run(requestId, options, *control, [self](const ReplayProgress &p) {
                 if (self)
-                    QMetaObject::invokeMethod(self.data(), [self, p] {
-                        if (self)
-                            Q_EMIT self->progressed(p);
-                    }, Qt::QueuedConnection);
+                    QMetaObject::invokeMethod(
+                        self.data(),
+                        [self, p] {
+                            if (self)
+                                Q_EMIT self->progressed(p);
+                        },
+                        Qt::QueuedConnection);
             });
         }
         if (self)
-            QMetaObject::invokeMethod(self.data(), [self, outcome] {
-                if (self)
-                    Q_EMIT self->finished(outcome);
-            }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                self.data(),
+                [self, outcome] {
+                    if (self)
+                        Q_EMIT self->finished(outcome);
+                },
+                Qt::QueuedConnection);
     });
     m_thread->start();
     return true;

@@ -38,7 +38,8 @@ QString markdown(const RequestDetail &detail, const RunbookContext &context)
     const DryRunResult dry = DryRunResult::fromJson(r.dryRun);
     const QString id = QString::number(r.id);
     const QString db = shellWord(context.auditDb.isEmpty() ? u"<audit conninfo>"_s : context.auditDb);
-    const QString bootstrap = shellWord(context.bootstrap.isEmpty() ? u"<bootstrap servers>"_s : context.bootstrap);
+    const QString bootstrap =
+        shellWord(context.bootstrap.isEmpty() ? u"<bootstrap servers>"_s : context.bootstrap);
     const QString berth = context.berthCommand;
 
     QString md;
@@ -52,9 +53,11 @@ QString markdown(const RequestDetail &detail, const RunbookContext &context)
     md += u"| Reason | "_s + code(r.reasonCode) + u" "_s + code(r.reason) + u" |\n"_s;
     md += u"| Ticket | "_s + code(r.ticket) + u" |\n"_s;
     md += u"| Destination | "_s
-          + (r.destinationTopic.isEmpty() ? u"each item's original topic"_s : code(r.destinationTopic)) + u" |\n"_s;
+          + (r.destinationTopic.isEmpty() ? u"each item's original topic"_s : code(r.destinationTopic))
+          + u" |\n"_s;
     md += u"| Rate limit | "_s
-          + (r.rateLimit > 0 ? QString(QString::number(r.rateLimit) + u" msgs/s"_s) : u"unlimited"_s) + u" |\n"_s;
+          + (r.rateLimit > 0 ? QString(QString::number(r.rateLimit) + u" msgs/s"_s) : u"unlimited"_s)
+          + u" |\n"_s;
     md += u"| Policy verdict | "_s + code(r.policyVerdict) + u", "_s + QString::number(r.requiredApprovals)
           + u" approval(s) needed |\n\n"_s;
 
@@ -67,12 +70,14 @@ QString markdown(const RequestDetail &detail, const RunbookContext &context)
     QStringList partitions;
     for (const QString &p : dry.sourcePartitions)
         partitions << code(p);
-    md += u"- Source partitions: "_s + (partitions.isEmpty() ? u"none"_s : partitions.join(u", "_s)) + u"\n"_s;
+    md +=
+        u"- Source partitions: "_s + (partitions.isEmpty() ? u"none"_s : partitions.join(u", "_s)) + u"\n"_s;
     md += u"- Distinct keys: "_s + QString::number(dry.distinctKeys) + u"\n"_s;
     QStringList consumers;
     for (const QString &c : dry.consumersAffected)
         consumers << code(c);
-    md += u"- Consumers affected: "_s + (consumers.isEmpty() ? u"none known"_s : consumers.join(u", "_s)) + u"\n"_s;
+    md += u"- Consumers affected: "_s + (consumers.isEmpty() ? u"none known"_s : consumers.join(u", "_s))
+          + u"\n"_s;
     if (dry.inboxChecked)
         md += u"- Expected no-op rate: "_s + percent(dry.predictedNoOpRate) + u" ("_s
               + QString::number(dry.predictedNoOps) + u" of "_s + QString::number(dry.count)
@@ -81,8 +86,8 @@ QString markdown(const RequestDetail &detail, const RunbookContext &context)
         md += u"- Expected no-op rate: unknown ("_s + code(dry.inboxError) + u")\n"_s;
     if (dry.orderingChecked)
         md += u"- Ordering risk: "_s + QString::number(dry.orderingRiskItems)
-              + u" item(s) have a later record with the same key; "_s + QString::number(dry.orderingUnknownItems)
-              + u" not checkable\n"_s;
+              + u" item(s) have a later record with the same key; "_s
+              + QString::number(dry.orderingUnknownItems) + u" not checkable\n"_s;
     else
         md += u"- Ordering risk: not checked ("_s + code(dry.orderingError) + u")\n"_s;
     for (const QString &reason : dry.policyReasons)
@@ -93,17 +98,19 @@ QString markdown(const RequestDetail &detail, const RunbookContext &context)
         md += u"None yet.\n"_s;
     for (const Approval &a : detail.approvals)
         md += u"- "_s + code(a.approver) + (a.approved ? u" approved"_s : u" rejected"_s) + u" at "_s
-              + a.at.toUTC().toString(Qt::ISODate) + (a.comment.isEmpty() ? QString() : QString(u": "_s + code(a.comment)))
-              + u"\n"_s;
+              + a.at.toUTC().toString(Qt::ISODate)
+              + (a.comment.isEmpty() ? QString() : QString(u": "_s + code(a.comment))) + u"\n"_s;
 
     md += u"\n## Commands\n\n"_s;
-    md += u"Each person runs the commands logged in as themselves: the database records who did what, and refuses "
+    md += u"Each person runs the commands logged in as themselves: the database records who did what, and "
+          u"refuses "
           u"an approval by the requester.\n\n```sh\n"_s;
     md += u"# 1. An approver other than "_s + r.requestedBy + u" reviews and decides\n"_s;
     md += berth + u" replay status --db "_s + db + u" --request "_s + id + u"\n"_s;
     md += berth + u" replay approve --db "_s + db + u" --request "_s + id + u" --comment '...'\n"_s;
     md += u"# 2. An operator executes (safe to re-run: it resumes and reconciles, never duplicates)\n"_s;
-    md += berth + u" replay execute --bootstrap "_s + bootstrap + u" --db "_s + db + u" --request "_s + id + u"\n"_s;
+    md += berth + u" replay execute --bootstrap "_s + bootstrap + u" --db "_s + db + u" --request "_s + id
+          + u"\n"_s;
     md += u"# 3. Check the outcome and the audit chain\n"_s;
     md += berth + u" replay status --db "_s + db + u" --request "_s + id + u" --json\n"_s;
     md += berth + u" audit verify --db "_s + db + u"\n```\n"_s;

@@ -8,8 +8,8 @@
 // requested and approved it, and the exact commands that approve, execute, check and verify it. Plain text
 // in, plain text out: values from the request are printed inside code spans or escaped, never as markup.
 struct RunbookContext {
-    QString bootstrap;    // as the commands should name it; empty: a placeholder
-    QString auditDb;      // conninfo of the audit database; empty: a placeholder
+    QString bootstrap; // as the commands should name it; empty: a placeholder
+    QString auditDb;   // conninfo of the audit database; empty: a placeholder
     QString berthCommand = QStringLiteral("berth");
 };
 

@@ -65,8 +65,8 @@ BuiltRequest build(const RequestDraft &draft, const RequestBuilderContext &conte
                 auto it = records.constFind(i);
                 if (it == records.cend()) {
                     // Nothing half-pinned: one unreadable record fails the request.
-                    out.error = s.topic + u'/' + QString::number(s.partition) + u'/' + QString::number(s.offset)
-                                + u": "_s + problems.value(i);
+                    out.error = s.topic + u'/' + QString::number(s.partition) + u'/'
+                                + QString::number(s.offset) + u": "_s + problems.value(i);
                     return out;
                 }
                 const DlqMetadata meta = decodeDlqHeaders(it->headers);
@@ -81,12 +81,12 @@ BuiltRequest build(const RequestDraft &draft, const RequestBuilderContext &conte
                 if (draft.action == RemediationAction::EditReplay && draft.editedPayloads.contains(index)) {
                     const QByteArray edited = draft.editedPayloads.value(index);
                     QJsonParseError parse;
-                    const bool originalIsJson =
-                        !QJsonDocument::fromJson(it->value, &parse).isNull() && parse.error == QJsonParseError::NoError;
+                    const bool originalIsJson = !QJsonDocument::fromJson(it->value, &parse).isNull()
+                                                && parse.error == QJsonParseError::NoError;
                     QJsonDocument::fromJson(edited, &parse);
                     if (originalIsJson && parse.error != QJsonParseError::NoError) {
-                        out.error = u"Item "_s + QString::number(index + 1) + u": the edited payload is not valid JSON: "_s
-                                    + parse.errorString();
+                        out.error = u"Item "_s + QString::number(index + 1)
+                                    + u": the edited payload is not valid JSON: "_s + parse.errorString();
                         return out;
                     }
                     item.editedPayload = edited;

@@ -19,22 +19,22 @@ class PgSession;
 // What the requester asked for, before anything is fetched.
 struct RequestDraft {
     RemediationAction action = RemediationAction::Replay;
-    QList<DlqSelection> selection;  // DLQ records (replay, edit_replay, skip)
-    QList<QJsonObject> inboxRows;   // inbox rows (skip, delete): inboxRefFor(...)
+    QList<DlqSelection> selection;         // DLQ records (replay, edit_replay, skip)
+    QList<QJsonObject> inboxRows;          // inbox rows (skip, delete): inboxRefFor(...)
     QHash<int, QByteArray> editedPayloads; // edit_replay: index into selection -> new payload (JSON checked)
-    QString destinationTopic;       // empty: each item's original topic
-    double rateLimit = 0;           // msgs/s, 0: unlimited
+    QString destinationTopic;              // empty: each item's original topic
+    double rateLimit = 0;                  // msgs/s, 0: unlimited
     QString reasonCode;
     QString reason;
     QString ticket;
-    QDateTime expiresAt;            // invalid: the database default (24 h)
+    QDateTime expiresAt; // invalid: the database default (24 h)
 };
 
 struct BuiltRequest {
     NewRemediationRequest request; // items pinned; dryRun and policy verdict filled
     QList<PinnedItem> pinned;      // the same items with what their headers said
     DryRunResult dryRun;
-    QString error;                 // empty when the request can be submitted
+    QString error; // empty when the request can be submitted
     bool ok() const { return error.isEmpty(); }
 };
 

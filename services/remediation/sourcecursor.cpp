@@ -43,7 +43,8 @@ SourceCursor::Stream &SourceCursor::stream(const QString &topic, int partition, 
         rd_kafka_topic_conf_set(tconf, "auto.offset.reset", "error", errstr, sizeof errstr);
         rkt = rd_kafka_topic_new(m_rk.get(), topic.toUtf8().constData(), tconf);
         if (!rkt)
-            *error = u"Cannot open topic "_s + topic + u": "_s + KafkaConfig::errorText(rd_kafka_last_error());
+            *error =
+                u"Cannot open topic "_s + topic + u": "_s + KafkaConfig::errorText(rd_kafka_last_error());
         else
             m_topics.insert(topic, rkt);
     }
@@ -113,10 +114,14 @@ QHash<int, KafkaRecord> SourceCursor::fetch(const QList<Position> &positions, in
         rd_kafka_message_t *batch[1000];
         bool stop = false;
         while (!stop && s.next <= highest) {
-            const ssize_t n = rd_kafka_consume_batch(s.rkt, s.partition, 100, batch, 1000);
+            // Ask for no more than the batch still needs: consume_batch waits for a full count (or the
+            // timeout), so asking for more than the partition holds would stall every call.
+            const size_t want = size_t(std::clamp<qint64>(highest - s.next + 1, 1, 1000));
+            const ssize_t n = rd_kafka_consume_batch(s.rkt, s.partition, 100, batch, want);
             if (n <= 0) {
                 if (idle.elapsed() > timeoutMs) {
-                    failAll(u"No answer reading "_s + where + u" within "_s + QString::number(timeoutMs) + u" ms"_s);
+                    failAll(u"No answer reading "_s + where + u" within "_s + QString::number(timeoutMs)
+                            + u" ms"_s);
                     rd_kafka_consume_stop(s.rkt, s.partition);
                     s.started = false;
                     stop = true;
@@ -133,14 +138,16 @@ QHash<int, KafkaRecord> SourceCursor::fetch(const QList<Position> &positions, in
                             if (offset >= m->offset) {
                                 for (int i : indexes)
                                     problems->insert(i, u"There is no record at "_s + where + u'/'
-                                                            + QString::number(offset) + u": the partition ends at "_s
+                                                            + QString::number(offset)
+                                                            + u": the partition ends at "_s
                                                             + QString::number(m->offset));
                             }
                         }
                         s.next = m->offset;
                         stop = true;
                     } else if (m->err) {
-                        failAll(u"Cannot read "_s + where + u": "_s + QString::fromUtf8(rd_kafka_message_errstr(m)));
+                        failAll(u"Cannot read "_s + where + u": "_s
+                                + QString::fromUtf8(rd_kafka_message_errstr(m)));
                         rd_kafka_consume_stop(s.rkt, s.partition);
                         s.started = false;
                         stop = true;

@@ -25,7 +25,8 @@ public:
     };
     // The records at exactly these positions, by index into `positions`; a missing one has its reason in
     // *problems (deleted, compacted, past the end, unreadable).
-    QHash<int, KafkaRecord> fetch(const QList<Position> &positions, int timeoutMs, QHash<int, QString> *problems);
+    QHash<int, KafkaRecord> fetch(const QList<Position> &positions, int timeoutMs,
+                                  QHash<int, QString> *problems);
 
 private:
     SourceCursor() = default;
@@ -33,7 +34,7 @@ private:
         rd_kafka_topic_t *rkt = nullptr;
         int partition = -1;
         bool started = false;
-        qint64 next = -1;     // offset of the next record the stream delivers
+        qint64 next = -1;                    // offset of the next record the stream delivers
         std::map<qint64, KafkaRecord> ahead; // read past the last batch's highest offset (at most one fetch)
     };
     Stream &stream(const QString &topic, int partition, QString *error);

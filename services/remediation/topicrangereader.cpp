@@ -134,8 +134,8 @@ bool TopicRangeReader::watermarks(const QString &topic, int partition, qint64 *l
 {
     int64_t lo = 0;
     int64_t hi = 0;
-    const rd_kafka_resp_err_t err =
-        rd_kafka_query_watermark_offsets(m_rk.get(), topic.toUtf8().constData(), partition, &lo, &hi, timeoutMs);
+    const rd_kafka_resp_err_t err = rd_kafka_query_watermark_offsets(m_rk.get(), topic.toUtf8().constData(),
+                                                                     partition, &lo, &hi, timeoutMs);
     if (err) {
         *error = u"Cannot read the offsets of "_s + topic + u'/' + QString::number(partition) + u": "_s
                  + KafkaConfig::errorText(err);

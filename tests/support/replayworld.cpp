@@ -37,8 +37,9 @@ QString ReplayWorld::conninfo(const QString &user) const
     return m_pg->conninfo(user, m_database);
 }
 
-bool ReplayWorld::start(const QString &database, QString *error)
+bool ReplayWorld::start(const QString &database, QString *error, int dlqPartitions, int originalPartitions)
 {
+    m_dlqPartitions = dlqPartitions;
     m_cluster = std::make_unique<MockKafkaCluster>(3);
     if (!m_cluster->isValid()) {
         *error = m_cluster->error();
@@ -60,8 +61,8 @@ bool ReplayWorld::start(const QString &database, QString *error)
     if (!m_admin.execScript(QString::fromUtf16(PeopleScript), error)
         || !m_alice.connect(conninfo(u"alice"_s), error) || !m_bob.connect(conninfo(u"bob"_s), error))
         return false;
-    if (!m_cluster->createTopic(QString::fromLatin1(DlqTopic), 1)
-        || !m_cluster->createTopic(QString::fromLatin1(OriginalTopic), 3)) {
+    if (!m_cluster->createTopic(QString::fromLatin1(DlqTopic), dlqPartitions)
+        || !m_cluster->createTopic(QString::fromLatin1(OriginalTopic), originalPartitions)) {
         *error = u"cannot create the topics"_s;
         return false;
     }
@@ -92,7 +93,7 @@ bool ReplayWorld::seedDlq(int first, int count, int keys, QString *error, int pa
     for (int i = first; i < first + count; ++i) {
         OutgoingRecord r;
         r.topic = QString::fromLatin1(DlqTopic);
-        r.partition = 0;
+        r.partition = i % m_dlqPartitions;
         r.key = "order-" + QByteArray::number(i % keys);
         r.value = payloadFor(i, payloadBytes);
         r.headers = {
@@ -118,12 +119,12 @@ bool ReplayWorld::seedDlq(int first, int count, int keys, QString *error, int pa
     return true;
 }
 
-QList<DlqSelection> ReplayWorld::dlqRange(qint64 from, qint64 to)
+QList<DlqSelection> ReplayWorld::dlqRange(qint64 from, qint64 to) const
 {
     QList<DlqSelection> out;
     out.reserve(to - from);
-    for (qint64 o = from; o < to; ++o)
-        out.append({QString::fromLatin1(DlqTopic), 0, o});
+    for (qint64 i = from; i < to; ++i)
+        out.append({QString::fromLatin1(DlqTopic), int(i % m_dlqPartitions), i / m_dlqPartitions});
     return out;
 }
 

@@ -23,9 +23,9 @@ public:
     ReplayWorld();
     ~ReplayWorld();
 
-    // Cluster, server, database `database` (created afresh), migration, people, and the two topics
-    // (the DLQ with one partition, the original topic with three).
-    bool start(const QString &database, QString *error);
+    // Cluster, server, database `database` (created afresh), migration, people, and the two topics. The
+    // mock broker keeps only a few megabytes per partition: large runs spread over more partitions.
+    bool start(const QString &database, QString *error, int dlqPartitions = 1, int originalPartitions = 3);
 
     MockKafkaCluster &cluster() { return *m_cluster; }
     KafkaProperties kafka() const { return m_cluster->clientProperties(); }
@@ -36,7 +36,8 @@ public:
     PgSession &alice() { return m_alice; }
     PgSession &bob() { return m_bob; }
 
-    // Dead letters i = first..first+count-1 on the DLQ: key "order-<i % keys>", JSON value {"order": i}
+    // Dead letters i = first..first+count-1 on the DLQ (partition i % DLQ partitions, so a fresh DLQ holds
+    // i at offset i / DLQ partitions): key "order-<i % keys>", JSON value {"order": i}
     // (padded to about payloadBytes), the original headers trace-id and idempotency-key ("idem-<i>"), and
     // Berth's canonical diagnostic headers naming the original topic, partition 0, offset i and the consumer.
     bool seedDlq(int first, int count, int keys, QString *error, int payloadBytes = 0);
@@ -44,8 +45,8 @@ public:
     static QByteArray payloadLines(int first, int count, int keys, int payloadBytes = 0);
     static QByteArray payloadFor(int i, int payloadBytes);
 
-    // DLQ offsets [from, to) as a selection.
-    static QList<DlqSelection> dlqRange(qint64 from, qint64 to);
+    // Dead letters [from, to) as seeded into a fresh DLQ, as a selection.
+    QList<DlqSelection> dlqRange(qint64 from, qint64 to) const;
     // Build (pins, dry run) and submit as alice; the request id, 0 on failure (*error says why).
     qint64 request(const RequestDraft &draft, QString *error, BuiltRequest *built = nullptr);
     bool approve(qint64 requestId, QString *error);
@@ -62,6 +63,7 @@ private:
     std::unique_ptr<MockKafkaCluster> m_cluster;
     std::unique_ptr<TempPostgres> m_pg;
     QString m_database;
+    int m_dlqPartitions = 1;
     PgSession m_admin;
     PgSession m_alice;
     PgSession m_bob;

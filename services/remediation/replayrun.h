@@ -1,0 +1,112 @@
+#pragma once
+
+// The executor's working state for one run of one request, shared by the files that implement it:
+// replayexecutor.cpp (setup, loading, the run's course and its end), replayproduce.cpp (pinning checks,
+// journaling, producing, pacing), replayreconcile.cpp (finding what earlier runs delivered; the canary's
+// watch) and replaydispose.cpp (skip and delete). Not for use outside them.
+
+#include "services/audit/auditstore.h"
+#include "services/kafka/kafkaproducer.h"
+#include "services/remediation/intentjournal.h"
+#include "services/remediation/replayexecutor.h"
+#include "services/remediation/settlequeue.h"
+#include "services/remediation/sourcecursor.h"
+#include "services/remediation/topicrangereader.h"
+
+#include <QElapsedTimer>
+#include <QHash>
+#include <QSet>
+
+#include <future>
+#include <memory>
+
+namespace ReplayRunDetail {
+using State = IntentJournal::State;
+
+// The session advisory lock that makes one executor per request: a second `execute` of the same request
+// refuses instead of producing alongside.
+constexpr int ExecutorLockClass = 0x42455254; // 'BERT'
+constexpr qint64 LockWaitMs = 5000;
+
+// Where this request's records can first appear in a destination topic: the end offsets recorded in
+// `replay.destination_marked` events before anything was produced to it. Earliest event wins.
+using Marks = QHash<QString, QHash<int, qint64>>;
+
+// Source records re-read for a batch of items: by index into the batch, or why not.
+struct Sources {
+    QList<int> itemNos;
+    QHash<int, KafkaRecord> records;
+    QHash<int, QString> problems;
+};
+
+class Run final {
+public:
+    Run(PgSession &audit, const KafkaProperties &cluster, PgSession *inbox, qint64 requestId,
+        const ReplayOptions &options, ReplayControl &control, const ReplayExecutor::ProgressFn &progress)
+        : m_audit(audit)
+        , m_store(audit)
+        , m_cluster(cluster)
+        , m_inbox(inbox)
+        , m_requestId(requestId)
+        , m_options(options)
+        , m_control(control)
+        , m_progressFn(progress)
+        , m_journal(audit, requestId)
+    {
+    }
+
+    ReplayOutcome execute();
+
+private:
+    KafkaProperties producerProperties() const;
+    bool loadItems(QString *error);
+    bool loadMarks(QString *error);
+    bool markDestination(const QString &topic, QString *error);
+    bool reconcile(const QList<int> &itemNos, QString *error);
+    bool produceItems(QList<int> itemNos, bool retryRound, QString *error);
+    bool produceBatch(const QList<int> &batch, const QList<int> &next, qsizetype *consumed, QString *error);
+    Sources fetchSources(const QList<int> &itemNos);
+    void prefetchSources(const QList<int> &itemNos);
+    Sources takeSources(const QList<int> &itemNos);
+    bool watchCanary(const QList<int> &canary, const QHash<QString, QHash<int, qint64>> &dlqMarks,
+                     QString *error);
+    bool dlqEnds(const QStringList &topics, QHash<QString, QHash<int, qint64>> *ends, QString *error);
+    bool disposeItems(QString *error);
+    void pace();
+    void report(ReplayPhase phase, bool force = false);
+    void problem(int itemNo, const QString &error);
+    void settleCounts();
+
+    PgSession &m_audit;
+    AuditStore m_store;
+    KafkaProperties m_cluster;
+    PgSession *m_inbox;
+    qint64 m_requestId;
+    ReplayOptions m_options;
+    ReplayControl &m_control;
+    const ReplayExecutor::ProgressFn &m_progressFn;
+    IntentJournal m_journal;
+
+    RemediationRequest m_request;
+    QList<RequestItem> m_items;
+    QHash<int, int> m_index; // item no -> index in m_items
+    QHash<int, IntentJournal::Intent> m_intents;
+    Marks m_marks;
+    std::unique_ptr<SourceCursor> m_source;
+    // The next batch's sources, read while this one is journaled and produced. Declared after m_source: it
+    // is destroyed (waited for) first.
+    std::future<Sources> m_prefetch;
+    std::unique_ptr<TopicRangeReader> m_reader;
+    std::unique_ptr<KafkaProducer> m_producer;
+    std::unique_ptr<SettleQueue> m_settler; // null: delivery results are written in line, on m_audit
+    QSet<int> m_refused;                    // source changed or gone: not produced again in this run
+    double m_rate = 0;
+    QElapsedTimer m_clock;     // since the run started
+    QElapsedTimer m_paceClock; // since pacing (re)started
+    qint64 m_paced = 0;        // records produced since pacing (re)started
+    qint64 m_lastReportMs = -1000;
+    ReplayOutcome m_out;
+    ReplayPhase m_phase = ReplayPhase::Starting;
+};
+
+} // namespace ReplayRunDetail
