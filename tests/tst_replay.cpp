@@ -6,6 +6,7 @@
 #include "services/remediation/dryrun.h"
 #include "services/remediation/replayexecutor.h"
 #include "services/remediation/requestbuilder.h"
+#include "support/berthcli.h"
 #include "support/replayworld.h"
 #include "support/testsupport.h"
 
@@ -27,6 +28,20 @@ const QString Dlq = QString::fromLatin1(ReplayWorld::DlqTopic);
 const QString Orders = QString::fromLatin1(ReplayWorld::OriginalTopic);
 constexpr int ProduceApiKey = 0; // Kafka protocol: Produce (librdkafka's RD_KAFKAP_Produce is internal)
 
+// The CLI as a child process, shared with the crash harness.
+using CliResult = BerthCli::Result;
+using BerthCli::replayIdCounts;
+
+CliResult runBerth(const QStringList &arguments, int timeoutMs = 120'000)
+{
+    return BerthCli::run(arguments, timeoutMs);
+}
+
+QString berthExecutable()
+{
+    return BerthCli::executable();
+}
+
 const char16_t InboxTable[] = uR"(
 CREATE TABLE processed_message (
     consumer_name text NOT NULL,
@@ -39,36 +54,6 @@ CREATE TABLE processed_message (
 );
 )";
 
-QString berthExecutable()
-{
-    const QString configured = qEnvironmentVariable("BERTH_EXECUTABLE");
-    return configured.isEmpty() ? QCoreApplication::applicationDirPath() + u"/../app/berth"_s : configured;
-}
-
-struct CliResult {
-    int exitCode = -1;
-    QByteArray out;
-    QString err;
-    QJsonObject json() const { return QJsonDocument::fromJson(out).object(); }
-};
-
-CliResult runBerth(const QStringList &arguments, int timeoutMs = 120'000)
-{
-    QProcess p;
-    p.start(berthExecutable(), arguments);
-    CliResult r;
-    if (!p.waitForFinished(timeoutMs)) {
-        p.kill();
-        p.waitForFinished();
-        r.err = u"timed out"_s;
-        return r;
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput();
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
-}
-
 RequestDraft replayDraft(const ReplayWorld &world, qint64 from, qint64 to, double rate = 0)
 {
     RequestDraft d;
@@ -79,18 +64,6 @@ RequestDraft replayDraft(const ReplayWorld &world, qint64 from, qint64 to, doubl
     d.reason = u"projection bug fixed in v2.3"_s;
     d.ticket = u"OPS-77"_s;
     return d;
-}
-
-// berth-replay-id -> how often it appears in the records.
-QHash<QString, int> replayIdCounts(const QList<QJsonObject> &records)
-{
-    QHash<QString, int> counts;
-    for (const QJsonObject &r : records) {
-        const QStringList ids = kcatHeaders(r).values(u"berth-replay-id"_s);
-        for (const QString &id : ids)
-            ++counts[id];
-    }
-    return counts;
 }
 
 int payloadOrder(const QJsonObject &record)
