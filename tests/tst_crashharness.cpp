@@ -48,7 +48,7 @@ class TestCrashHarness final : public QObject {
         }
         RequestDraft draft;
         draft.action = RemediationAction::Replay;
-        draft.selection = ReplayWorld::dlqRange(0, Items);
+        draft.selection = m_world->dlqRange(0, Items);
         draft.destinationTopic = topic;
         draft.rateLimit = rate;
         draft.reasonCode = u"poison-fixed"_s;
@@ -123,7 +123,7 @@ private Q_SLOTS:
         const qint64 id = approvedReplayInto(u"restart-approval"_s, 0, &error); // approved: a known-good baseline
         QVERIFY2(id > 0, qPrintable(error));
         RequestDraft draft;
-        draft.selection = ReplayWorld::dlqRange(0, 100);
+        draft.selection = m_world->dlqRange(0, 100);
         draft.reasonCode = u"poison-fixed"_s;
         draft.reason = u"approval interrupted"_s;
         const qint64 pending = m_world->request(draft, &error);
