@@ -94,7 +94,10 @@ void Console::buildViews()
     m_inboxRowsModel = new InboxRowsModel(this);
     m_inboxRowsView = new InboxRowsView(m_inboxRowsModel);
     m_window->addTab(u"parked"_s, m_inboxRowsView, tr("&Parked"));
-    (new RemediationDesk(m_profile, this))->addTo(m_window.get()); // approval queue and audit trail tabs
+    auto *desk = new RemediationDesk(m_profile, this); // requests, approvals, execution, audit trail
+    desk->addTo(m_window.get());
+    desk->attachDlqBrowser(m_dlqView);
+    desk->attachInboxRows(m_inboxRowsView);
     m_checklistModel = new ChecklistModel(this);
     m_checklistView = new ChecklistView(m_checklistModel);
     m_window->addTab(u"checklist"_s, m_checklistView, tr("C&hecklist"));

@@ -6,9 +6,14 @@
 #include "services/audit/audittrailquery.h"
 #include "services/audit/auditwatcher.h"
 #include "services/dlq/dlqscanner.h"
+#include "services/remediation/replayjob.h"
 #include "views/approvalqueueview.h"
 #include "views/audittrailview.h"
+#include "views/dlqbrowserview.h"
+#include "views/inboxrowsview.h"
 #include "views/mainwindow.h"
+#include "views/replayexecutionpanel.h"
+#include "views/replayrequestdialog.h"
 
 #include <QSettings>
 #include <QStatusBar>
@@ -25,18 +30,45 @@ RemediationDesk::RemediationDesk(const ConnectionProfile &profile, QObject *pare
     , m_trailModel(new AuditTrailModel(this))
     , m_queueView(new ApprovalQueueView(m_queueModel))
     , m_trailView(new AuditTrailView(m_trailModel))
+    , m_executionPanel(new ReplayExecutionPanel)
+    , m_replay(new ReplayJob(this))
 {
     m_trailQuery->setConninfo(m_profile.databaseConninfo);
     wireQueue();
     wireTrail();
+    wireExecution();
     m_watcher->open(m_profile.databaseConninfo);
 }
 
 RemediationDesk::~RemediationDesk()
 {
     // Views go before the models they show; a window that took them has deleted them already.
+    delete m_dialog.data();
     delete m_queueView.data();
+    delete m_executionPanel.data();
     delete m_trailView.data();
+}
+
+ReplayExecutionPanel *RemediationDesk::executionPanel() const
+{
+    return m_executionPanel;
+}
+
+ReplayRequestDialog *RemediationDesk::requestDialog() const
+{
+    return m_dialog;
+}
+
+RemediationSetup RemediationDesk::setup() const
+{
+    RemediationSetup setup;
+    setup.cluster = m_profile.cluster;
+    setup.auditConninfo = m_profile.databaseConninfo;
+    // The profile's database holds the consumers' inboxes as well as the audit schema.
+    setup.inboxConninfo = m_profile.databaseConninfo;
+    setup.policyPath = m_profile.policyPath;
+    setup.inboxMappings = InboxMapping::presets();
+    return setup;
 }
 
 ApprovalQueueView *RemediationDesk::queueView() const
@@ -51,7 +83,9 @@ AuditTrailView *RemediationDesk::trailView() const
 
 void RemediationDesk::addTo(MainWindow *window)
 {
+    m_autoSelect = true; // an operator's desk opens on the longest-waiting request
     window->addTab(u"approvals"_s, m_queueView, tr("Appr&ovals"));
+    window->addTab(u"execution"_s, m_executionPanel, tr("E&xecution"));
     window->addTab(u"audit"_s, m_trailView, tr("A&udit trail"));
     m_queueView->restoreState(QSettings().value(u"approvals/state"_s).toByteArray());
     m_trailView->restoreState(QSettings().value(u"audit/state"_s).toByteArray());
@@ -89,6 +123,7 @@ void RemediationDesk::wireQueue()
                     if (!m_trailRead) {
                         m_trailRead = true;
                         m_trailView->requestRefresh();
+                        refreshExecutable();
                     }
                     break;
                 case AuditWatcher::State::Connecting:
@@ -107,6 +142,10 @@ void RemediationDesk::wireQueue()
     connect(m_watcher, &AuditWatcher::queueChanged, m_queueModel,
             [this](const QList<RemediationRequest> &pending, const QDateTime &now) {
                 m_queueModel->setRequests(pending, now);
+                if (m_autoSelect && !pending.isEmpty() && m_queueView->currentRequestId() == 0) {
+                    m_autoSelect = false;
+                    m_queueView->selectRequest(pending.constLast().id);
+                }
             });
     connect(m_watcher, &AuditWatcher::queueFailed, m_queueView, [this](const QString &error) {
         m_queueView->setConnectionState(tr("Could not read the approval queue: %1").arg(error), false);
@@ -163,4 +202,96 @@ void RemediationDesk::wireTrail()
         m_exports.cancel();
         m_trailView->showExportResult(m_exportPath, 0, tr("cancelled"));
     });
+}
+
+void RemediationDesk::wireExecution()
+{
+    // Any desk's change to a request (approved elsewhere, executed, cancelled) may change what runs here.
+    connect(m_watcher, &AuditWatcher::requestsChanged, this, &RemediationDesk::refreshExecutable);
+    connect(m_executionPanel, &ReplayExecutionPanel::refreshRequested, this,
+            &RemediationDesk::refreshExecutable);
+    connect(m_executionPanel, &ReplayExecutionPanel::executeRequested, this, [this](qint64 id, int canary) {
+        ReplayOptions options;
+        options.canaryCount = canary;
+        options.inboxMappings = InboxMapping::presets();
+        // The inbox rows a skip or delete names live in the profile's database: the audit session serves.
+        if (!m_replay->start(m_profile.databaseConninfo, m_profile.cluster, id, options))
+            m_executionPanel->setStartRefused(tr("Another run is still going on this desk."));
+    });
+    connect(m_executionPanel, &ReplayExecutionPanel::pauseRequested, m_replay, &ReplayJob::pause);
+    connect(m_executionPanel, &ReplayExecutionPanel::resumeRequested, m_replay, &ReplayJob::resume);
+    connect(m_executionPanel, &ReplayExecutionPanel::cancelRequested, m_replay, [this] {
+        m_replay->resume(); // a paused run wakes up to see the cancel
+        m_replay->cancel();
+    });
+    connect(m_replay, &ReplayJob::progressed, m_executionPanel, &ReplayExecutionPanel::setProgress);
+    connect(m_replay, &ReplayJob::finished, m_executionPanel, [this](const ReplayOutcome &outcome) {
+        m_executionPanel->setOutcome(outcome);
+        m_trailView->requestTail();
+    });
+    connect(m_executionPanel, &ReplayExecutionPanel::runbookRequested, this,
+            [this](qint64 id, const QString &path) {
+                m_runbooks.start(
+                    [conninfo = m_profile.databaseConninfo,
+                     bootstrap = KafkaConfig::bootstrapOf(m_profile.cluster), id, path](const JobControl &) {
+                        return RemediationTasks::writeRunbook(conninfo, id, bootstrap, path);
+                    },
+                    [this](const RemediationTasks::RunbookWritten &written) {
+                        m_executionPanel->showRunbookResult(written.path, written.error);
+                    });
+            });
+}
+
+void RemediationDesk::refreshExecutable()
+{
+    if (m_profile.databaseConninfo.isEmpty())
+        return;
+    m_listings.start([conninfo = m_profile.databaseConninfo](
+                         const JobControl &) { return RemediationTasks::listForExecution(conninfo); },
+                     [this](const RemediationTasks::ExecutionListing &listing) {
+                         if (!listing.error.isEmpty())
+                             m_executionPanel->setListingError(listing.error);
+                         else
+                             m_executionPanel->setListing(listing.requests, listing.identity);
+                     });
+}
+
+void RemediationDesk::attachDlqBrowser(DlqBrowserView *view)
+{
+    connect(view, &DlqBrowserView::remediationRequested, this,
+            [this, view](const QList<DlqSelection> &records) {
+                m_topics = view->knownTopics();
+                openRequestDialog(records, view);
+            });
+}
+
+void RemediationDesk::attachInboxRows(InboxRowsView *view)
+{
+    connect(view, &InboxRowsView::remediationRequested, this,
+            [this, view](const QList<QJsonObject> &rows) { openRequestDialog(rows, view); });
+}
+
+ReplayRequestDialog *RemediationDesk::openRequestDialog(const QList<DlqSelection> &records, QWidget *parent)
+{
+    auto *dialog = new ReplayRequestDialog(setup(), records, parent ? parent->window() : nullptr);
+    dialog->setTopics(m_topics);
+    adoptDialog(dialog);
+    return dialog;
+}
+
+ReplayRequestDialog *RemediationDesk::openRequestDialog(const QList<QJsonObject> &inboxRows, QWidget *parent)
+{
+    auto *dialog = new ReplayRequestDialog(setup(), inboxRows, parent ? parent->window() : nullptr);
+    adoptDialog(dialog);
+    return dialog;
+}
+
+void RemediationDesk::adoptDialog(ReplayRequestDialog *dialog)
+{
+    // Non-modal: the desk keeps running while the operator reads the dry run.
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &ReplayRequestDialog::submitted, m_watcher, &AuditWatcher::refresh);
+    connect(dialog, &ReplayRequestDialog::submitted, this, &RemediationDesk::refreshExecutable);
+    m_dialog = dialog;
+    dialog->show();
 }

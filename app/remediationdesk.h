@@ -1,8 +1,10 @@
 #pragma once
 
+#include "models/remediationtasks.h"
 #include "services/support/connectionprofile.h"
 #include "services/support/jobtracker.h"
 
+#include <QJsonObject>
 #include <QObject>
 #include <QPointer>
 
@@ -12,10 +14,16 @@ class AuditTrailModel;
 class AuditTrailQuery;
 class AuditTrailView;
 class AuditWatcher;
+class DlqBrowserView;
 class DlqScanner;
+class InboxRowsView;
 class MainWindow;
+class ReplayExecutionPanel;
+class ReplayJob;
+class ReplayRequestDialog;
 
-// The remediation desk's composition: the audit database's live approval queue and its trail, each from
+// The remediation desk's composition: the request dialog opened from the DLQ browser and the parked rows,
+// the audit database's live approval queue, the execution of approved requests, and the trail, each from
 // service to model to view. The audit database is the profile's database, as this desk's role: identity is
 // the database login, never a name typed in. Built on its own (tests) or added to the console's window.
 class RemediationDesk final : public QObject {
@@ -24,8 +32,18 @@ public:
     explicit RemediationDesk(const ConnectionProfile &profile, QObject *parent = nullptr);
     ~RemediationDesk() override; // deletes the views unless a window took them
 
-    // Adds the "approvals" and "audit" tabs, restores their layout and saves it when the window closes.
+    // Adds the "approvals", "execution" and "audit" tabs, restores their layout and saves it when the window
+    // closes.
     void addTo(MainWindow *window);
+    // "Request replay / skip…" in the DLQ browser and "Skip / delete…" in the parked rows open this desk's
+    // request dialog.
+    void attachDlqBrowser(DlqBrowserView *view);
+    void attachInboxRows(InboxRowsView *view);
+    // A non-modal request dialog for these records or inbox rows (deleted when closed).
+    ReplayRequestDialog *openRequestDialog(const QList<DlqSelection> &records, QWidget *parent = nullptr);
+    ReplayRequestDialog *openRequestDialog(const QList<QJsonObject> &inboxRows, QWidget *parent = nullptr);
+    ReplayRequestDialog *requestDialog() const; // the last one opened, while it is open
+    RemediationSetup setup() const;
 
     AuditWatcher *watcher() const { return m_watcher; }
     AuditTrailQuery *trailQuery() const { return m_trailQuery; }
@@ -33,10 +51,15 @@ public:
     AuditTrailModel *trailModel() const { return m_trailModel; }
     ApprovalQueueView *queueView() const;
     AuditTrailView *trailView() const;
+    ReplayExecutionPanel *executionPanel() const;
+    ReplayJob *replayJob() const { return m_replay; }
 
 private:
     void wireQueue();
     void wireTrail();
+    void wireExecution();
+    void refreshExecutable();
+    void adoptDialog(ReplayRequestDialog *dialog);
 
     ConnectionProfile m_profile;
     AuditWatcher *m_watcher;
@@ -46,6 +69,13 @@ private:
     AuditTrailModel *m_trailModel;
     QPointer<ApprovalQueueView> m_queueView;
     QPointer<AuditTrailView> m_trailView;
+    QPointer<ReplayExecutionPanel> m_executionPanel;
+    QPointer<ReplayRequestDialog> m_dialog;
+    QStringList m_topics; // destinations offered by the dialog, from the DLQ browser's chooser
+    ReplayJob *m_replay;
+    JobTracker m_listings{this};
+    JobTracker m_runbooks{this};
+    bool m_autoSelect = false; // in a window: select the longest-waiting request once, for the reviewer
     JobTracker m_exports{this};
     QString m_exportPath;
     bool m_trailRead = false;

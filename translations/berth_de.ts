@@ -1466,6 +1466,18 @@ vorheriger %2</translation>
         <source>problem: %1</source>
         <translation>Problem: %1</translation>
     </message>
+    <message>
+        <source>&amp;Request replay / skip…</source>
+        <translation>Replay / Skip anf&amp;ordern …</translation>
+    </message>
+    <message>
+        <source>File a replay, edit, or skip request for the selected dead letters (Ctrl+R)</source>
+        <translation>Eine Replay-, Bearbeitungs- oder Skip-Anfrage für die ausgewählten Dead Letters stellen (Strg+R)</translation>
+    </message>
+    <message>
+        <source>Select one or more dead letters to request a replay or skip.</source>
+        <translation>Wählen Sie einen oder mehrere Dead Letters, um ein Replay oder einen Skip anzufordern.</translation>
+    </message>
 </context>
 <context>
     <name>DlqExport</name>
@@ -2139,6 +2151,18 @@ Beispiel: %5</translation>
         <source>Reading %1…</source>
         <translation>%1 wird gelesen …</translation>
     </message>
+    <message>
+        <source>&amp;Skip / delete…</source>
+        <translation>Übers&amp;pringen / löschen …</translation>
+    </message>
+    <message>
+        <source>File a skip or delete request for the selected inbox rows (Ctrl+R)</source>
+        <translation>Eine Skip- oder Löschanfrage für die ausgewählten Inbox-Zeilen stellen (Strg+R)</translation>
+    </message>
+    <message>
+        <source>Select one or more rows to request a skip or delete.</source>
+        <translation>Wählen Sie eine oder mehrere Zeilen, um einen Skip oder das Löschen anzufordern.</translation>
+    </message>
 </context>
 <context>
     <name>LagAlerts</name>
@@ -2773,6 +2797,439 @@ sasl.password=…</translation>
     <message>
         <source>Appr&amp;ovals</source>
         <translation>&amp;Freigaben</translation>
+    </message>
+    <message>
+        <source>E&amp;xecution</source>
+        <translation>Ausführu&amp;ng</translation>
+    </message>
+    <message>
+        <source>Another run is still going on this desk.</source>
+        <translation>Auf diesem Arbeitsplatz läuft noch eine andere Ausführung.</translation>
+    </message>
+</context>
+<context>
+    <name>ReplayExecutionPanel</name>
+    <message>
+        <source>unknown</source>
+        <translation>unbekannt</translation>
+    </message>
+    <message>
+        <source>Run&amp;book…</source>
+        <translation>Run&amp;book …</translation>
+    </message>
+    <message>
+        <source>Execution</source>
+        <translation>Ausführung</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>Aktualisieren</translation>
+    </message>
+    <message>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>Aktion</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Requested by</source>
+        <translation>Angefordert von</translation>
+    </message>
+    <message>
+        <source>Items</source>
+        <translation>Elemente</translation>
+    </message>
+    <message>
+        <source>Approvals</source>
+        <translation>Freigaben</translation>
+    </message>
+    <message>
+        <source>Created (UTC)</source>
+        <translation>Erstellt (UTC)</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>Grund</translation>
+    </message>
+    <message>
+        <source>no canary</source>
+        <translation>kein Canary</translation>
+    </message>
+    <message>
+        <source>Send this many first, watch the DLQ for them, and pause if they fail again</source>
+        <translation>Zuerst so viele senden, die DLQ auf sie beobachten und pausieren, falls sie erneut fehlschlagen</translation>
+    </message>
+    <message>
+        <source>Canary:</source>
+        <translation>Canary:</translation>
+    </message>
+    <message>
+        <source>Items that are not delivered or skipped are listed here, with why.</source>
+        <translation>Elemente, die weder zugestellt noch übersprungen wurden, stehen hier – mit Begründung.</translation>
+    </message>
+    <message>
+        <source>Problems:</source>
+        <translation>Probleme:</translation>
+    </message>
+    <message>
+        <source>Pausing after the record in flight…</source>
+        <translation>Pause nach dem gerade gesendeten Record …</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>Wird abgebrochen …</translation>
+    </message>
+    <message>
+        <source>Export runbook</source>
+        <translation>Runbook exportieren</translation>
+    </message>
+    <message>
+        <source>Markdown (*.md)</source>
+        <translation>Markdown (*.md)</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 von %2</translation>
+    </message>
+    <message>
+        <source>Could not read the requests: %1</source>
+        <translation>Die Anfragen konnten nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>Request %1 is running.</source>
+        <translation>Anfrage %1 läuft.</translation>
+    </message>
+    <message>
+        <source>Select an approved request to execute it.</source>
+        <translation>Wählen Sie eine freigegebene Anfrage, um sie auszuführen.</translation>
+    </message>
+    <message>
+        <source>Only members of berth_operator execute requests.</source>
+        <translation>Nur Mitglieder von berth_operator führen Anfragen aus.</translation>
+    </message>
+    <message>
+        <source>Request %1 is %2: only approved or partially failed requests execute.</source>
+        <translation>Anfrage %1 ist %2: Nur freigegebene oder teilweise fehlgeschlagene Anfragen werden ausgeführt.</translation>
+    </message>
+    <message>
+        <source>Starting request %1…</source>
+        <translation>Anfrage %1 wird gestartet …</translation>
+    </message>
+    <message>
+        <source>Writing the runbook of request %1…</source>
+        <translation>Runbook von Anfrage %1 wird geschrieben …</translation>
+    </message>
+    <message>
+        <source>%1: %2 of %3 done — %4 delivered (%5 reconciled), %6 failed, %7 skipped — %8 msgs/s, ETA %9</source>
+        <translation>%1: %2 von %3 erledigt — %4 zugestellt (%5 abgeglichen), %6 fehlgeschlagen, %7 übersprungen — %8 Nachr./s, Restzeit %9</translation>
+    </message>
+    <message>
+        <source> — the canary came back to the DLQ: paused</source>
+        <translation> — der Canary kam in die DLQ zurück: pausiert</translation>
+    </message>
+    <message>
+        <source>item %1 (%2): %3</source>
+        <translation>Element %1 (%2): %3</translation>
+    </message>
+    <message>
+        <source>Request %1 did not start: %2</source>
+        <translation>Anfrage %1 wurde nicht gestartet: %2</translation>
+    </message>
+    <message>
+        <source>%1 delivered (%2 found by reconciliation), %3 skipped, %4 failed (%5 refused), %6 produced in this run</source>
+        <translation>%1 zugestellt (%2 durch Abgleich gefunden), %3 übersprungen, %4 fehlgeschlagen (%5 verweigert), %6 in diesem Lauf produziert</translation>
+    </message>
+    <message>
+        <source>Request %1 stopped: %2 — it stays executing; execute it again to resume. %3</source>
+        <translation>Anfrage %1 angehalten: %2 — sie bleibt in Ausführung; erneut ausführen, um fortzusetzen. %3</translation>
+    </message>
+    <message>
+        <source>Request %1 ended %2: %3</source>
+        <translation>Anfrage %1 endete %2: %3</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>abgebrochen</translation>
+    </message>
+    <message>
+        <source>Finished in %1 s.</source>
+        <translation>Fertig nach %1 s.</translation>
+    </message>
+    <message>
+        <source>Runbook written to %1</source>
+        <translation>Runbook nach %1 geschrieben</translation>
+    </message>
+    <message>
+        <source>Could not write the runbook to %1: %2</source>
+        <translation>Das Runbook konnte nicht nach %1 geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>&amp;Execute</source>
+        <translation>Au&amp;sführen</translation>
+    </message>
+    <message>
+        <source>Pau&amp;se</source>
+        <translation>&amp;Pausieren</translation>
+    </message>
+    <message>
+        <source>&amp;Resume</source>
+        <translation>F&amp;ortsetzen</translation>
+    </message>
+    <message>
+        <source>Cancel ru&amp;n</source>
+        <translation>Lauf abbr&amp;echen</translation>
+    </message>
+</context>
+<context>
+    <name>ReplayRequestDialog</name>
+    <message>
+        <source>One dead letter: %1 [%2] @ %3</source>
+        <translation>Ein Dead Letter: %1 [%2] @ %3</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n dead letter(s) from %1, partition(s) %2</source>
+        <translation>
+            <numerusform>%n Dead Letter aus %1, Partition(en) %2</numerusform>
+            <numerusform>%n Dead Letters aus %1, Partition(en) %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Not valid JSON — line %1, column %2: %3</source>
+        <translation>Kein gültiges JSON — Zeile %1, Spalte %2: %3</translation>
+    </message>
+    <message>
+        <source>One parked inbox row: %1 in %2</source>
+        <translation>Eine geparkte Inbox-Zeile: %1 in %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n parked inbox row(s) in %1</source>
+        <translation>
+            <numerusform>%n geparkte Inbox-Zeile in %1</numerusform>
+            <numerusform>%n geparkte Inbox-Zeilen in %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Request replay / skip</source>
+        <translation>Replay / Skip anfordern</translation>
+    </message>
+    <message>
+        <source>Replay</source>
+        <translation>Replay</translation>
+    </message>
+    <message>
+        <source>Edit and replay</source>
+        <translation>Bearbeiten und Replay</translation>
+    </message>
+    <message>
+        <source>Skip with audit</source>
+        <translation>Überspringen mit Audit</translation>
+    </message>
+    <message>
+        <source>Delete parked row</source>
+        <translation>Geparkte Zeile löschen</translation>
+    </message>
+    <message>
+        <source>&amp;Original topic (from the dead-letter headers)</source>
+        <translation>&amp;Original-Topic (aus den Dead-Letter-Headern)</translation>
+    </message>
+    <message>
+        <source>&amp;This topic:</source>
+        <translation>&amp;Dieses Topic:</translation>
+    </message>
+    <message>
+        <source> msgs/s</source>
+        <translation> Nachr./s</translation>
+    </message>
+    <message>
+        <source>unlimited</source>
+        <translation>unbegrenzt</translation>
+    </message>
+    <message>
+        <source>poison-fixed — the consumer now handles these messages</source>
+        <translation>poison-fixed — der Consumer verarbeitet diese Nachrichten jetzt</translation>
+    </message>
+    <message>
+        <source>downstream-recovered — a dependency was down and is back</source>
+        <translation>downstream-recovered — eine Abhängigkeit war ausgefallen und ist zurück</translation>
+    </message>
+    <message>
+        <source>data-corrected — the payload was wrong and is corrected</source>
+        <translation>data-corrected — die Nutzdaten waren falsch und sind korrigiert</translation>
+    </message>
+    <message>
+        <source>duplicate — already handled another way</source>
+        <translation>duplicate — bereits auf anderem Weg erledigt</translation>
+    </message>
+    <message>
+        <source>obsolete — no longer needed</source>
+        <translation>obsolete — nicht mehr nötig</translation>
+    </message>
+    <message>
+        <source>other — see the reason</source>
+        <translation>other — siehe Begründung</translation>
+    </message>
+    <message>
+        <source>Why, in words: the approver and the audit trail read this</source>
+        <translation>Warum, in Worten: Genehmiger und Audit-Trail lesen das</translation>
+    </message>
+    <message>
+        <source>e.g. OPS-1234</source>
+        <translation>z. B. OPS-1234</translation>
+    </message>
+    <message>
+        <source>Edited &amp;payload (JSON):</source>
+        <translation>Bearbeitete &amp;Nutzdaten (JSON):</translation>
+    </message>
+    <message>
+        <source>Selection:</source>
+        <translation>Auswahl:</translation>
+    </message>
+    <message>
+        <source>&amp;Action:</source>
+        <translation>&amp;Aktion:</translation>
+    </message>
+    <message>
+        <source>Destination:</source>
+        <translation>Ziel:</translation>
+    </message>
+    <message>
+        <source>&amp;Rate limit:</source>
+        <translation>&amp;Ratenlimit:</translation>
+    </message>
+    <message>
+        <source>R&amp;eason:</source>
+        <translation>&amp;Begründung:</translation>
+    </message>
+    <message>
+        <source>T&amp;icket:</source>
+        <translation>&amp;Ticket:</translation>
+    </message>
+    <message>
+        <source>E&amp;xpires:</source>
+        <translation>Ab&amp;lauf:</translation>
+    </message>
+    <message>
+        <source>&amp;Dry run</source>
+        <translation>&amp;Probelauf</translation>
+    </message>
+    <message>
+        <source>Pin the items and show what the request would do, before anything is filed</source>
+        <translation>Die Elemente festschreiben und zeigen, was die Anfrage bewirken würde, bevor etwas eingereicht wird</translation>
+    </message>
+    <message>
+        <source>Cance&amp;l dry run</source>
+        <translation>Probelauf abbre&amp;chen</translation>
+    </message>
+    <message>
+        <source>Run the dry run to see the blast radius, the expected no-op rate, the ordering risk and the policy verdict.</source>
+        <translation>Starten Sie den Probelauf, um Auswirkungsbereich, erwartete No-op-Rate, Reihenfolgerisiko und Policy-Urteil zu sehen.</translation>
+    </message>
+    <message>
+        <source>&amp;Submit for approval</source>
+        <translation>Zur &amp;Freigabe einreichen</translation>
+    </message>
+    <message>
+        <source>Reading the record from Kafka…</source>
+        <translation>Record wird aus Kafka gelesen …</translation>
+    </message>
+    <message>
+        <source>Could not read the record to edit: %1</source>
+        <translation>Der zu bearbeitende Record konnte nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>The edited payload is empty.</source>
+        <translation>Die bearbeiteten Nutzdaten sind leer.</translation>
+    </message>
+    <message>
+        <source>The request changed: run the dry run again before submitting.</source>
+        <translation>Die Anfrage wurde geändert: Starten Sie den Probelauf vor dem Einreichen erneut.</translation>
+    </message>
+    <message>
+        <source>Fix the edited payload first.</source>
+        <translation>Korrigieren Sie zuerst die bearbeiteten Nutzdaten.</translation>
+    </message>
+    <message>
+        <source>Name the topic to replay into, or choose the original topic.</source>
+        <translation>Nennen Sie das Ziel-Topic für das Replay oder wählen Sie das Original-Topic.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Pinning %n item(s) and running the dry run…</source>
+        <translation>
+            <numerusform>%n Element wird festgeschrieben, Probelauf läuft …</numerusform>
+            <numerusform>%n Elemente werden festgeschrieben, Probelauf läuft …</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>This request cannot be submitted: %1</source>
+        <translation>Diese Anfrage kann nicht eingereicht werden: %1</translation>
+    </message>
+    <message>
+        <source>The dry run failed: %1</source>
+        <translation>Der Probelauf ist fehlgeschlagen: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Dry run done: review it, then submit for approval (%n approval(s) needed).</source>
+        <translation>
+            <numerusform>Probelauf fertig: prüfen Sie ihn, dann zur Freigabe einreichen (%n Freigabe nötig).</numerusform>
+            <numerusform>Probelauf fertig: prüfen Sie ihn, dann zur Freigabe einreichen (%n Freigaben nötig).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Dry run cancelled.</source>
+        <translation>Probelauf abgebrochen.</translation>
+    </message>
+    <message>
+        <source>Request %1 is filed.</source>
+        <translation>Anfrage %1 ist eingereicht.</translation>
+    </message>
+    <message>
+        <source>Submitting…</source>
+        <translation>Wird eingereicht …</translation>
+    </message>
+    <message>
+        <source>The edited payload is not valid JSON.</source>
+        <translation>Die bearbeiteten Nutzdaten sind kein gültiges JSON.</translation>
+    </message>
+    <message>
+        <source>The dry run is running.</source>
+        <translation>Der Probelauf läuft.</translation>
+    </message>
+    <message>
+        <source>Run the dry run first: the approver sees what you saw.</source>
+        <translation>Starten Sie zuerst den Probelauf: Der Genehmiger sieht, was Sie gesehen haben.</translation>
+    </message>
+    <message>
+        <source>The delivery policy blocks this request.</source>
+        <translation>Die Delivery-Policy blockiert diese Anfrage.</translation>
+    </message>
+    <message>
+        <source>Give a reason: the approver and the audit trail need to know why.</source>
+        <translation>Geben Sie eine Begründung an: Genehmiger und Audit-Trail müssen wissen, warum.</translation>
+    </message>
+    <message>
+        <source>Submitting the request…</source>
+        <translation>Anfrage wird eingereicht …</translation>
+    </message>
+    <message>
+        <source>The database refused the request: %1</source>
+        <translation>Die Datenbank hat die Anfrage abgelehnt: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Request %1 filed: pending, %n approval(s) needed. Another person approves it in the Approvals tab.</source>
+        <translation>
+            <numerusform>Anfrage %1 eingereicht: ausstehend, %n Freigabe nötig. Eine andere Person gibt sie im Tab „Freigaben“ frei.</numerusform>
+            <numerusform>Anfrage %1 eingereicht: ausstehend, %n Freigaben nötig. Eine andere Person gibt sie im Tab „Freigaben“ frei.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Reaso&amp;n code:</source>
+        <translation>&amp;Grundcode:</translation>
     </message>
 </context>
 <context>

@@ -121,6 +121,8 @@ ApprovalQueueView::ApprovalQueueView(ApprovalQueueModel *model, QWidget *parent)
     m_items->setSelectionMode(QAbstractItemView::SingleSelection);
     m_items->verticalHeader()->hide();
     m_items->horizontalHeader()->setStretchLastSection(true);
+    m_summary->setLineWrapMode(
+        QPlainTextEdit::WidgetWidth); // prose: the ordering method is one long sentence
     m_tabs->addTab(m_summary, tr("Summary and dry run"));
     m_tabs->addTab(m_items, tr("Items"));
     m_tabs->addTab(m_diff, tr("Payload diff"));
@@ -156,6 +158,17 @@ ApprovalQueueView::ApprovalQueueView(ApprovalQueueModel *model, QWidget *parent)
         connect(m_model, signal, this, &ApprovalQueueView::updateButtons);
     connect(m_model, &QAbstractItemModel::dataChanged, this, &ApprovalQueueView::updateButtons);
     connect(m_model, &QAbstractItemModel::modelReset, this, &ApprovalQueueView::updateButtons);
+    // Short columns fit their contents, so the free-text reason keeps the rest of the width.
+    // Once, when the first rows arrive: after that the widths are the operator's.
+    const auto fitColumns = [this, fitted = std::make_shared<bool>(false)] {
+        if (*fitted || m_model->rowCount() == 0)
+            return;
+        *fitted = true;
+        for (int c = ApprovalQueueModel::Id; c < ApprovalQueueModel::DryRun; ++c)
+            m_table->resizeColumnToContents(c);
+    };
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, fitColumns);
+    connect(m_model, &QAbstractItemModel::modelReset, this, fitColumns);
     connect(m_items, &QTableWidget::currentCellChanged, this, [this](int row) { showItem(row); });
     // Ages and expiry move on between database reads.
     m_tick->setInterval(5000);
@@ -248,7 +261,8 @@ void ApprovalQueueView::setDetail(const RequestDetail &detail)
                                            : tr("Destination: %1").arg(r.destinationTopic));
     lines << (r.rateLimit > 0 ? tr("Rate limit: %1 messages/s").arg(QLocale().toString(r.rateLimit))
                               : tr("Rate limit: none"));
-    lines << QString() << ApprovalQueueModel::dryRunDetails(r.dryRun);
+    // One line each, so that making control characters visible below keeps the line breaks.
+    lines << QString() << ApprovalQueueModel::dryRunDetails(r.dryRun).split(u'\n');
     if (!detail.approvals.isEmpty()) {
         lines << QString() << tr("Decisions:");
         for (const Approval &a : detail.approvals)

@@ -105,12 +105,22 @@ AuditTrailView::AuditTrailView(AuditTrailModel *model, QWidget *parent)
     m_table->setWordWrap(false);
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setStretchLastSection(true);
+    // Narrow numbers and names, so the details column is on screen next to the event pane.
+    const QFontMetrics metrics(m_table->horizontalHeader()->font());
+    const auto numberWidth = [&](int column) {
+        return std::max(metrics.horizontalAdvance(m_model->headerData(column, Qt::Horizontal).toString()),
+                        metrics.horizontalAdvance(u"000000"_s))
+               + 24;
+    };
+    m_table->setColumnWidth(AuditTrailModel::Seq, numberWidth(AuditTrailModel::Seq));
     m_table->setColumnWidth(AuditTrailModel::Time, 180);
-    m_table->setColumnWidth(AuditTrailModel::Action, 170);
+    m_table->setColumnWidth(AuditTrailModel::Actor, 110);
+    m_table->setColumnWidth(AuditTrailModel::Action, 190);
+    m_table->setColumnWidth(AuditTrailModel::Request, numberWidth(AuditTrailModel::Request));
     m_details->setReadOnly(true);
     m_details->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_split->setStretchFactor(0, 3);
-    m_split->setStretchFactor(1, 2);
+    m_split->setStretchFactor(1, 1);
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(filters);
@@ -145,6 +155,13 @@ AuditTrailView::AuditTrailView(AuditTrailModel *model, QWidget *parent)
     };
     connect(m_model, &QAbstractItemModel::modelReset, this, showStatus);
     connect(m_model, &QAbstractItemModel::rowsInserted, this, showStatus);
+    // With nothing chosen yet, the event on top opens in the pane: its details are too long for a cell.
+    const auto openTop = [this] {
+        if (!m_table->currentIndex().isValid() && m_table->model()->rowCount() > 0)
+            m_table->selectRow(0);
+    };
+    connect(m_model, &QAbstractItemModel::modelReset, this, openTop, Qt::QueuedConnection);
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, openTop, Qt::QueuedConnection);
     m_status->setText(m_model->statusLine());
     m_more->setEnabled(false);
     setVerdict(tr("The hash chain has not been verified in this session."), QString());
@@ -279,13 +296,13 @@ void AuditTrailView::showCurrentEvent()
         m_details->clear();
         return;
     }
-    const QStringList lines = {
+    QStringList lines = {
         tr("seq %1 at %2 by %3").arg(e->seq).arg(AuditTrailModel::timeText(e->at), e->actor),
         tr("action %1%2").arg(e->action, e->requestId ? tr(", request %1").arg(e->requestId) : QString()),
         tr("hash      %1").arg(QString::fromLatin1(e->hash.toHex())),
-        tr("prev hash %1").arg(QString::fromLatin1(e->prevHash.toHex())),
-        QString(),
-        AuditTrailModel::detailsText(e->details, true)};
+        tr("prev hash %1").arg(QString::fromLatin1(e->prevHash.toHex())), QString()};
+    // The indented JSON's own line breaks stay line breaks (breaks inside its strings are escaped).
+    lines << AuditTrailModel::detailsText(e->details, true).split(u'\n');
     // Details hold comments and reasons people typed: plain text, control characters made visible.
     QStringList visible;
     for (const QString &line : lines)

@@ -3,8 +3,10 @@
 #include "dlqinspectorview.h"
 #include "models/dlqbrowsermodel.h"
 #include "models/failuregroupmodel.h"
+#include "remediationwidgets.h"
 #include "services/dlq/dlqscanner.h"
 
+#include <QAction>
 #include <QFileDialog>
 #include <QProgressDialog>
 #include <QPointer>
@@ -185,6 +187,11 @@ DlqBrowserView::DlqBrowserView(DlqScanner *scanner, QWidget *parent)
             exportRows(path);
     });
     filterRow->addWidget(exportButton);
+    // Remediation starts from the rows the operator picked: one or many, by button, menu or Ctrl+R.
+    QAction *remediate = RemediationWidgets::addRequestAction(
+        this, m_table, filterRow, tr("&Request replay / skip…"),
+        tr("File a replay, edit, or skip request for the selected dead letters (Ctrl+R)"));
+    connect(remediate, &QAction::triggered, this, &DlqBrowserView::requestRemediation);
     tableLayout->addLayout(filterRow);
     tableLayout->addWidget(m_table, 1);
     m_inner->addWidget(tablePanel);
@@ -252,6 +259,40 @@ DlqBrowserView::DlqBrowserView(DlqScanner *scanner, QWidget *parent)
 }
 
 DlqBrowserView::~DlqBrowserView() = default;
+
+QList<DlqSelection> DlqBrowserView::selectedRecords() const
+{
+    QList<int> rows;
+    for (const QModelIndex &index : m_table->selectionModel()->selectedRows())
+        rows << index.row();
+    std::sort(rows.begin(), rows.end());
+    QList<DlqSelection> records;
+    records.reserve(rows.size());
+    const QString topic = m_model->topic();
+    for (int row : std::as_const(rows)) {
+        const DlqIndexEntry &entry = m_model->entry(row);
+        records.append({topic, int(entry.partition), entry.offset});
+    }
+    return records;
+}
+
+void DlqBrowserView::requestRemediation()
+{
+    const QList<DlqSelection> records = selectedRecords();
+    if (records.isEmpty()) {
+        Q_EMIT statusMessage(tr("Select one or more dead letters to request a replay or skip."));
+        return;
+    }
+    Q_EMIT remediationRequested(records);
+}
+
+QStringList DlqBrowserView::knownTopics() const
+{
+    QStringList topics;
+    for (int i = 0; i < m_topic->count(); ++i)
+        topics << m_topic->itemText(i);
+    return topics;
+}
 
 bool DlqBrowserView::looksLikeDlq(const QString &topic)
 {

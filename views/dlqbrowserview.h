@@ -1,6 +1,7 @@
 #pragma once
 
 #include "services/dlq/dlqscantypes.h"
+#include "services/remediation/remediationtypes.h"
 #include "services/support/jobtracker.h"
 
 #include <QWidget>
@@ -51,9 +52,16 @@ public:
 
     static bool looksLikeDlq(const QString &topic);
 
+    // The selected rows as records to remediate, in table order.
+    QList<DlqSelection> selectedRecords() const;
+    // What "Request replay / skip…" (button, context menu, Ctrl+R) does: asks for a request dialog.
+    void requestRemediation();
+    QStringList knownTopics() const; // the topic chooser's entries
+
 Q_SIGNALS:
     void statusMessage(const QString &text);
     void exportFinished(bool ok, qint64 rows);
+    void remediationRequested(const QList<DlqSelection> &records);
 
 private:
     void onStarted(const DlqScanPlan &plan);

@@ -1,6 +1,10 @@
 #include "inboxrowsview.h"
 
 #include "models/inboxrowsmodel.h"
+#include "remediationwidgets.h"
+#include "services/remediation/remediationtypes.h"
+
+#include <QAction>
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -43,6 +47,11 @@ InboxRowsView::InboxRowsView(InboxRowsModel *model, QWidget *parent)
     top->addWidget(m_filter, 1);
     auto *refresh = new QPushButton(tr("Refresh"), this);
     top->addWidget(refresh);
+    // Skip or delete the rows the operator picked: a request another person approves.
+    QAction *remediate = RemediationWidgets::addRequestAction(
+        this, m_table, top, tr("&Skip / delete…"),
+        tr("File a skip or delete request for the selected inbox rows (Ctrl+R)"));
+    connect(remediate, &QAction::triggered, this, &InboxRowsView::requestRemediation);
 
     m_status->setTextFormat(Qt::PlainText);
     auto *proxy = new QSortFilterProxyModel(this);
@@ -110,4 +119,33 @@ void InboxRowsView::requestRefresh()
         return;
     m_status->setText(tr("Reading %1…").arg(m_mappings.at(index).qualifiedTable()));
     Q_EMIT refreshRequested(m_mappings.at(index), chosenStates(), m_filter->text().trimmed());
+}
+
+QList<QJsonObject> InboxRowsView::selectedRows() const
+{
+    const auto *proxy = static_cast<const QSortFilterProxyModel *>(m_table->model());
+    QList<int> rows;
+    for (const QModelIndex &index : m_table->selectionModel()->selectedRows())
+        rows << index.row();
+    std::sort(rows.begin(), rows.end());
+    const InboxRowsPage &page = m_model->page();
+    QList<QJsonObject> refs;
+    for (int row : std::as_const(rows)) {
+        const int source = proxy->mapToSource(proxy->index(row, 0)).row();
+        if (source < 0 || source >= page.rows.size())
+            continue;
+        const InboxRow &r = page.rows.at(source);
+        refs.append(inboxRefFor(page.mappingName, r.messageId, r.consumer));
+    }
+    return refs;
+}
+
+void InboxRowsView::requestRemediation()
+{
+    const QList<QJsonObject> rows = selectedRows();
+    if (rows.isEmpty()) {
+        m_status->setText(tr("Select one or more rows to request a skip or delete."));
+        return;
+    }
+    Q_EMIT remediationRequested(rows);
 }

@@ -2,6 +2,7 @@
 
 #include "services/inbox/inboxmapping.h"
 
+#include <QJsonObject>
 #include <QWidget>
 
 class InboxRowsModel;
@@ -24,9 +25,14 @@ public:
     QList<InboxState> chosenStates() const;
     QTableView *table() const { return m_table; }
     QLabel *statusLabel() const { return m_status; }
+    // The selected rows as inbox references (inboxRefFor), in table order.
+    QList<QJsonObject> selectedRows() const;
+    // What "Skip / delete…" (button, context menu, Ctrl+R) does: asks for a request dialog.
+    void requestRemediation();
 
 Q_SIGNALS:
     void refreshRequested(const InboxMapping &mapping, const QList<InboxState> &states, const QString &text);
+    void remediationRequested(const QList<QJsonObject> &rows);
 
 private:
     InboxRowsModel *m_model;

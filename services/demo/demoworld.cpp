@@ -1,5 +1,6 @@
 #include "demoworld.h"
 
+#include "demorequests.h"
 #include "demotraffic.h"
 #include "emailsender.h"
 #include "mockkafkacluster.h"
@@ -119,11 +120,15 @@ bool DemoWorld::start(const Options &options, QString *error)
     m_traffic->start();
     m_relay = std::make_unique<OutboxRelay>(cluster, serviceDb);
     m_relay->start();
+    m_requests = std::make_unique<DemoRequests>(
+        DemoRequests::Settings{cluster, conninfo(u"bob"_s), conninfo(u"alice"_s), demoPolicyPath()});
+    m_requests->start();
     return true;
 }
 
 void DemoWorld::stop()
 {
+    m_requests.reset(); // it talks to the cluster and the database: first to go
     if (m_traffic)
         m_traffic->stop();
     if (m_relay)

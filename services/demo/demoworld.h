@@ -10,6 +10,7 @@
 
 class MockKafkaCluster;
 class TempPostgres;
+class DemoRequests;
 class DemoTraffic;
 class OutboxRelay;
 class ReferenceConsumer;
@@ -50,4 +51,5 @@ private:
     std::unique_ptr<DemoTraffic> m_traffic;
     std::unique_ptr<OutboxRelay> m_relay;
     std::vector<std::unique_ptr<ReferenceConsumer>> m_consumers;
+    std::unique_ptr<DemoRequests> m_requests; // seeds the approval queue and the trail once dead letters exist
 };

@@ -1,0 +1,118 @@
+#include "remediationtasks.h"
+
+#include "services/audit/auditmigrator.h"
+#include "services/audit/auditstore.h"
+#include "services/dlq/dlqrecordfetcher.h"
+#include "services/inbox/pgsession.h"
+#include "services/policy/policyloader.h"
+#include "services/remediation/replayrunbook.h"
+#include "services/support/jobtracker.h"
+
+#include <QFile>
+#include <QRegularExpression>
+#include <QSaveFile>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+// An audit session brought up to date first, as every desk's first connection does.
+bool openAudit(PgSession &session, const QString &conninfo, QString *error)
+{
+    if (!session.connect(conninfo, error))
+        return false;
+    const AuditMigrationOutcome migrated = AuditMigrator::migrate(session);
+    if (!migrated.ok)
+        *error = migrated.error;
+    return migrated.ok;
+}
+} // namespace
+
+namespace RemediationTasks {
+BuiltRequest dryRun(const RequestDraft &draft, const RemediationSetup &setup, const JobControl &control)
+{
+    RequestBuilderContext context;
+    context.cluster = setup.cluster;
+    context.inboxMappings = setup.inboxMappings;
+    context.cancelled = [control] { return control.isCancelled(); };
+    context.progress = [control](qint64 done, qint64 total) { control.reportProgress(done, total); };
+    if (!setup.policyPath.isEmpty()) {
+        // A policy with errors still says what it says; the verdict uses the parts that parsed.
+        context.policy = loadPolicyFile(setup.policyPath).policy;
+    }
+    PgSession inbox;
+    QString ignored;
+    // Without the inbox the dry run still runs; it reports the prediction as unknown, with why.
+    if (!setup.inboxConninfo.isEmpty() && inbox.connect(setup.inboxConninfo, &ignored))
+        context.inboxDb = &inbox;
+    return RequestBuilder::build(draft, context);
+}
+
+Submitted submit(const QString &auditConninfo, const BuiltRequest &built)
+{
+    Submitted out;
+    PgSession session;
+    if (!openAudit(session, auditConninfo, &out.error))
+        return out;
+    AuditStore store(session);
+    out.requestId = RequestBuilder::submit(store, built, &out.error);
+    return out;
+}
+
+PayloadRead readPayload(const KafkaProperties &cluster, const DlqSelection &record, const JobControl &control)
+{
+    PayloadRead out;
+    const std::unique_ptr<DlqRecordFetcher> fetcher = DlqRecordFetcher::create(cluster, &out.error);
+    if (!fetcher)
+        return out;
+    const KafkaRecord fetched = fetcher->fetch(
+        record.topic, record.partition, record.offset, 15000, [control] { return control.isCancelled(); },
+        &out.error);
+    out.payload = fetched.value;
+    return out;
+}
+
+ExecutionListing listForExecution(const QString &auditConninfo, int limit)
+{
+    ExecutionListing out;
+    PgSession session;
+    if (!openAudit(session, auditConninfo, &out.error))
+        return out;
+    AuditStore store(session);
+    if (const std::optional<AuditIdentity> who = store.identity(&out.error))
+        out.identity = *who;
+    else
+        return out;
+    // Rejected and expired requests never run; they stay in the trail, not on the execution desk.
+    RequestFilter filter;
+    filter.statuses = {RequestStatus::Pending,   RequestStatus::Approved,        RequestStatus::Executing,
+                       RequestStatus::Completed, RequestStatus::PartiallyFailed, RequestStatus::Cancelled};
+    filter.limit = limit;
+    out.requests = store.listRequests(filter, &out.error);
+    return out;
+}
+
+RunbookWritten writeRunbook(const QString &auditConninfo, qint64 requestId, const QString &bootstrap,
+                            const QString &path)
+{
+    RunbookWritten out{requestId, path, {}};
+    PgSession session;
+    if (!openAudit(session, auditConninfo, &out.error))
+        return out;
+    AuditStore store(session);
+    const std::optional<RequestDetail> detail = store.requestDetail(requestId, &out.error, 0);
+    if (!detail) {
+        if (out.error.isEmpty())
+            out.error = u"there is no request "_s + QString::number(requestId);
+        return out;
+    }
+    RunbookContext context;
+    context.bootstrap = bootstrap;
+    // As `berth replay runbook` does: a runbook is pasted into tickets, so never with a password.
+    context.auditDb = QString(auditConninfo).remove(QRegularExpression(u"password\\s*=\\s*\\S+"_s));
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(ReplayRunbook::markdown(*detail, context).toUtf8()) < 0
+        || !file.commit())
+        out.error = file.errorString();
+    return out;
+}
+} // namespace RemediationTasks

@@ -1,0 +1,62 @@
+#pragma once
+
+#include "services/audit/audittypes.h"
+#include "services/inbox/inboxmapping.h"
+#include "services/kafka/kafkaconfig.h"
+#include "services/remediation/remediationtypes.h"
+#include "services/remediation/requestbuilder.h"
+
+#include <QList>
+#include <QString>
+
+class JobControl;
+
+// Where a desk's remediation work goes: the cluster, the audit database (as the desk's own role), the
+// consumers' inbox database (for the no-op prediction and inbox rows) and the delivery policy file.
+struct RemediationSetup {
+    KafkaProperties cluster;
+    QString auditConninfo;
+    QString inboxConninfo; // empty: no no-op prediction, no inbox rows
+    QString policyPath;    // empty: no policy (every request is "allowed")
+    QList<InboxMapping> inboxMappings;
+};
+
+// The remediation desk's background jobs, one blocking function each, for JobTracker's thread pool: each
+// opens its own connections, so nothing is shared with the UI thread. No widgets here.
+namespace RemediationTasks {
+struct Submitted {
+    qint64 requestId = 0; // 0: refused
+    QString error;        // the database's words when it refused
+};
+
+struct PayloadRead {
+    QByteArray payload;
+    QString error;
+};
+
+// The requests an execution desk cares about, and who is looking (the database decides, the desk explains).
+struct ExecutionListing {
+    QList<RemediationRequest> requests; // newest first
+    AuditIdentity identity;
+    QString error;
+};
+
+struct RunbookWritten {
+    qint64 requestId = 0;
+    QString path;
+    QString error;
+};
+
+// RequestBuilder::build with the policy read from the file and the inbox looked up: pins every item and
+// runs the dry run. Cancellation is checked between chunks of records.
+BuiltRequest dryRun(const RequestDraft &draft, const RemediationSetup &setup, const JobControl &control);
+// Files the built request as the audit connection's role.
+Submitted submit(const QString &auditConninfo, const BuiltRequest &built);
+// The record's payload as it is now (to start an edit from).
+PayloadRead readPayload(const KafkaProperties &cluster, const DlqSelection &record,
+                        const JobControl &control);
+ExecutionListing listForExecution(const QString &auditConninfo, int limit = 100);
+// The request as a markdown runbook (the same text as `berth replay runbook`), written to path.
+RunbookWritten writeRunbook(const QString &auditConninfo, qint64 requestId, const QString &bootstrap,
+                            const QString &path);
+} // namespace RemediationTasks

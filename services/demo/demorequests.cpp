@@ -1,0 +1,128 @@
+#include "demorequests.h"
+
+#include "services/audit/auditstore.h"
+#include "services/inbox/inboxmapping.h"
+#include "services/inbox/pgsession.h"
+#include "services/policy/policyloader.h"
+#include "services/remediation/replayexecutor.h"
+#include "services/remediation/requestbuilder.h"
+#include "services/remediation/topicrangereader.h"
+#include "services/support/logging.h"
+
+#include <QDateTime>
+#include <QThread>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+constexpr char16_t DlqTopic[] = u"orders-dlt";
+constexpr int CompletedItems = 2;
+constexpr int PendingItems = 3;
+} // namespace
+
+DemoRequests::DemoRequests(Settings settings)
+    : m_settings(std::move(settings))
+    , m_control(std::make_shared<ReplayControl>())
+{
+}
+
+DemoRequests::~DemoRequests()
+{
+    stop();
+}
+
+void DemoRequests::start()
+{
+    if (!m_thread.joinable())
+        m_thread = std::thread([this] { run(); });
+}
+
+void DemoRequests::stop()
+{
+    m_stop = true;
+    m_control->cancel();
+    if (m_thread.joinable())
+        m_thread.join();
+}
+
+void DemoRequests::run()
+{
+    PgSession bob;
+    PgSession alice;
+    QString error;
+    if (!bob.connect(m_settings.requesterConninfo, &error)
+        || !alice.connect(m_settings.approverConninfo, &error)) {
+        qCWarning(lcDemo).noquote() << "demo requests:" << error;
+        return;
+    }
+    AuditStore bobStore(bob);
+    RequestFilter any;
+    any.limit = 1;
+    // A kept data directory already has its history: the demo adds nothing to it.
+    if (!bobStore.listRequests(any, &error).isEmpty() || !error.isEmpty())
+        return;
+
+    // The first dead letters, oldest first per partition: enough for both requests.
+    const QString topic = QString::fromUtf16(DlqTopic);
+    QList<DlqSelection> records;
+    const std::unique_ptr<TopicRangeReader> reader = TopicRangeReader::create(m_settings.cluster, &error);
+    const qint64 deadline = QDateTime::currentMSecsSinceEpoch() + m_settings.waitForDeadLettersMs;
+    while (reader && !stopping() && QDateTime::currentMSecsSinceEpoch() < deadline) {
+        records.clear();
+        const int partitions = reader->partitionCount(topic, 5000, &error);
+        for (int p = 0; p < partitions; ++p) {
+            qint64 low = 0;
+            qint64 high = 0;
+            if (!reader->watermarks(topic, p, &low, &high, 5000, &error))
+                continue;
+            for (qint64 o = low; o < high && records.size() < CompletedItems + PendingItems; ++o)
+                records.append({topic, p, o});
+        }
+        if (records.size() >= CompletedItems + PendingItems)
+            break;
+        QThread::msleep(500);
+    }
+    if (stopping() || records.size() < CompletedItems + PendingItems)
+        return;
+
+    RequestBuilderContext context;
+    context.cluster = m_settings.cluster;
+    context.inboxDb = &bob;
+    context.inboxMappings = InboxMapping::presets();
+    context.policy = loadPolicyFile(m_settings.policyPath).policy;
+    context.cancelled = [this] { return stopping(); };
+
+    // Yesterday's incident, done: filed by bob, approved by alice, executed by bob.
+    RequestDraft done;
+    done.selection = records.mid(0, CompletedItems);
+    done.reasonCode = u"downstream-recovered"_s;
+    done.reason =
+        u"The projection database was failing over; these orders are valid and were never applied."_s;
+    done.ticket = u"OPS-1041"_s;
+    done.rateLimit = 50;
+    const BuiltRequest doneBuilt = RequestBuilder::build(done, context);
+    const qint64 doneId = RequestBuilder::submit(bobStore, doneBuilt, &error);
+    AuditStore aliceStore(alice);
+    if (doneId == 0
+        || !aliceStore.approve(doneId, u"Failover confirmed in the incident channel."_s, &error)) {
+        qCWarning(lcDemo).noquote() << "demo requests:" << error;
+        return;
+    }
+    ReplayOptions options;
+    options.inboxMappings = context.inboxMappings;
+    const ReplayOutcome outcome =
+        ReplayExecutor(bob, m_settings.cluster, &bob).run(doneId, options, *m_control);
+    if (!outcome.started || stopping())
+        return;
+
+    // Today's: waiting for a second pair of eyes.
+    RequestDraft pending;
+    pending.selection = records.mid(CompletedItems, PendingItems);
+    pending.reasonCode = u"poison-fixed"_s;
+    pending.reason = u"order-projection 2.4.1 reads the new currency field; replay the orders it rejected."_s;
+    pending.ticket = u"OPS-1042"_s;
+    pending.rateLimit = 100;
+    const BuiltRequest pendingBuilt = RequestBuilder::build(pending, context);
+    if (RequestBuilder::submit(bobStore, pendingBuilt, &error) == 0)
+        qCWarning(lcDemo).noquote() << "demo requests:" << error;
+}

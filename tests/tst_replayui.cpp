@@ -1,0 +1,394 @@
+// The operator's side of remediation: the request dialog opened from the DLQ browser (dry run off the UI
+// thread, submit, refusals shown) and the execution panel beside the approval queue (execute, pause and
+// resume, the database's refusal), against the mock cluster and a throwaway PostgreSQL. Nothing is mocked.
+
+#include "app/remediationdesk.h"
+#include "models/approvalqueuemodel.h"
+#include "models/dlqbrowsermodel.h"
+#include "services/audit/auditstore.h"
+#include "services/audit/auditwatcher.h"
+#include "services/dlq/dlqscanner.h"
+#include "services/remediation/replayjob.h"
+#include "support/replayworld.h"
+#include "views/dlqbrowserview.h"
+#include "views/replayexecutionpanel.h"
+#include "views/replayrequestdialog.h"
+
+#include <QTemporaryFile>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+ConnectionProfile deskProfile(const ReplayWorld &world, const QString &user)
+{
+    ConnectionProfile profile;
+    profile.name = u"test"_s;
+    profile.cluster = world.kafka();
+    profile.databaseConninfo = world.conninfo(user);
+    return profile;
+}
+
+// The replayed records of one request in the destination, read by kcat (the independent client).
+QList<QJsonObject> replayedBy(const ReplayWorld &world, qint64 requestId)
+{
+    QString error;
+    QList<QJsonObject> out;
+    const QList<QJsonObject> records =
+        world.kcatRead(QString::fromLatin1(ReplayWorld::OriginalTopic), &error);
+    if (!error.isEmpty())
+        qWarning().noquote() << error;
+    for (const QJsonObject &record : records) {
+        if (kcatHeaders(record).value(QString::fromLatin1(RemediationHeaders::RequestId))
+            == QString::number(requestId))
+            out << record;
+    }
+    return out;
+}
+} // namespace
+
+class TestReplayUi : public QObject {
+    Q_OBJECT
+
+private:
+    std::unique_ptr<ReplayWorld> m_world;
+
+    RequestDraft replayDraft(qint64 from, qint64 to, double rate = 0)
+    {
+        RequestDraft draft;
+        draft.selection = m_world->dlqRange(from, to);
+        draft.reasonCode = u"poison-fixed"_s;
+        draft.reason = u"consumer fixed"_s;
+        draft.rateLimit = rate;
+        return draft;
+    }
+
+    // Waits until the desk's execution panel lists the request, and selects it.
+    static bool selectListed(RemediationDesk &desk, qint64 id)
+    {
+        ReplayExecutionPanel *panel = desk.executionPanel();
+        const bool listed = QTest::qWaitFor(
+            [&] {
+                for (int row = 0; row < panel->table()->rowCount(); ++row) {
+                    if (panel->table()->item(row, 0)->text() == QString::number(id))
+                        return true;
+                }
+                return false;
+            },
+            15000);
+        panel->selectRequest(id);
+        return listed && panel->currentRequestId() == id;
+    }
+
+    void refresh(RemediationDesk &desk) { Q_EMIT desk.executionPanel()->refreshRequested(); }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        m_world = std::make_unique<ReplayWorld>();
+        QString error;
+        QVERIFY2(m_world->start(u"replayui"_s, &error), qPrintable(error));
+        // 0..9: the dialog's tests; 10..14: a plain execution; 20..319: pause and resume; 400..409: refusals.
+        QVERIFY2(m_world->seedDlq(0, 420, 50, &error), qPrintable(error));
+    }
+
+    void cleanupTestCase() { m_world.reset(); }
+
+    void dialogDryRunsSelectedRowsAndSubmits()
+    {
+        RemediationDesk desk(deskProfile(*m_world, u"alice"_s));
+        auto *scanner = new DlqScanner(&desk);
+        DlqBrowserView view(scanner);
+        desk.attachDlqBrowser(&view);
+        view.setCluster(m_world->kafka());
+        view.setTopics(
+            {QString::fromLatin1(ReplayWorld::DlqTopic), QString::fromLatin1(ReplayWorld::OriginalTopic)});
+        view.setTopic(QString::fromLatin1(ReplayWorld::DlqTopic));
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.startScan();
+        QTRY_COMPARE_WITH_TIMEOUT(view.model()->rowCount(), 420, 20000);
+
+        // Rows 2, 3 and 4 (offsets 2..4) picked, then Ctrl+R.
+        QItemSelection picked(view.model()->index(2, 0), view.model()->index(4, 0));
+        view.table()->selectionModel()->select(picked, QItemSelectionModel::ClearAndSelect
+                                                           | QItemSelectionModel::Rows);
+        view.table()->setFocus();
+        view.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&view));
+        QTest::keyClick(view.table(), Qt::Key_R, Qt::ControlModifier);
+        QTRY_VERIFY(desk.requestDialog());
+        ReplayRequestDialog *dialog = desk.requestDialog();
+        QCOMPARE(dialog->action(), RemediationAction::Replay);
+
+        // Nothing may be submitted before the dry run is seen.
+        QVERIFY(!dialog->submitButton()->isEnabled());
+        dialog->reasonEdit()->setText(u"projection fixed in 2.4.1"_s);
+        dialog->ticketEdit()->setText(u"OPS-77"_s);
+        QVERIFY(!dialog->submitButton()->isEnabled());
+        QSignalSpy dryRuns(dialog, &ReplayRequestDialog::dryRunFinished);
+        QTest::mouseClick(dialog->dryRunButton(), Qt::LeftButton);
+        QVERIFY(!dialog->dryRunButton()->isEnabled()); // running, off the UI thread
+        QTRY_COMPARE_WITH_TIMEOUT(dryRuns.size(), 1, 30000);
+        QVERIFY(dryRuns.at(0).at(0).toBool());
+        const QString shown = dialog->dryRunText()->toPlainText();
+        QVERIFY2(shown.contains(u"Blast radius: 3 item(s) to orders"), qPrintable(shown));
+        QVERIFY2(shown.contains(u"Expected no-op rate"), qPrintable(shown));
+        QVERIFY2(shown.contains(u"Ordering risk"), qPrintable(shown));
+        QVERIFY2(shown.contains(u"Policy: allowed"), qPrintable(shown));
+        QVERIFY(dialog->submitButton()->isEnabled());
+
+        // Changing the destination makes the dry run stale: submit waits for a new one.
+        dialog->chosenTopicButton()->setChecked(true);
+        QVERIFY(!dialog->submitButton()->isEnabled());
+        QVERIFY(dialog->destinationBox()->isEnabled());
+        dialog->originalTopicButton()->setChecked(true);
+        QTest::mouseClick(dialog->dryRunButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(dryRuns.size(), 2, 30000);
+        QVERIFY(dialog->submitButton()->isEnabled());
+
+        QSignalSpy submitted(dialog, &ReplayRequestDialog::submitted);
+        QTest::mouseClick(dialog->submitButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(submitted.size(), 1, 15000);
+        const qint64 id = submitted.at(0).at(0).toLongLong();
+        QVERIFY(id > 0);
+        QVERIFY2(dialog->statusLabel()->text().contains(QString::number(id)),
+                 qPrintable(dialog->statusLabel()->text()));
+        QVERIFY(!dialog->submitButton()->isEnabled());
+
+        // In the audit database as alice's, with the three records pinned by position and SHA-256.
+        QString error;
+        const std::optional<RequestDetail> detail = AuditStore(m_world->bob()).requestDetail(id, &error);
+        QVERIFY2(detail, qPrintable(error));
+        QCOMPARE(detail->request.requestedBy, u"alice"_s);
+        QCOMPARE(detail->request.status, RequestStatus::Pending);
+        QCOMPARE(detail->request.ticket, u"OPS-77"_s);
+        QCOMPARE(detail->request.reason, u"projection fixed in 2.4.1"_s);
+        QCOMPARE(detail->items.size(), 3);
+        for (int i = 0; i < 3; ++i) {
+            const RequestItem &item = detail->items.at(i);
+            QCOMPARE(item.sourceTopic, QString::fromLatin1(ReplayWorld::DlqTopic));
+            QCOMPARE(item.sourceOffset, qint64(2 + i));
+            QCOMPARE(item.payloadSha256,
+                     QCryptographicHash::hash(ReplayWorld::payloadFor(2 + i, 0), QCryptographicHash::Sha256));
+        }
+        QCOMPARE(detail->request.dryRun.value(u"count"_s).toInt(), 3);
+        // The approval queue of the same desk learns of it.
+        QTRY_VERIFY_WITH_TIMEOUT(desk.queueModel()->rowOf(id) >= 0, 10000);
+        dialog->close();
+    }
+
+    void invalidJsonBlocksSubmit()
+    {
+        RemediationDesk desk(deskProfile(*m_world, u"alice"_s));
+        ReplayRequestDialog *dialog = desk.openRequestDialog(m_world->dlqRange(5, 6));
+        QVERIFY(dialog->setAction(RemediationAction::EditReplay));
+        // The editor starts from the record as it is now.
+        QTRY_COMPARE_WITH_TIMEOUT(dialog->payloadEdit()->toPlainText(),
+                                  QString::fromUtf8(ReplayWorld::payloadFor(5, 0)), 15000);
+        QVERIFY(dialog->payloadError()->text().isEmpty());
+        dialog->reasonEdit()->setText(u"fix the amount"_s);
+        dialog->payloadEdit()->setPlainText(u"{\"order\": 5,\n \"note\": \"ok\"\n"_s); // no closing brace
+        QVERIFY2(dialog->payloadError()->text().contains(u"line 3"),
+                 qPrintable(dialog->payloadError()->text()));
+        QVERIFY(dialog->payloadError()->isVisible());
+        QVERIFY(!dialog->submitButton()->isEnabled());
+        QString why;
+        QVERIFY(!dialog->maySubmit(&why));
+        QVERIFY2(why.contains(u"JSON"), qPrintable(why));
+        // Neither the dry run nor a forced submit gets past it.
+        dialog->startDryRun();
+        QVERIFY(dialog->statusLabel()->text().contains(u"payload"));
+        dialog->submit();
+        QTest::qWait(300);
+        QCOMPARE(dialog->submittedId(), 0);
+
+        // Fixed: the error goes, the dry run runs, and the edit is filed.
+        dialog->payloadEdit()->setPlainText(u"{\"order\": 5, \"note\": \"fixed\"}"_s);
+        QVERIFY(dialog->payloadError()->text().isEmpty());
+        QSignalSpy dryRuns(dialog, &ReplayRequestDialog::dryRunFinished);
+        dialog->startDryRun();
+        QTRY_COMPARE_WITH_TIMEOUT(dryRuns.size(), 1, 30000);
+        QVERIFY(dialog->submitButton()->isEnabled());
+        QSignalSpy submitted(dialog, &ReplayRequestDialog::submitted);
+        dialog->submit();
+        QTRY_COMPARE_WITH_TIMEOUT(submitted.size(), 1, 15000);
+        const qint64 id = submitted.at(0).at(0).toLongLong();
+        QCOMPARE(
+            m_world
+                ->scalar(
+                    u"SELECT convert_from(edited_payload, 'UTF8') FROM berth.request_items WHERE request_id = $1"_s,
+                    {id})
+                .toString(),
+            u"{\"order\": 5, \"note\": \"fixed\"}"_s);
+        dialog->close();
+    }
+
+    void blockedVerdictCannotBeSubmitted()
+    {
+        QTemporaryFile policy;
+        QVERIFY(policy.open());
+        policy.write("deliverySemantics:\n  consumers:\n    orders-projector:\n      topics: [orders]\n"
+                     "      replay:\n        allowed: false\n");
+        policy.close();
+        RemediationSetup setup;
+        setup.cluster = m_world->kafka();
+        setup.auditConninfo = m_world->conninfo(u"alice"_s);
+        setup.policyPath = policy.fileName();
+        ReplayRequestDialog dialog(setup, m_world->dlqRange(6, 8));
+        dialog.reasonEdit()->setText(u"try anyway"_s);
+        const qint64 before = m_world->scalar(u"SELECT count(*) FROM berth.requests"_s).toLongLong();
+        QSignalSpy dryRuns(&dialog, &ReplayRequestDialog::dryRunFinished);
+        dialog.startDryRun();
+        QTRY_COMPARE_WITH_TIMEOUT(dryRuns.size(), 1, 30000);
+        QVERIFY(!dryRuns.at(0).at(0).toBool());
+        QVERIFY2(dialog.dryRunText()->toPlainText().contains(u"Policy: blocked"),
+                 qPrintable(dialog.dryRunText()->toPlainText()));
+        QVERIFY2(dialog.statusLabel()->text().contains(u"replay.allowed is false"),
+                 qPrintable(dialog.statusLabel()->text()));
+        QVERIFY(!dialog.submitButton()->isEnabled());
+        QString why;
+        QVERIFY(!dialog.maySubmit(&why));
+        QVERIFY2(why.contains(u"policy blocks"), qPrintable(why));
+        dialog.submit();
+        QTest::qWait(300);
+        QCOMPARE(m_world->scalar(u"SELECT count(*) FROM berth.requests"_s).toLongLong(), before);
+    }
+
+    void executesApprovedRequestThroughPanel()
+    {
+        QString error;
+        const qint64 id = m_world->request(replayDraft(10, 15), &error);
+        QVERIFY2(id > 0, qPrintable(error));
+        QVERIFY2(m_world->approve(id, &error), qPrintable(error));
+
+        RemediationDesk desk(deskProfile(*m_world, u"alice"_s));
+        QTRY_COMPARE_WITH_TIMEOUT(desk.watcher()->state(), AuditWatcher::State::Connected, 15000);
+        QVERIFY(selectListed(desk, id));
+        ReplayExecutionPanel *panel = desk.executionPanel();
+        QVERIFY2(panel->executeButton()->isEnabled(), qPrintable(panel->executeButton()->toolTip()));
+        QVERIFY(!panel->pauseButton()->isEnabled());
+        QSignalSpy finished(desk.replayJob(), &ReplayJob::finished);
+        QTest::mouseClick(panel->executeButton(), Qt::LeftButton);
+        QVERIFY(!panel->executeButton()->isEnabled());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 30000);
+        QVERIFY2(panel->resultLabel()->text().contains(u"ended completed"),
+                 qPrintable(panel->resultLabel()->text()));
+        QCOMPARE(panel->progressBar()->value(), 5);
+        QVERIFY(panel->problemsText()->toPlainText().isEmpty());
+        QCOMPARE(m_world->statusOf(id), u"completed"_s);
+
+        // kcat sees each record once, with its key and Berth's replay headers.
+        const QList<QJsonObject> records = replayedBy(*m_world, id);
+        QCOMPARE(records.size(), 5);
+        QSet<QString> replayIds;
+        for (const QJsonObject &record : records) {
+            const QMultiHash<QString, QString> headers = kcatHeaders(record);
+            replayIds.insert(headers.value(QString::fromLatin1(RemediationHeaders::ReplayId)));
+            QVERIFY(record.value(u"key"_s).toString().startsWith(u"order-"));
+        }
+        QCOMPARE(replayIds.size(), 5);
+
+        // Completed: nothing left to execute, and the list says so once read again.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            panel->table()->item(panel->table()->currentRow(), 2)->text() == u"completed"_s, 10000);
+        QVERIFY(!panel->executeButton()->isEnabled());
+
+        // The runbook, as the command line writes it.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"runbook.md"_s);
+        panel->exportRunbook(path);
+        QTRY_VERIFY_WITH_TIMEOUT(panel->resultLabel()->text().contains(u"Runbook written"), 10000);
+        QFile runbook(path);
+        QVERIFY(runbook.open(QIODevice::ReadOnly));
+        const QByteArray markdown = runbook.readAll();
+        QVERIFY(markdown.contains("replay execute"));
+        QVERIFY(markdown.contains(QByteArray::number(id)));
+    }
+
+    void pauseThenResume()
+    {
+        QString error;
+        const qint64 id = m_world->request(replayDraft(20, 320, 150), &error); // 300 items, 2 s at 150/s
+        QVERIFY2(id > 0, qPrintable(error));
+        QVERIFY2(m_world->approve(id, &error), qPrintable(error));
+        RemediationDesk desk(deskProfile(*m_world, u"alice"_s));
+        QVERIFY(selectListed(desk, id));
+        ReplayExecutionPanel *panel = desk.executionPanel();
+        QSignalSpy progress(desk.replayJob(), &ReplayJob::progressed);
+        QSignalSpy finished(desk.replayJob(), &ReplayJob::finished);
+        panel->execute();
+        QTRY_VERIFY_WITH_TIMEOUT(panel->progressBar()->value() > 10, 20000);
+        QVERIFY(panel->pauseButton()->isEnabled());
+        QTest::mouseClick(panel->pauseButton(), Qt::LeftButton);
+        QVERIFY(panel->resumeButton()->isEnabled());
+        QVERIFY(!panel->pauseButton()->isEnabled());
+        // Paused: the count stands still (after the record in flight) and nothing finishes.
+        QTest::qWait(600);
+        const qint64 producedAtPause =
+            m_world->endOffsetSum(QString::fromLatin1(ReplayWorld::OriginalTopic), &error);
+        QTest::qWait(1000);
+        QCOMPARE(m_world->endOffsetSum(QString::fromLatin1(ReplayWorld::OriginalTopic), &error),
+                 producedAtPause);
+        QCOMPARE(finished.size(), 0);
+        QVERIFY(panel->progressBar()->value() < 300);
+        QVERIFY2(panel->progressLabel()->text().contains(u"msgs/s"),
+                 qPrintable(panel->progressLabel()->text()));
+        QVERIFY2(panel->progressLabel()->text().contains(u"ETA"), qPrintable(panel->progressLabel()->text()));
+
+        QTest::mouseClick(panel->resumeButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 30000);
+        QVERIFY2(panel->resultLabel()->text().contains(u"ended completed"),
+                 qPrintable(panel->resultLabel()->text()));
+        QCOMPARE(replayedBy(*m_world, id).size(), 300);
+    }
+
+    void ownUnapprovedRequestIsRefused()
+    {
+        QString error;
+        const qint64 id = m_world->request(replayDraft(400, 405), &error);
+        QVERIFY2(id > 0, qPrintable(error));
+        RemediationDesk desk(deskProfile(*m_world, u"alice"_s));
+        QVERIFY(selectListed(desk, id));
+        ReplayExecutionPanel *panel = desk.executionPanel();
+        QVERIFY(!panel->executeButton()->isEnabled());
+        QVERIFY2(panel->executeButton()->toolTip().contains(u"pending"),
+                 qPrintable(panel->executeButton()->toolTip()));
+
+        // As a stale or tampered-with button would send it: the database refuses, in its own words.
+        QSignalSpy finished(desk.replayJob(), &ReplayJob::finished);
+        panel->execute();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 20000);
+        const auto outcome = finished.at(0).at(0).value<ReplayOutcome>();
+        QVERIFY(!outcome.started);
+        QVERIFY(!outcome.error.isEmpty());
+        const QString shown = panel->resultLabel()->text();
+        QVERIFY2(shown.contains(DlqBrowserModel::visibleText(outcome.error)), qPrintable(shown));
+        QVERIFY2(shown.contains(u"did not start"), qPrintable(shown));
+        qInfo().noquote() << "refusal shown:" << shown;
+        QCOMPARE(m_world->statusOf(id), u"pending"_s);
+        QCOMPARE(replayedBy(*m_world, id).size(), 0);
+
+        // Approved but overdue: the button follows the status, and the database itself refuses the run.
+        RequestDraft shortLived = replayDraft(405, 410);
+        shortLived.expiresAt = QDateTime::currentDateTimeUtc().addMSecs(2500);
+        const qint64 overdue = m_world->request(shortLived, &error);
+        QVERIFY2(overdue > 0, qPrintable(error));
+        QVERIFY2(m_world->approve(overdue, &error), qPrintable(error));
+        QTRY_VERIFY_WITH_TIMEOUT(QDateTime::currentDateTimeUtc() > shortLived.expiresAt.addMSecs(200), 5000);
+        refresh(desk);
+        QVERIFY(selectListed(desk, overdue));
+        QTRY_VERIFY(panel->executeButton()->isEnabled());
+        QTest::mouseClick(panel->executeButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 2, 20000);
+        const auto refused = finished.at(1).at(0).value<ReplayOutcome>();
+        QVERIFY(!refused.started);
+        QVERIFY2(refused.error.contains(u"expire"), qPrintable(refused.error));
+        QVERIFY2(panel->resultLabel()->text().contains(DlqBrowserModel::visibleText(refused.error)),
+                 qPrintable(panel->resultLabel()->text()));
+        qInfo().noquote() << "database refusal shown:" << panel->resultLabel()->text();
+        QCOMPARE(replayedBy(*m_world, overdue).size(), 0);
+    }
+};
+
+QTEST_MAIN(TestReplayUi)
+#include "tst_replayui.moc"

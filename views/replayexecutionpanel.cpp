@@ -1,0 +1,326 @@
+#include "replayexecutionpanel.h"
+
+#include "models/approvalqueuemodel.h"
+#include "models/dlqbrowsermodel.h"
+#include "remediationwidgets.h"
+
+#include <QFileDialog>
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLocale>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+bool executable(RequestStatus status)
+{
+    return status == RequestStatus::Approved || status == RequestStatus::PartiallyFailed;
+}
+
+QString eta(qint64 ms)
+{
+    if (ms < 0)
+        return ReplayExecutionPanel::tr("unknown");
+    const qint64 s = (ms + 999) / 1000;
+    return s >= 3600 ? QString::asprintf("%lld:%02lld:%02lld", s / 3600, (s / 60) % 60, s % 60)
+                     : QString::asprintf("%lld:%02lld", s / 60, s % 60);
+}
+} // namespace
+
+ReplayExecutionPanel::ReplayExecutionPanel(QWidget *parent)
+    : QWidget(parent)
+    , m_table(new QTableWidget(this))
+    , m_canary(new QSpinBox(this))
+    , m_execute(new QPushButton(tr("&Execute"), this))
+    , m_pause(new QPushButton(tr("Pau&se"), this))
+    , m_resume(new QPushButton(tr("&Resume"), this))
+    , m_cancel(new QPushButton(tr("Cancel ru&n"), this))
+    , m_runbook(new QPushButton(tr("Run&book…"), this))
+    , m_why(RemediationWidgets::messageLabel(this))
+    , m_progress(new QProgressBar(this))
+    , m_progressText(RemediationWidgets::messageLabel(this))
+    , m_problems(new QPlainTextEdit(this))
+    , m_result(RemediationWidgets::messageLabel(this))
+{
+    auto *title = new QLabel(tr("Execution"), this);
+    QFont bold = title->font();
+    bold.setBold(true);
+    title->setFont(bold);
+    auto *refresh = new QPushButton(tr("Refresh"), this);
+    auto *top = new QHBoxLayout;
+    top->addWidget(title, 1);
+    top->addWidget(refresh);
+
+    m_table->setColumnCount(8);
+    m_table->setHorizontalHeaderLabels({tr("Id"), tr("Action"), tr("Status"), tr("Requested by"), tr("Items"),
+                                        tr("Approvals"), tr("Created (UTC)"), tr("Reason")});
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setAlternatingRowColors(true);
+    m_table->setWordWrap(false);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setStretchLastSection(true);
+
+    m_canary->setRange(0, 1'000'000);
+    m_canary->setSpecialValueText(tr("no canary"));
+    m_canary->setToolTip(tr("Send this many first, watch the DLQ for them, and pause if they fail again"));
+    auto *run = new QHBoxLayout;
+    run->addWidget(new QLabel(tr("Canary:"), this));
+    run->addWidget(m_canary);
+    run->addWidget(m_execute);
+    run->addStretch(1);
+    run->addWidget(m_runbook);
+    auto *control = new QHBoxLayout;
+    control->addWidget(m_pause);
+    control->addWidget(m_resume);
+    control->addWidget(m_cancel);
+    control->addStretch(1);
+    m_why->setEnabled(false); // reads as a hint
+
+    m_progress->setRange(0, 1);
+    m_progress->setValue(0);
+    m_problems->setReadOnly(true);
+    m_problems->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_problems->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_problems->setPlaceholderText(tr("Items that are not delivered or skipped are listed here, with why."));
+    m_problems->setMaximumHeight(140);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(m_table, 1);
+    layout->addLayout(run);
+    layout->addWidget(m_why);
+    layout->addWidget(m_progress);
+    layout->addWidget(m_progressText);
+    layout->addLayout(control);
+    layout->addWidget(new QLabel(tr("Problems:"), this));
+    layout->addWidget(m_problems);
+    layout->addWidget(m_result);
+
+    connect(refresh, &QPushButton::clicked, this, &ReplayExecutionPanel::refreshRequested);
+    connect(m_execute, &QPushButton::clicked, this, &ReplayExecutionPanel::execute);
+    connect(m_pause, &QPushButton::clicked, this, [this] {
+        m_paused = true;
+        m_progressText->setText(tr("Pausing after the record in flight…"));
+        updateButtons();
+        Q_EMIT pauseRequested();
+    });
+    connect(m_resume, &QPushButton::clicked, this, [this] {
+        m_paused = false;
+        updateButtons();
+        Q_EMIT resumeRequested();
+    });
+    connect(m_cancel, &QPushButton::clicked, this, [this] {
+        m_progressText->setText(tr("Cancelling…"));
+        Q_EMIT cancelRequested();
+    });
+    connect(m_runbook, &QPushButton::clicked, this, [this] {
+        const qint64 id = currentRequestId();
+        if (id == 0)
+            return;
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Export runbook"), u"request-%1-runbook.md"_s.arg(id), tr("Markdown (*.md)"));
+        if (!path.isEmpty())
+            exportRunbook(path);
+    });
+    connect(m_table, &QTableWidget::currentCellChanged, this, [this] { updateButtons(); });
+    updateButtons();
+}
+
+void ReplayExecutionPanel::setListing(const QList<RemediationRequest> &requests,
+                                      const AuditIdentity &identity)
+{
+    const qint64 selected = currentRequestId();
+    m_requests = requests;
+    m_identity = identity;
+    const QSignalBlocker blocker(m_table);
+    m_table->setRowCount(int(requests.size()));
+    for (int row = 0; row < requests.size(); ++row) {
+        const RemediationRequest &r = requests.at(row);
+        const QStringList cells = {QString::number(r.id),
+                                   ApprovalQueueModel::actionText(r.action),
+                                   AuditText::statusName(r.status),
+                                   DlqBrowserModel::visibleText(r.requestedBy),
+                                   QLocale().toString(r.itemCount),
+                                   tr("%1 of %2").arg(r.approvalCount).arg(r.requiredApprovals),
+                                   r.createdAt.toUTC().toString(u"yyyy-MM-dd HH:mm:ss"_s),
+                                   DlqBrowserModel::visibleText(r.reasonCode + u' ' + r.reason)};
+        for (int c = 0; c < cells.size(); ++c)
+            m_table->setItem(row, c, new QTableWidgetItem(cells.at(c)));
+    }
+    m_table->resizeColumnsToContents();
+    m_table->setColumnWidth(7, std::min(m_table->columnWidth(7), 600)); // the reason is free text
+    selectRequest(selected);
+    updateButtons();
+}
+
+void ReplayExecutionPanel::setListingError(const QString &error)
+{
+    setResult(tr("Could not read the requests: %1").arg(error), true);
+}
+
+void ReplayExecutionPanel::selectRequest(qint64 requestId)
+{
+    for (int row = 0; row < m_requests.size(); ++row) {
+        if (m_requests.at(row).id == requestId) {
+            m_table->setCurrentCell(row, 0);
+            break;
+        }
+    }
+    updateButtons();
+}
+
+const RemediationRequest *ReplayExecutionPanel::current() const
+{
+    const int row = m_table->currentRow();
+    return row >= 0 && row < m_requests.size() ? &m_requests.at(row) : nullptr;
+}
+
+qint64 ReplayExecutionPanel::currentRequestId() const
+{
+    const RemediationRequest *r = current();
+    return r ? r->id : 0;
+}
+
+void ReplayExecutionPanel::updateButtons()
+{
+    const RemediationRequest *r = current();
+    QString why;
+    if (m_runningId != 0)
+        why = tr("Request %1 is running.").arg(m_runningId);
+    else if (!r)
+        why = tr("Select an approved request to execute it.");
+    else if (!m_identity.isOperator)
+        why = tr("Only members of berth_operator execute requests.");
+    else if (!executable(r->status))
+        why = tr("Request %1 is %2: only approved or partially failed requests execute.")
+                  .arg(r->id)
+                  .arg(AuditText::statusName(r->status));
+    m_execute->setEnabled(why.isEmpty());
+    m_execute->setToolTip(why);
+    m_why->setText(why);
+    m_canary->setEnabled(m_runningId == 0);
+    m_pause->setEnabled(m_runningId != 0 && !m_paused);
+    m_resume->setEnabled(m_runningId != 0 && m_paused);
+    m_cancel->setEnabled(m_runningId != 0);
+    m_runbook->setEnabled(r != nullptr);
+}
+
+void ReplayExecutionPanel::execute()
+{
+    const qint64 id = currentRequestId();
+    if (id == 0 || m_runningId != 0)
+        return;
+    m_runningId = id;
+    m_paused = false;
+    m_problems->clear();
+    m_progress->setRange(0, 0);
+    m_progressText->setText(tr("Starting request %1…").arg(id));
+    setResult(QString(), false);
+    updateButtons();
+    Q_EMIT executeRequested(id, m_canary->value());
+}
+
+void ReplayExecutionPanel::exportRunbook(const QString &path)
+{
+    const qint64 id = currentRequestId();
+    if (id == 0)
+        return;
+    setResult(tr("Writing the runbook of request %1…").arg(id), false);
+    Q_EMIT runbookRequested(id, path);
+}
+
+void ReplayExecutionPanel::setProgress(const ReplayProgress &p)
+{
+    if (p.requestId != m_runningId)
+        return;
+    if (p.phase == ReplayPhase::Paused)
+        m_paused = true;
+    m_progress->setRange(0, std::max(p.total, 1));
+    m_progress->setValue(p.done);
+    const QLocale locale;
+    m_progressText->setText(
+        tr("%1: %2 of %3 done — %4 delivered (%5 reconciled), %6 failed, %7 skipped — %8 msgs/s, ETA %9")
+            .arg(replayPhaseName(p.phase), locale.toString(p.done), locale.toString(p.total),
+                 locale.toString(p.delivered), locale.toString(p.reconciled), locale.toString(p.failed),
+                 locale.toString(p.skipped), locale.toString(p.ratePerSecond, 'f', 0), eta(p.etaMs))
+        + (p.canaryTripped ? tr(" — the canary came back to the DLQ: paused") : QString()));
+    updateButtons();
+}
+
+void ReplayExecutionPanel::setOutcome(const ReplayOutcome &o)
+{
+    const qint64 id = m_runningId;
+    m_runningId = 0;
+    m_paused = false;
+    m_progress->setRange(0, std::max(o.total, 1));
+    m_progress->setValue(o.delivered + o.skipped + o.failed);
+    QStringList problems;
+    for (const ReplayItemProblem &p : o.problems)
+        problems
+            << tr("item %1 (%2): %3").arg(p.itemNo).arg(p.replayId, DlqBrowserModel::visibleText(p.error));
+    m_problems->setPlainText(problems.join(u'\n'));
+    if (!o.started) {
+        // The database's own words: it decides what may run.
+        setResult(tr("Request %1 did not start: %2").arg(id).arg(o.error), true);
+    } else {
+        const QString counts = tr("%1 delivered (%2 found by reconciliation), %3 skipped, %4 failed (%5 "
+                                  "refused), %6 produced in this run")
+                                   .arg(o.delivered)
+                                   .arg(o.reconciled)
+                                   .arg(o.skipped)
+                                   .arg(o.failed)
+                                   .arg(o.refused)
+                                   .arg(o.producedThisRun);
+        if (!o.error.isEmpty())
+            setResult(tr("Request %1 stopped: %2 — it stays executing; execute it again to resume. %3")
+                          .arg(id)
+                          .arg(o.error, counts),
+                      true);
+        else
+            setResult(tr("Request %1 ended %2: %3")
+                          .arg(id)
+                          .arg(o.cancelled && o.finalStatus == RequestStatus::Executing
+                                   ? tr("cancelled")
+                                   : AuditText::statusName(o.finalStatus),
+                               counts),
+                      o.finalStatus != RequestStatus::Completed);
+    }
+    m_progressText->setText(
+        tr("Finished in %1 s.").arg(QLocale().toString(double(o.elapsedMs) / 1000.0, 'f', 1)));
+    updateButtons();
+    Q_EMIT refreshRequested();
+}
+
+void ReplayExecutionPanel::setStartRefused(const QString &why)
+{
+    m_runningId = 0;
+    m_progress->setRange(0, 1);
+    m_progress->setValue(0);
+    m_progressText->clear();
+    setResult(why, true);
+    updateButtons();
+}
+
+void ReplayExecutionPanel::showRunbookResult(const QString &path, const QString &error)
+{
+    if (error.isEmpty())
+        setResult(tr("Runbook written to %1").arg(path), false);
+    else
+        setResult(tr("Could not write the runbook to %1: %2").arg(path, error), true);
+}
+
+void ReplayExecutionPanel::setResult(const QString &text, bool problem)
+{
+    m_result->setText(DlqBrowserModel::visibleText(text));
+    m_result->setStyleSheet(problem ? u"color: #b00020;"_s : QString());
+}

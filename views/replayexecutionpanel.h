@@ -1,0 +1,81 @@
+#pragma once
+
+#include "services/audit/audittypes.h"
+#include "services/remediation/replayexecutor.h"
+
+#include <QWidget>
+
+class QLabel;
+class QPlainTextEdit;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QTableWidget;
+
+// Executing approved requests: the desk's recent requests, Execute with an optional canary, progress with
+// rate and ETA, pause / resume / cancel, the items that did not make it, and how the run ended. The Execute
+// button follows the request's status, but the database decides whether a run may start and its refusal
+// is shown word for word. The panel only asks; the desk runs the job.
+class ReplayExecutionPanel final : public QWidget {
+    Q_OBJECT
+public:
+    explicit ReplayExecutionPanel(QWidget *parent = nullptr);
+
+    void setListing(const QList<RemediationRequest> &requests, const AuditIdentity &identity);
+    void setListingError(const QString &error);
+    void selectRequest(qint64 requestId);
+    qint64 currentRequestId() const; // 0: none
+
+    // What Execute does. Not gated here on purpose: the database is the authority.
+    void execute();
+    void exportRunbook(const QString &path);
+    void setProgress(const ReplayProgress &progress);
+    void setOutcome(const ReplayOutcome &outcome);
+    void setStartRefused(const QString &why);
+    void showRunbookResult(const QString &path, const QString &error);
+
+    // For tests and screenshots.
+    QTableWidget *table() const { return m_table; }
+    QPushButton *executeButton() const { return m_execute; }
+    QPushButton *pauseButton() const { return m_pause; }
+    QPushButton *resumeButton() const { return m_resume; }
+    QPushButton *cancelButton() const { return m_cancel; }
+    QPushButton *runbookButton() const { return m_runbook; }
+    QSpinBox *canaryBox() const { return m_canary; }
+    QProgressBar *progressBar() const { return m_progress; }
+    QLabel *progressLabel() const { return m_progressText; }
+    QLabel *resultLabel() const { return m_result; }
+    QPlainTextEdit *problemsText() const { return m_problems; }
+    bool isRunning() const { return m_runningId != 0; }
+
+Q_SIGNALS:
+    void refreshRequested();
+    void executeRequested(qint64 requestId, int canaryCount);
+    void pauseRequested();
+    void resumeRequested();
+    void cancelRequested();
+    void runbookRequested(qint64 requestId, const QString &path);
+
+private:
+    const RemediationRequest *current() const;
+    void updateButtons();
+    void setResult(const QString &text, bool problem);
+
+    QList<RemediationRequest> m_requests;
+    AuditIdentity m_identity;
+    qint64 m_runningId = 0;
+    bool m_paused = false;
+
+    QTableWidget *m_table;
+    QSpinBox *m_canary;
+    QPushButton *m_execute;
+    QPushButton *m_pause;
+    QPushButton *m_resume;
+    QPushButton *m_cancel;
+    QPushButton *m_runbook;
+    QLabel *m_why;
+    QProgressBar *m_progress;
+    QLabel *m_progressText;
+    QPlainTextEdit *m_problems;
+    QLabel *m_result;
+};
