@@ -8,7 +8,6 @@
 #include "support/testsupport.h"
 
 #include <QAbstractItemModelTester>
-#include <QFile>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -58,9 +57,8 @@ private Q_SLOTS:
         QString error;
         QVERIFY2(m_pg->start(&error), qPrintable(error));
         QVERIFY2(m_db.connect(m_pg->conninfo(), &error), qPrintable(error));
-        QFile schema(TestSupport::sourcePath(u"resources/sql/demo_schema.sql"_s));
-        QVERIFY(schema.open(QIODevice::ReadOnly));
-        QVERIFY2(m_db.execScript(QString::fromUtf8(schema.readAll()), &error), qPrintable(error));
+        QVERIFY2(TestSupport::execSourceScript(m_db, u"resources/sql/demo_schema.sql"_s, &error),
+                 qPrintable(error));
         // seed 001: one completed, one failed; seed 000: one parked, and the completed key again, failed,
         // under another consumer (COMPLETED must win).
         QVERIFY2(m_db.execScript(

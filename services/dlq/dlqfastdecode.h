@@ -30,5 +30,7 @@ struct DlqFastFields {
     int attempts = -1;
 };
 
-// True when it decoded the headers exactly as decodeDlqHeaders would, with no notes.
+// True when it decoded the headers exactly as decodeDlqHeaders would, with no notes. Stack traces are the
+// exception: the index does not keep them, so their values are not looked at (one that is not UTF-8 gets a
+// note from decodeDlqHeaders only); DlqEntryBuilder leaves them out of both paths.
 bool decodeDlqHeadersFast(const DlqHeaderView *headers, qsizetype count, DlqFastFields &out);

@@ -62,8 +62,12 @@ QString DlqScanRequest::startText() const
         return u"end"_s;
     case Start::Offset:
         return u"offset:"_s + QString::number(startValue);
-    case Start::Timestamp:
-        return u"time:"_s + QDateTime::fromMSecsSinceEpoch(startValue, Qt::UTC).toString(Qt::ISODateWithMs);
+    case Start::Timestamp: {
+        // ISO-8601 text has four-digit years: beyond them (time:2024000000000000000 is epoch ms, year
+        // 64 million) only the number reads back as the same start.
+        const QString iso = QDateTime::fromMSecsSinceEpoch(startValue, Qt::UTC).toString(Qt::ISODateWithMs);
+        return u"time:"_s + (iso.isEmpty() ? QString::number(startValue) : iso);
+    }
     case Start::LastN:
         return u"end-"_s + QString::number(startValue);
     }

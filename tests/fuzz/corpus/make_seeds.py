@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""Writes the fuzz targets' seed corpus (tests/fuzz/corpus/<target>/). Each seed follows the byte layout
+its target's FuzzInput reads (fuzzinput.h): one length byte (0xff: two more, little-endian) before a piece."""
+import os
+import re
+import struct
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
+
+
+def piece(b):
+    if isinstance(b, str):
+        b = b.encode()
+    if len(b) < 0xff:
+        return bytes([len(b)]) + b
+    return b"\xff" + struct.pack("<H", len(b)) + b
+
+
+def write(target, name, data):
+    d = os.path.join(HERE, target)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(data)
+
+
+# fuzz_dlqheaders: key mode, key, then (flags, name index | name, value) per header.
+# The names fuzz_dlqheaders picks from (its kNames), in its order: a seed names a header by index.
+with open(os.path.join(os.path.dirname(HERE), "fuzz_dlqheaders.cpp")) as f:
+    source = f.read()
+NAMES = re.findall(r'"([^"]+)"', source[source.index("kNames[] = {"):source.index("};", source.index("kNames[] = {"))])
+
+
+def known(name, value, null=False):
+    return bytes([0x07 if null else 0x01, NAMES.index(name)]) + (b"" if null else piece(value))
+
+
+def headers(key, *hs):
+    return b"\x00" + piece(key) + b"".join(hs)
+
+
+write("fuzz_dlqheaders", "spring_dlt", headers(
+    "ORD-1", known("kafka_dlt-original-topic", "orders"),
+    known("kafka_dlt-original-partition", struct.pack(">i", 3)),
+    known("kafka_dlt-original-offset", struct.pack(">q", 42)),
+    known("kafka_dlt-exception-fqcn", "com.acme.OrderNotFound"),
+    known("kafka_dlt-exception-message", "Order 7 not found"),
+    known("kafka_dlt-original-consumer-group", "order-projection"),
+    known("idempotency-key", "order-7")))
+write("fuzz_dlqheaders", "spring_retry", headers(
+    "k", known("kafka_original-topic", "payments"), known("kafka_original-partition", struct.pack(">i", 0)),
+    known("kafka_original-offset", struct.pack(">q", 9)), known("retry_topic-attempts", b"\x03"),
+    known("kafka_exception-fqcn", "java.io.IOException")))
+write("fuzz_dlqheaders", "scs", headers(
+    "k", known("x-original-topic", "notifications"), known("x-original-partition", struct.pack(">i", 1)),
+    known("x-original-offset", struct.pack(">q", 5)), known("x-exception-message", "SMTP 451")))
+write("fuzz_dlqheaders", "connect", headers(
+    "", known("__connect.errors.topic", "warehouse"), known("__connect.errors.partition", "2"),
+    known("__connect.errors.offset", "1234"), known("__connect.errors.connector.name", "sink"),
+    known("__connect.errors.task.id", "0"), known("__connect.errors.exception.class.name", "DataException")))
+write("fuzz_dlqheaders", "streams", headers(
+    "k", known("__streams.errors.topic", "clicks"), known("__streams.errors.partition", "0"),
+    known("__streams.errors.offset", "77"), known("__streams.errors.exception", "SerializationException")))
+write("fuzz_dlqheaders", "berth", headers(
+    "k", known("dlq-original-topic", "orders"), known("dlq-original-partition", "1"),
+    known("dlq-original-offset", "8"), known("dlq-attempts", "5"), known("dlq-reason", "declined"),
+    known("dlq-first-failure-at", "2024-03-01T10:00:00Z"), known("dlq-last-failure-at", "1709287200000")))
+write("fuzz_dlqheaders", "odd", b"\x01" + known("kafka_dlt-original-partition", b"\x01\x02\x03")
+      + known("kafka_dlt-original-offset", "12") + known("kafka_dlt-original-topic", b"\xff\xfe")
+      + known("kafka_dlt-original-topic", "again") + known("dlq-attempts", "", null=True)
+      + b"\x00" + piece("x-custom") + piece(b"\x00\x01"))
+
+# fuzz_payloadpreview: limit (u16), key, payload.
+def preview(name, payload, limit=4000, key="k"):
+    write("fuzz_payloadpreview", name, struct.pack("<H", limit) + piece(key) + payload)
+
+
+preview("json", b'{"order": 7, "items": [1, 2, {"sku": "A\\"B"}], "empty": {}, "e": []}')
+preview("nested", b"[" * 200 + b"]" * 200)
+preview("invalid_json", b'{"a": [1, 2,, "b": }')
+preview("binary", bytes(range(256)), limit=100)
+preview("utf8", "RTL \u202e evil \u202c, ANSI \x1b[31mred\x1b[0m, <b>html</b> \u00e9\u6f22\U0001f642".encode())
+preview("cut_utf8", "\u00e9\u00e9\u00e9\u00e9".encode(), limit=3, key="it's a 'key'")
+preview("empty", b"", key="")
+
+# fuzz_policy: real policy files.
+for src, name in ((os.path.join(ROOT, "resources/policy/demo-policy.yaml"), "demo"),
+                  (os.path.join(ROOT, "tests/fixtures/seed000-policy.yaml"), "seed000")):
+    if os.path.exists(src):
+        with open(src, "rb") as f:
+            write("fuzz_policy", name, f.read())
+write("fuzz_policy", "small", b"""deliverySemantics:
+  topics:
+    orders: { defaultGuarantee: at-least-once, key: orderId, retention: 7d, replayAllowed: true, partitions: 6 }
+  consumers:
+    order-projection:
+      topics: [orders]
+      idempotency: { strategy: processed_message, duplicateHandling: skip }
+      retry: { maxAttempts: 5, backoff: exponential-jitter }
+      dlq: { enabled: true, topic: orders-dlt, owner: team-orders }
+      lagSlo: { maxLagSeconds: 300 }
+      unknownKey: 1
+""")
+write("fuzz_policy", "broken", b"deliverySemantics:\n  topics: [\n  - &a {x: *a}\n\t: :\n")
+
+# fuzz_inboxmapping: name, 17 text fields, stuck-after (u16), then (word, state) pairs.
+def mapping(name, fields, stuck, statuses):
+    data = piece(name) + b"".join(piece(f) for f in fields) + struct.pack("<H", stuck)
+    for word, state in statuses:
+        data += piece(word) + bytes([state])
+    write("fuzz_inboxmapping", name, data)
+
+
+mapping("seed000", ["", "processed_message", "consumer_name", "message_id", "status", "first_seen_at", "updated_at",
+                    "", "error_code", "", "", "", "", "", "", "", "SKIPPED"], 300,
+        [("IN_PROGRESS", 0), ("COMPLETED", 1), ("FAILED_RETRYABLE", 2), ("FAILED_TERMINAL", 3), ("PARKED", 4),
+         ("SKIPPED", 5)])
+mapping("seed001", ["", "processed_events", "consumer_group", "idempotency_key", "status", "received_at",
+                    "updated_at", "attempt_count", "last_error", "topic", "", "", "outbox", "status", "created_at",
+                    "pending", ""], 300,
+        [("RECEIVED", 0), ("PROCESSING", 0), ("COMPLETED", 1), ("FAILED", 2)])
+mapping("hostile", ["s'; DROP TABLE x; --", 't"x', "\\", "%_", 'a""b', "\u00fcn\u00efc\u00f8d\u00e9", "u", "x" * 64,
+                    "", "", "", "", "", "", "", "", ""], 1, [("'; --", 0)])
+
+# fuzz_filter: start text, filter text, mode, sort column, then records (timestamp, flags, key, headers).
+def records(*rs):
+    out = b""
+    for ts, flags, key, hs in rs:
+        out += bytes([ts, flags]) + piece(key)
+        for index, value in hs:
+            out += bytes([index]) + piece(value)
+    return out
+
+
+REC = records((3, 0x22, "ORD-1", [(0, "Order 1 not found"), (1, "com.acme.OrderNotFound")]),
+              (1, 0x14, "ORD-2", [(2, "order-2"), (0, "50% off_card")]),
+              (2, 0x06, b"\x00\xff", [(1, "com.acme.PaymentDeclined"), (0, "Stra\u00dfe \u00c9t\u00e9"), (3, "4")]))
+write("fuzz_filter", "text", piece("end-100") + piece("order") + b"\x00\x07" + REC)
+write("fuzz_filter", "wildcards", piece("offset:5") + piece("%_") + b"\x40\x08" + REC)
+write("fuzz_filter", "unicode", piece("time:2024-03-01T10:00:00Z") + piece("\u00e9T\u00c9") + b"\x20\x00" + REC)
+write("fuzz_filter", "group", piece("beginning") + piece("") + b"\x81\x02" + REC)
+# Found by fuzzing: a time past four-digit years once read back as "time:".
+write("fuzz_filter", "far_time", piece("time:202400000000000000") + piece("") + b"\x00\x00")
