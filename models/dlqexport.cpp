@@ -76,7 +76,11 @@ QByteArray jsonLine(const QString &topic, const DlqIndexEntry &e, const StringPo
 QString csvField(const QString &text)
 {
     QString f = text;
-    if (!f.isEmpty() && (f.front() == u'=' || f.front() == u'+' || f.front() == u'-' || f.front() == u'@'))
+    // A spreadsheet reads these leading characters as the start of a formula (OWASP "CSV injection"):
+    // a quote in front keeps the cell text.
+    if (!f.isEmpty()
+        && (f.front() == u'=' || f.front() == u'+' || f.front() == u'-' || f.front() == u'@' || f.front() == u'\t'
+            || f.front() == u'\r'))
         f.prepend(u'\'');
     if (f.contains(u',') || f.contains(u'"') || f.contains(u'\n') || f.contains(u'\r'))
         return u'"' + f.replace(u'"', u"\"\""_s) + u'"';

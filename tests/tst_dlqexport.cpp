@@ -103,6 +103,8 @@ private Q_SLOTS:
         QCOMPARE(DlqExport::csvField(u"=1+1"_s), u"'=1+1"_s);
         QCOMPARE(DlqExport::csvField(u"-2"_s), u"'-2"_s);
         QCOMPARE(DlqExport::csvField(u"@SUM(A1)"_s), u"'@SUM(A1)"_s);
+        QCOMPARE(DlqExport::csvField(u"\t=1+1"_s), u"'\t=1+1"_s);
+        QCOMPARE(DlqExport::csvField(u"\r=1+1"_s), u"\"'\r=1+1\""_s); // disarmed, then quoted for the CR
     }
 
     void csvHoldsTheFilteredRowsInOrder()
