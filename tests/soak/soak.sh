@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Soak: the console on the demo world for a while, sampling its memory and handles.
+# Soak: the console on the demo world for a while, sampling the console's memory and handles.
 # Usage: tests/soak/soak.sh [minutes=60] [build-dir=build]
 # Samples VmRSS, open file descriptors and threads every 10 s. Growth is measured from the end of the
 # warm-up (a fifth of the run, at least one minute: caches, chart history and indexes fill first) to the
@@ -16,18 +16,35 @@ total=$((MINUTES * 60))
 warm=$((total / 5)); [ "$warm" -lt 60 ] && warm=60
 [ "$warm" -ge "$total" ] && warm=$((total / 2))
 
-xvfb-run -a -s "-screen 0 1600x1000x24" "$BERTH" demo >"$LOG.out" 2>"$LOG.err" &
+# The world (mock cluster, PostgreSQL, reference services) runs in a process of its own, so what is
+# sampled is the console alone: the mock brokers keep every produced record in memory, which says nothing
+# about Berth.
+"$BERTH" demo --headless >"$LOG.world" 2>"$LOG.world.err" &
+world=$!
+for _ in $(seq 1 300); do
+    grep -q "^Consumer groups:" "$LOG.world" 2>/dev/null && break
+    sleep 0.2
+done
+bootstrap="$(sed -n 's/^Kafka bootstrap servers: //p' "$LOG.world")"
+conninfo="$(grep -m1 'psql "' "$LOG.world" | sed 's/^ *psql "\(.*\)"$/\1/')"
+groups=()
+IFS=', ' read -r -a names <<<"$(sed -n 's/^Consumer groups: //p' "$LOG.world")"
+for g in "${names[@]}"; do [ -n "$g" ] && groups+=(--group "$g"); done
+[ -n "$bootstrap" ] && [ -n "$conninfo" ] || { echo "the demo world did not start; see $LOG.world.err" >&2; kill "$world"; exit 2; }
+
+xvfb-run -a -s "-screen 0 1600x1000x24" "$BERTH" --bootstrap "$bootstrap" --db "$conninfo" "${groups[@]}" \
+    >"$LOG.out" 2>"$LOG.err" &
 runner=$!
 pid=""
 for _ in $(seq 1 100); do
-    # The berth process itself, not the xvfb-run wrapper whose command line names it too.
-    for candidate in $(pgrep -f "$BERTH demo" || true); do
+    # The berth console itself: not the xvfb-run wrapper, not the world.
+    for candidate in $(pgrep -f -- "$BERTH --bootstrap" || true); do
         [ "$(readlink -f "/proc/$candidate/exe" 2>/dev/null)" = "$(readlink -f "$BERTH")" ] && pid="$candidate"
     done
     [ -n "$pid" ] && break
     sleep 0.2
 done
-[ -n "$pid" ] || { echo "berth did not start" >&2; exit 2; }
+[ -n "$pid" ] || { echo "berth did not start" >&2; kill "$world"; exit 2; }
 
 sample() { # rss_kb fds threads
     local rss fds threads
@@ -44,7 +61,7 @@ echo "# soak: $MINUTES min, warm-up $warm s, pid $pid; samples in $LOG.samples" 
 while :; do
     now=$(($(date +%s) - start))
     [ "$now" -ge "$total" ] && break
-    kill -0 "$pid" 2>/dev/null || { echo "berth exited early; see $LOG.err" >&2; exit 1; }
+    kill -0 "$pid" 2>/dev/null || { echo "berth exited early; see $LOG.err" >&2; kill "$world"; exit 1; }
     last="$(sample)"
     echo "$now $last" >>"$LOG.samples"
     if [ -z "$base" ] && [ "$now" -ge "$warm" ]; then base="$last"; fi
@@ -52,6 +69,8 @@ while :; do
 done
 kill -TERM "$pid"
 wait "$runner" || true
+kill -TERM "$world"
+wait "$world" || true
 
 read -r rss0 fd0 th0 <<<"$base"
 read -r rss1 fd1 th1 <<<"$last"
