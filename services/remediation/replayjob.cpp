@@ -20,6 +20,7 @@ ReplayJob::~ReplayJob()
         m_control->resume();
         m_control->cancel();
         m_thread->wait();
+        delete m_thread; // not a QObject child: the thread object is ours to free
     }
 }
 
