@@ -1,4 +1,6 @@
 #include "commands.h"
+
+#include "services/support/profilesecrets.h"
 #include "replaycommandsupport.h"
 
 #include "services/audit/auditstore.h"
@@ -12,7 +14,6 @@
 #include <QCommandLineParser>
 #include <QFile>
 #include <QJsonArray>
-#include <QRegularExpression>
 
 #include <csignal>
 
@@ -425,7 +426,8 @@ int runbook(const QStringList &arguments)
     RunbookContext context;
     context.bootstrap = parser.value(u"bootstrap"_s);
     // The conninfo as given, minus any password: a runbook is pasted into tickets.
-    context.auditDb = parser.value(u"db"_s).remove(QRegularExpression(u"password\\s*=\\s*\\S+"_s));
+    QString password;
+    context.auditDb = ProfileSecrets::stripPassword(parser.value(u"db"_s), &password);
     const QString markdown = ReplayRunbook::markdown(*detail, context);
     out.done({{u"requestId"_s, id}, {u"markdown"_s, markdown}}, markdown);
     return ExitOk;

@@ -1,5 +1,7 @@
 #include "remediationtasks.h"
 
+#include "services/support/profilesecrets.h"
+
 #include "services/audit/auditmigrator.h"
 #include "services/audit/auditstore.h"
 #include "services/dlq/dlqrecordfetcher.h"
@@ -9,7 +11,6 @@
 #include "services/support/jobtracker.h"
 
 #include <QFile>
-#include <QRegularExpression>
 #include <QSaveFile>
 
 using namespace Qt::StringLiterals;
@@ -108,7 +109,8 @@ RunbookWritten writeRunbook(const QString &auditConninfo, qint64 requestId, cons
     RunbookContext context;
     context.bootstrap = bootstrap;
     // As `berth replay runbook` does: a runbook is pasted into tickets, so never with a password.
-    context.auditDb = QString(auditConninfo).remove(QRegularExpression(u"password\\s*=\\s*\\S+"_s));
+    QString password;
+    context.auditDb = ProfileSecrets::stripPassword(auditConninfo, &password);
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(ReplayRunbook::markdown(*detail, context).toUtf8()) < 0
         || !file.commit())
