@@ -1,5 +1,5 @@
 // The adversarial dead-letter corpus: 36 hostile records, produced into the mock cluster by this test (by
-// Berth's producer, by raw librdkafka for a tombstone and by kcat as an independent client), go through the
+// Berth's producer, a NULL value included, and by kcat as an independent client), go through the
 // triage desk as an operator would use it: the scanner indexes every one, the browser has text for every
 // cell, the inspector shows each record as plain text (markup stays literal, escape sequences and bidi
 // controls inert) or says clearly why it cannot, and the export writes every row.
@@ -7,7 +7,7 @@
 #include "services/demo/mockkafkacluster.h"
 #include "services/dlq/dlqentrybuilder.h"
 #include "services/dlq/dlqscanner.h"
-#include "services/kafka/kafkaproducer.h"
+#include "support/adversarialcorpus.h"
 #include "support/testsupport.h"
 #include "views/dlqbrowserview.h"
 #include "views/dlqinspectorview.h"
@@ -18,8 +18,6 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QPlainTextEdit>
-#include <QProcess>
-#include <QRandomGenerator>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTableWidget>
@@ -32,189 +30,9 @@ using namespace Qt::StringLiterals;
 namespace {
 const QString kTopic = u"adversarial-dlt"_s;
 
-struct Case {
-    const char *name;
-    QByteArray key;
-    bool keyIsNull = false;
-    QByteArray value;
-    bool tombstone = false;
-    RecordHeaders headers;
-};
-
-RecordHeaders canonical(const QByteArray &reason, const QByteArray &exception = "com.acme.Bad")
-{
-    return {{"dlq-original-topic", "orders", false},
-            {"dlq-original-partition", "0", false},
-            {"dlq-exception-class", exception, false},
-            {"dlq-reason", reason, false}};
-}
-
-QByteArray be(qint64 v, int bytes)
-{
-    QByteArray out(bytes, '\0');
-    for (int i = bytes - 1; i >= 0; --i, v >>= 8)
-        out[i] = char(v & 0xff);
-    return out;
-}
-
-// Every case goes to partition 0, in this order (its offset is its index). The mock broker keeps about
-// 5 MB a partition: the 16 MB record goes alone to partition 1.
-QList<Case> corpus()
-{
-    QList<Case> c;
-    QByteArray binary(256, Qt::Uninitialized);
-    QRandomGenerator rng(7);
-    for (char &b : binary)
-        b = char(rng.bounded(256));
-    RecordHeaders thousand;
-    for (int i = 0; i < 1000; ++i)
-        thousand.append({"h-" + QByteArray::number(i), QByteArray::number(i), false});
-    QByteArray deepObject;
-    for (int i = 0; i < 100'000; ++i)
-        deepObject += "{\"a\":";
-    deepObject += "1" + QByteArray(100'000, '}');
-
-    c.append(
-        {"invalid utf-8", "k0", false, "\xff\xfe\xfd\xc3\x28", false, canonical("bad \xff\xc3\x28 reason")});
-    c.append({"zero bytes", "k1", false, QByteArray(""), false, canonical("empty value")});
-    c.append({"tombstone", "k2", false, {}, true, canonical("tombstone")});
-    c.append({"null key", {}, true, "{\"v\":1}", false, canonical("null key")});
-    c.append({"empty key", QByteArray(""), false, "{}", false, canonical("empty key")});
-    c.append(
-        {"binary", QByteArray("\x00\x01\xff\x80", 4), false, binary, false, canonical("binary payload")});
-    c.append({"json 100000 deep arrays", "k6", false, QByteArray(100'000, '[') + QByteArray(100'000, ']'),
-              false, canonical("deep arrays")});
-    c.append({"json 100000 deep objects", "k7", false, deepObject, false, canonical("deep objects")});
-    c.append({"html", "<b>key</b>", false,
-              "<html><body><h1>Title</h1><img src=x onerror=alert(1)><script>alert(2)</script></body></html>",
-              false, canonical("<b>bold</b> <a href=\"http://evil\">link</a>", "<i>com.acme.Html</i>")});
-    c.append({"qt rich text", "<qt>k9</qt>", false, "<qt><a href=\"file:///etc/passwd\">click</a></qt>",
-              false, canonical("<qt><font color=red>red</font></qt>")});
-    c.append({"ansi escapes", "\x1b[2Jkey", false, "\x1b[31mred\x1b[0m \x1b]0;title\x07", false,
-              canonical("\x1b[31mred\x1b[0m")});
-    c.append({"rtl override",
-              "abc\xe2\x80\xae"
-              "fed",
-              false, "{\"name\":\"\xe2\x80\xaegnp.exe\"}", false,
-              canonical("evil \xe2\x80\xae"
-                        "fdp.exe")});
-    c.append({"bidi isolates and zero width", "k\xe2\x81\xa6x\xe2\x81\xa9", false,
-              "a\xe2\x80\x8b"
-              "b\xe2\x81\xa7"
-              "c\xe2\x80\x8f",
-              false, canonical("\xe2\x81\xa6isolate\xe2\x81\xa9 e\xcc\x81\xcc\x81\xcc\x81")});
-    c.append({"1000 headers", "k13", false, "{}", false, thousand + canonical("one of a thousand")});
-    c.append(
-        {"repeated headers", "k14", false, "{}", false,
-         canonical("first") + RecordHeaders{{"dlq-reason", "second", false}, {"dlq-reason", "last", false}}});
-    c.append({"binary ints of wrong lengths",
-              "k15",
-              false,
-              "{}",
-              false,
-              {{"kafka_dlt-original-topic", "orders", false},
-               {"kafka_dlt-original-partition", QByteArray("\x00\x00\x01", 3), false},
-               {"kafka_dlt-original-offset", QByteArray("\x00\x00\x00\x00\x00\x00\x09", 7), false},
-               {"kafka_dlt-original-timestamp", QByteArray(9, '\x01'), false},
-               {"kafka_dlt-exception-fqcn", "com.acme.WrongLength", false}}});
-    c.append({"binary ints too long and empty",
-              "k16",
-              false,
-              "{}",
-              false,
-              {{"x-original-topic", "orders", false},
-               {"x-original-partition", QByteArray(5, '\x00'), false},
-               {"x-original-offset", QByteArray(""), false},
-               {"x-exception-fqcn", "com.acme.Empty", false}}});
-    c.append({"text numbers in a binary dialect",
-              "k17",
-              false,
-              "{}",
-              false,
-              {{"kafka_dlt-original-topic", "orders", false},
-               {"kafka_dlt-original-partition", "12", false},
-               {"kafka_dlt-original-offset", be(77, 8), false},
-               {"kafka_dlt-exception-message", "text partition", false}}});
-    c.append({"connect numbers that are not",
-              "k18",
-              false,
-              "{}",
-              false,
-              {{"__connect.errors.topic", "orders", false},
-               {"__connect.errors.partition", "-5", false},
-               {"__connect.errors.offset", "99999999999999999999", false},
-               {"__connect.errors.exception.class.name", "abc", false}}});
-    c.append({"retry attempts of odd sizes",
-              "k19",
-              false,
-              "{}",
-              false,
-              {{"kafka_original-topic", "orders", false},
-               {"retry_topic-attempts", QByteArray(9, '\x7f'), false},
-               {"retry_topic-original-timestamp", QByteArray(""), false},
-               {"kafka_exception-message", "odd attempts", false}}});
-    c.append({"null header values",
-              "k20",
-              false,
-              "{}",
-              false,
-              {{"dlq-original-topic", {}, true},
-               {"dlq-reason", {}, true},
-               {"dlq-attempts", {}, true},
-               {"idempotency-key", {}, true}}});
-    c.append({"odd header names", "k21", false, "{}", false,
-              canonical("odd names")
-                  + RecordHeaders{{"", "empty name", false},
-                                  {"\xff\xfe", "binary name", false},
-                                  {"<b>name</b>", "<i>value</i>", false}}});
-    c.append({"nul bytes", QByteArray("a\0b", 3), false, QByteArray("{\"a\":\"x\0y\"}", 11), false,
-              canonical(QByteArray("nul \0 inside", 12))
-                  + RecordHeaders{{"idempotency-key", QByteArray("id\0x", 4), false}}});
-    c.append({"long reason and header name", "k23", false, "{}", false,
-              canonical(QByteArray(100'000, 'r')) + RecordHeaders{{QByteArray(10'000, 'n'), "v", false}}});
-    c.append(
-        {"512 KiB single line", "k24", false, QByteArray(512 * 1024, 'z'), false, canonical("one line")});
-    c.append(
-        {"truncated json", "k25", false, "{\"order\": [1, 2, {\"sku\": \"A", false, canonical("truncated")});
-    c.append({"json escapes and controls", "k26", false,
-              "{\"s\":\"quote \\\" backslash \\\\ nul \\u0000 bell \x07 tab\t\"}", false,
-              canonical("escapes")});
-    c.append({"bom overlong surrogate", "\xef\xbb\xbfk27", false,
-              "\xef\xbb\xbf{\"a\":\"\xc0\x80\xed\xa0\x80\"}", false,
-              canonical("\xef\xbb\xbf"
-                        "bom reason")});
-    c.append(
-        {"formula injection", "=HYPERLINK(\"http://evil\")", false, "{}", false,
-         canonical("+cmd|' /C calc'!A0", "@SUM(1+1)") + RecordHeaders{{"idempotency-key", "-2+3", false}}});
-    c.append({"line breaks", "line1\r\nline2", false,
-              "a\r\nb\rc\nd\xe2\x80\xa8"
-              "e",
-              false, canonical("reason\r\nInjected: yes")});
-    c.append({"odd times and attempts", "k30", false, "{}", false,
-              canonical("odd times")
-                  + RecordHeaders{{"dlq-attempts", "100000", false},
-                                  {"dlq-first-failure-at", "2024-02-30T25:61:00Z", false},
-                                  {"dlq-last-failure-at", "-1", false}}});
-    c.append({"256 KiB header value", "k31", false, "{}", false,
-              canonical("big header")
-                  + RecordHeaders{{"kafka_dlt-exception-stacktrace", QByteArray(256 * 1024, 's'), false}}});
-    c.append({"stack trace with markup",
-              "k32",
-              false,
-              "{}",
-              false,
-              {{"kafka_dlt-original-topic", "orders", false},
-               {"kafka_dlt-exception-fqcn", "com.acme.Trace", false},
-               {"kafka_dlt-exception-stacktrace",
-                "<b>at</b> com.acme.X(\x1b[1mX.java\x1b[0m:1)\n\tat <script>y</script>", false}}});
-    return c;
-}
-
-// Two more from kcat, an independent producer: a header with markup, and a NULL value (-Z).
-constexpr int kKcatRecords = 2;
-constexpr int kPartition0 = 33 + kKcatRecords; // corpus() + kcat
-constexpr int kTotal = kPartition0 + 1;        // + the 16 MB record
-const QByteArray kHuge = "{\"data\":\"" + QByteArray(16 * 1024 * 1024, 'x') + "\"}";
+constexpr int kPartition0 = AdversarialCorpus::Partition0;
+constexpr int kTotal = AdversarialCorpus::Total;
+const QByteArray &kHuge = AdversarialCorpus::huge();
 
 bool hasControlOrBidi(const QString &text, bool allowLineBreaks)
 {
@@ -233,26 +51,6 @@ bool hasControlOrBidi(const QString &text, bool allowLineBreaks)
 class TestAdversarial final : public QObject {
     Q_OBJECT
     std::unique_ptr<MockKafkaCluster> m_cluster;
-    QList<Case> m_cases;
-
-    bool kcat(const QStringList &args, const QByteArray &input, QString *error)
-    {
-        QProcess p;
-        p.start(u"kcat"_s,
-                QStringList{u"-P"_s, u"-b"_s, m_cluster->bootstrapServers(), u"-t"_s, kTopic, u"-p"_s, u"0"_s}
-                    + args);
-        if (!p.waitForStarted(10000)) {
-            *error = p.errorString();
-            return false;
-        }
-        p.write(input);
-        p.closeWriteChannel();
-        if (!p.waitForFinished(30000) || p.exitCode() != 0) {
-            *error = QString::fromUtf8(p.readAllStandardError());
-            return false;
-        }
-        return true;
-    }
 
     // Scans the topic in a browser view and waits for the whole index.
     void scan(DlqBrowserView &view)
@@ -281,46 +79,10 @@ private Q_SLOTS:
         m_cluster = std::make_unique<MockKafkaCluster>(1);
         QVERIFY2(m_cluster->isValid(), qPrintable(m_cluster->error()));
         QVERIFY(m_cluster->createTopic(kTopic, 2));
-        KafkaProperties props = m_cluster->clientProperties();
-        props.append({u"message.max.bytes"_s, u"20000000"_s});
         QString error;
-        auto producer = KafkaProducer::create(props, &error);
-        QVERIFY2(producer, qPrintable(error));
-        m_cases = corpus();
-        QCOMPARE(m_cases.size() + kKcatRecords, kPartition0);
-        for (const Case &c : std::as_const(m_cases)) {
-            if (c.tombstone) {
-                // KafkaProducer sends an empty value, never NULL: a tombstone needs librdkafka itself.
-                rd_kafka_headers_t *headers = rd_kafka_headers_new(size_t(c.headers.size()));
-                for (const RecordHeader &h : c.headers)
-                    rd_kafka_header_add(headers, h.name.constData(), h.name.size(), h.value.constData(),
-                                        h.value.size());
-                const rd_kafka_resp_err_t err = rd_kafka_producev(
-                    producer->handle(), RD_KAFKA_V_TOPIC("adversarial-dlt"), RD_KAFKA_V_PARTITION(0),
-                    RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
-                    RD_KAFKA_V_KEY(c.key.constData(), size_t(c.key.size())), RD_KAFKA_V_VALUE(nullptr, 0),
-                    RD_KAFKA_V_HEADERS(headers), RD_KAFKA_V_END);
-                QCOMPARE(err, RD_KAFKA_RESP_ERR_NO_ERROR);
-            } else {
-                QVERIFY2(producer->produce({kTopic, 0, c.key, c.keyIsNull, c.value, c.headers, 0}, &error),
-                         qPrintable(error));
-            }
-            QVERIFY2(producer->flush(30000, &error),
-                     qPrintable(error)); // one at a time: offsets follow the list
-        }
-        QVERIFY2(
-            producer->produce({kTopic, 1, "huge", false, kHuge, canonical("sixteen megabytes"), 0}, &error),
-            qPrintable(error));
-        QVERIFY2(producer->flush(60000, &error), qPrintable(error));
-        QCOMPARE(producer->failed(), 0);
-
-        QVERIFY2(kcat({u"-K"_s, u":"_s, u"-H"_s, u"dlq-reason=<i>kcat</i> \u202eevil"_s, u"-H"_s,
-                       u"dlq-exception-class=com.acme.Kcat"_s},
-                      "kcat-key:<p>kcat <b>value</b></p>\n", &error),
+        QVERIFY2(AdversarialCorpus::produce(m_cluster->clientProperties(), m_cluster->bootstrapServers(),
+                                            kTopic, &error),
                  qPrintable(error));
-        QVERIFY2(
-            kcat({u"-K"_s, u":"_s, u"-Z"_s, u"-H"_s, u"dlq-reason=null from kcat"_s}, "kcat-null:\n", &error),
-            qPrintable(error));
     }
 
     void scannerIndexesEveryRecord()

@@ -26,6 +26,32 @@ QJsonValue jsonHexOrNull(const std::optional<QByteArray> &bytes)
     return bytes ? QJsonValue(QString::fromLatin1(bytes->toHex())) : QJsonValue(QJsonValue::Null);
 }
 
+// PostgreSQL's text and jsonb cannot hold U+0000, which strings decoded from dead-letter headers can (an
+// idempotency key of hostile bytes): it is stored as U+FFFD, as undecodable bytes already are, so one such
+// record cannot make a whole request impossible to file. The record itself is pinned by its SHA-256.
+QJsonValue storable(const QJsonValue &value)
+{
+    switch (value.type()) {
+    case QJsonValue::String:
+        return value.toString().replace(QChar(u'\0'), QChar::ReplacementCharacter);
+    case QJsonValue::Array: {
+        QJsonArray out;
+        for (const QJsonValue &v : value.toArray())
+            out.append(storable(v));
+        return out;
+    }
+    case QJsonValue::Object: {
+        QJsonObject out;
+        const QJsonObject in = value.toObject();
+        for (auto it = in.begin(); it != in.end(); ++it)
+            out.insert(storable(it.key()).toString(), storable(it.value()));
+        return out;
+    }
+    default:
+        return value;
+    }
+}
+
 QJsonObject parseObject(const QVariant &text)
 {
     return QJsonDocument::fromJson(text.toString().toUtf8()).object();
@@ -146,8 +172,9 @@ qint64 AuditStore::createRequest(const NewRemediationRequest &request, QString *
          request.expiresAt.isValid() ? QVariant(request.expiresAt) : QVariant(),
          nullIfEmpty(request.reasonCode), request.reason, nullIfEmpty(request.ticket),
          nullIfEmpty(request.destinationTopic),
-         request.rateLimit > 0 ? QVariant(request.rateLimit) : QVariant(), QJsonDocument(request.dryRun),
-         nullIfEmpty(request.policyVerdict), request.requiredApprovals},
+         request.rateLimit > 0 ? QVariant(request.rateLimit) : QVariant(),
+         QJsonDocument(storable(request.dryRun).toObject()), nullIfEmpty(request.policyVerdict),
+         request.requiredApprovals},
         error);
     if (!inserted.ok)
         return 0;
@@ -182,7 +209,7 @@ bool AuditStore::insertItems(qint64 requestId, const QList<RequestItem> &items, 
                 "FROM jsonb_to_recordset($2::jsonb) AS x(item_no integer, source_topic text, "
                 "source_partition integer, source_offset bigint, payload_sha256 text, record_key text, "
                 "idempotency_key text, edited_payload text, inbox_ref jsonb)"_s,
-                {requestId, QJsonDocument(batch)}, error);
+                {requestId, QJsonDocument(storable(batch).toArray())}, error);
         if (!r.ok)
             return false;
     }
@@ -316,9 +343,10 @@ QList<RequestItem> AuditStore::items(qint64 requestId, int afterItemNo, int limi
 qint64 AuditStore::appendEvent(const QString &action, qint64 requestId, const QJsonObject &details,
                                QString *error)
 {
-    const PgResult r = run(u"INSERT INTO berth.audit_events (action, request_id, details) "
-                           "VALUES ($1, $2, $3::jsonb) RETURNING seq"_s,
-                           {action, nullIfZero(requestId), QJsonDocument(details)}, error);
+    const PgResult r =
+        run(u"INSERT INTO berth.audit_events (action, request_id, details) "
+            "VALUES ($1, $2, $3::jsonb) RETURNING seq"_s,
+            {action, nullIfZero(requestId), QJsonDocument(storable(details).toObject())}, error);
     return r.ok ? r.rows.value(0).value(0).toLongLong() : 0;
 }
 

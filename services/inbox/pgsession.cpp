@@ -1,6 +1,7 @@
 #include "pgsession.h"
 
 #include "services/support/logging.h"
+#include "services/support/profilesecrets.h"
 
 #include <QDateTime>
 #include <QJsonArray>
@@ -308,8 +309,9 @@ bool PgSession::connect(const QString &conninfo, QString *error)
     if (m_conn)
         PQsetNoticeProcessor(m_conn, onNotice, m_lastFatal.get());
     if (!m_conn || PQstatus(m_conn) != CONNECTION_OK) {
-        if (error)
-            *error = m_conn ? lastError() : u"out of memory while connecting"_s;
+        if (error) // libpq quotes what it cannot parse: never a piece of the password
+            *error = m_conn ? ProfileSecrets::hidePasswordInParseError(conninfo, lastError())
+                            : u"out of memory while connecting"_s;
         close();
         return false;
     }

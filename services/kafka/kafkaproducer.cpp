@@ -91,8 +91,11 @@ bool KafkaProducer::produceImpl(const OutgoingRecord &record, void *opaque, QStr
             m_rk.get(), RD_KAFKA_V_TOPIC(topic.constData()),
             RD_KAFKA_V_PARTITION(record.partition < 0 ? RD_KAFKA_PARTITION_UA : record.partition),
             RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
-            RD_KAFKA_V_KEY(record.keyIsNull ? nullptr : record.key.constData(), record.keyIsNull ? 0 : record.key.size()),
-            RD_KAFKA_V_VALUE(const_cast<char *>(record.value.constData()), size_t(record.value.size())),
+            RD_KAFKA_V_KEY(record.keyIsNull ? nullptr : record.key.constData(),
+                           record.keyIsNull ? 0 : record.key.size()),
+            // constData() of an empty QByteArray is never nullptr: without the flag librdkafka sends "".
+            RD_KAFKA_V_VALUE(record.valueIsNull ? nullptr : const_cast<char *>(record.value.constData()),
+                             record.valueIsNull ? 0 : size_t(record.value.size())),
             RD_KAFKA_V_HEADERS(headers), RD_KAFKA_V_TIMESTAMP(record.timestampMs), RD_KAFKA_V_OPAQUE(opaque),
             RD_KAFKA_V_END);
         if (err == RD_KAFKA_RESP_ERR_NO_ERROR) {

@@ -21,7 +21,7 @@ struct KafkaRecord {
     qint64 timestampMs = -1;
     QByteArray key;
     bool keyIsNull = true;
-    QByteArray value;
+    QByteArray value; // a null QByteArray (isNull()) for a NULL value (a tombstone), empty for an empty one
     RecordHeaders headers;
 
     QByteArray header(QByteArrayView name) const; // last occurrence wins
@@ -37,4 +37,7 @@ struct OutgoingRecord {
     QByteArray value;
     RecordHeaders headers;
     qint64 timestampMs = 0; // 0: now
+    // NULL value (a tombstone: compaction deletes the key) rather than an empty one. Explicit, never read
+    // from value.isNull(): a payload that merely happens to be a null QByteArray must not delete anything.
+    bool valueIsNull = false;
 };

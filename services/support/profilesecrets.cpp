@@ -4,6 +4,7 @@
 
 #include <QList>
 #include <QPair>
+#include <QRegularExpression>
 
 #include <algorithm>
 
@@ -117,6 +118,51 @@ QString withPassword(const QString &conninfo, const QString &password)
     options.removeIf([](const auto &o) { return o.first == u"password"; });
     options.append({u"password"_s, password});
     return render(options);
+}
+
+QString hidePasswordInParseError(const QString &conninfo, const QString &error)
+{
+    Options options;
+    if (parse(conninfo, &options))
+        return error;
+    // Unparsed, a password's end is unknown: everything after a password keyword may be part of it, and so
+    // may a URI's user info after its colon (up to the last '@': an unencoded '@' may be in the password).
+    QList<QPair<qsizetype, qsizetype>> regions; // [from, to) in conninfo
+    static const QRegularExpression keyword(u"password\\s*="_s, QRegularExpression::CaseInsensitiveOption);
+    if (const QRegularExpressionMatch m = keyword.match(conninfo); m.hasMatch())
+        regions.append({m.capturedEnd(), conninfo.size()});
+    static const QRegularExpression userInfo(u"^\\s*postgres(?:ql)?://[^:@/]*:(.*)@"_s,
+                                             QRegularExpression::CaseInsensitiveOption);
+    if (const QRegularExpressionMatch m = userInfo.match(conninfo); m.hasMatch())
+        regions.append({m.capturedStart(1), m.capturedEnd(1)});
+    if (regions.isEmpty())
+        return error;
+    // A quoted piece is hidden when it reaches into a region wherever it occurs in the conninfo, or when it
+    // does not occur there verbatim (libpq may have unescaped it). Bare syntax ("=") tells nothing.
+    const auto mayBeSecret = [&](const QString &piece) {
+        if (std::none_of(piece.cbegin(), piece.cend(), [](QChar c) { return c.isLetterOrNumber(); }))
+            return false;
+        qsizetype at = conninfo.indexOf(piece);
+        if (at < 0)
+            return true;
+        for (; at >= 0; at = conninfo.indexOf(piece, at + 1)) {
+            for (const auto &[from, to] : std::as_const(regions)) {
+                if (at < to && at + piece.size() > from)
+                    return true;
+            }
+        }
+        return false;
+    };
+    static const QRegularExpression quoted(u"\"([^\"]*)\""_s);
+    QString out;
+    qsizetype from = 0;
+    for (QRegularExpressionMatchIterator it = quoted.globalMatch(error); it.hasNext();) {
+        const QRegularExpressionMatch m = it.next();
+        out += QStringView(error).sliced(from, m.capturedStart() - from);
+        out += mayBeSecret(m.captured(1)) ? u"\"…\""_s : m.captured(0);
+        from = m.capturedEnd();
+    }
+    return out + QStringView(error).sliced(from);
 }
 
 QString sslModeOf(const QString &conninfo)

@@ -28,6 +28,11 @@ QString stripPassword(const QString &conninfo, QString *password);
 // The conninfo with `password` set (keyword/value form). Returns conninfo unchanged when it cannot be
 // parsed: libpq will then say what is wrong with it on connect.
 QString withPassword(const QString &conninfo, const QString &password);
+// libpq's error for a conninfo it cannot parse quotes the piece it stumbled on (`missing "=" after "horse"`,
+// `invalid percent-encoded token: "p%ZZ"`), and that piece can be part of a password typed without quotes.
+// Such pieces, when they come from where a password would be, are shown as "…"; the rest of the error, and
+// every error of a conninfo that parses, stays as libpq wrote it.
+QString hidePasswordInParseError(const QString &conninfo, const QString &error);
 // "sslmode" of the conninfo as libpq would use it: the explicit value, or its default ("prefer").
 QString sslModeOf(const QString &conninfo);
 } // namespace ProfileSecrets
