@@ -14,6 +14,19 @@ void Run::pace()
 {
     if (m_rate <= 0)
         return;
+    // The pace starts with the first record (not with the slow first read of the sources), and time lost
+    // later (waiting for a batch's acknowledgements, a journal write) is made up for at most one second's
+    // worth of records: the average holds the limit, and no long stall turns into a burst the limit was
+    // set to prevent.
+    if (m_paced == 0) {
+        m_paceClock.restart();
+        return;
+    }
+    if (double(m_paceClock.elapsed()) - double(m_paced) * 1000.0 / m_rate > 1000.0) {
+        m_paceClock.restart();
+        m_paced = 0;
+        return;
+    }
     for (;;) {
         const double dueMs = double(m_paced) * 1000.0 / m_rate;
         const qint64 waitMs = qint64(dueMs) - m_paceClock.elapsed();
