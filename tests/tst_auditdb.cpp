@@ -210,9 +210,9 @@ private Q_SLOTS:
     {
         QVERIFY(prepare(false));
         const QList<AuditMigration> shipped = AuditMigrator::shipped();
-        QCOMPARE(shipped.size(), 5);
+        QCOMPARE(shipped.size(), 6);
         QCOMPARE(shipped.first().name, u"001_roles_and_tables.sql"_s);
-        QCOMPARE(AuditMigrator::latestVersion(), 5);
+        QCOMPARE(AuditMigrator::latestVersion(), 6);
         QCOMPARE(AuditMigrator::currentVersion(m_admin), 0);
 
         // Two desks connect at the same moment to a database without the audit schema.
@@ -235,19 +235,19 @@ private Q_SLOTS:
         QVERIFY2(outcomes[0].ok, qPrintable(outcomes[0].error));
         QVERIFY2(outcomes[1].ok, qPrintable(outcomes[1].error));
         // One applied everything, the other waited for the lock and found nothing left to do.
-        QCOMPARE(outcomes[0].applied.size() + outcomes[1].applied.size(), 5);
+        QCOMPARE(outcomes[0].applied.size() + outcomes[1].applied.size(), 6);
         const AuditMigrationOutcome &winner = outcomes[0].applied.isEmpty() ? outcomes[1] : outcomes[0];
-        QCOMPARE(winner.applied, (QList<int>{1, 2, 3, 4, 5}));
-        QCOMPARE(outcomes[0].versionAfter, 5);
-        QCOMPARE(outcomes[1].versionAfter, 5);
+        QCOMPARE(winner.applied, (QList<int>{1, 2, 3, 4, 5, 6}));
+        QCOMPARE(outcomes[0].versionAfter, 6);
+        QCOMPARE(outcomes[1].versionAfter, 6);
 
         // Again: nothing to do, no warnings.
         AuditMigrationOutcome again = AuditMigrator::migrate(m_admin);
         QVERIFY2(again.ok, qPrintable(again.error));
         QVERIFY(again.applied.isEmpty());
-        QCOMPARE(again.versionBefore, 5);
+        QCOMPARE(again.versionBefore, 6);
         QVERIFY2(again.warnings.isEmpty(), qPrintable(again.warnings.join(u"; ")));
-        QCOMPARE(scalar(m_admin, u"SELECT count(*) FROM berth.schema_version"_s).toInt(), 5);
+        QCOMPARE(scalar(m_admin, u"SELECT count(*) FROM berth.schema_version"_s).toInt(), 6);
 
         // An operator without CREATE rights connects every day: the up-to-date path needs none.
         QVERIFY(createPeople());
@@ -256,7 +256,7 @@ private Q_SLOTS:
         again = AuditMigrator::migrate(carol->db);
         QVERIFY2(again.ok, qPrintable(again.error));
         QVERIFY(again.applied.isEmpty());
-        QCOMPARE(AuditMigrator::currentVersion(carol->db), 5);
+        QCOMPARE(AuditMigrator::currentVersion(carol->db), 6);
 
         // A shipped migration edited after it was applied is reported.
         QList<AuditMigration> edited = AuditMigrator::shipped();
@@ -271,12 +271,13 @@ private Q_SLOTS:
     {
         QVERIFY(prepare(false));
         QList<AuditMigration> migrations = AuditMigrator::shipped();
-        migrations << AuditMigration{6, u"006_broken.sql"_s,
+        const int latest = AuditMigrator::latestVersion();
+        migrations << AuditMigration{latest + 1, u"999_broken.sql"_s,
                                      u"CREATE TABLE berth.half_done (x int); SELECT 1/0;"_s};
 
         AuditMigrationOutcome outcome = AuditMigrator::migrate(m_admin, migrations);
         QVERIFY(!outcome.ok);
-        QVERIFY2(outcome.error.contains(u"006_broken.sql"_s), qPrintable(outcome.error));
+        QVERIFY2(outcome.error.contains(u"999_broken.sql"_s), qPrintable(outcome.error));
         QVERIFY2(outcome.error.contains(u"division by zero"_s), qPrintable(outcome.error));
         QVERIFY(outcome.applied.isEmpty());
         // All or nothing: not even the schema is left behind.
@@ -285,10 +286,10 @@ private Q_SLOTS:
 
         outcome = AuditMigrator::migrate(m_admin);
         QVERIFY2(outcome.ok, qPrintable(outcome.error));
-        QCOMPARE(outcome.versionAfter, 5);
+        QCOMPARE(outcome.versionAfter, latest);
         outcome = AuditMigrator::migrate(m_admin, migrations);
         QVERIFY(!outcome.ok);
-        QCOMPARE(AuditMigrator::currentVersion(m_admin), 5);
+        QCOMPARE(AuditMigrator::currentVersion(m_admin), latest);
         QVERIFY(scalar(m_admin, u"SELECT to_regclass('berth.half_done') IS NULL"_s).toBool());
     }
 
@@ -600,17 +601,45 @@ private Q_SLOTS:
 
         raw = carol->db.exec(
             u"INSERT INTO berth.intents (request_id, item_no, replay_id, state, dest_partition, "
-            "dest_offset) VALUES ($1, 1, 'x', 'delivered', 0, 0)"_s,
+            "dest_offset) VALUES ($1, 1, $1::bigint::text || '-1', 'delivered', 0, 0)"_s,
             {id});
         QVERIFY(!raw.ok); // journaled before producing, so never born delivered
+        QVERIFY2(raw.error.contains(u"before anything is produced"_s), qPrintable(raw.error));
+        raw = carol->db.exec(u"INSERT INTO berth.intents (request_id, item_no, replay_id) "
+                             "VALUES ($1, 99, $1::bigint::text || '-99')"_s,
+                             {id});
+        QVERIFY(!raw.ok); // the request has two items
+        QVERIFY2(raw.error.contains(u"has no item 99"_s), qPrintable(raw.error));
+        raw = carol->db.exec(u"INSERT INTO berth.intents (request_id, item_no, replay_id) VALUES ($1, 1, 'x')"_s,
+                             {id});
+        QVERIFY(!raw.ok); // the replay id names the item
+        QVERIFY2(raw.error.contains(u"intents_replay_id_names_item"_s), qPrintable(raw.error));
         raw = journalIntents(carol->db, id);
         QVERIFY2(raw.ok, qPrintable(raw.error));
+        // Even the owner cannot rewrite an intent's history (the check is the database's, not a grant).
+        raw = m_admin.exec(u"UPDATE berth.intents SET created_at = created_at - interval '1 day' WHERE request_id = $1"_s, {id});
+        QVERIFY(!raw.ok);
+        QVERIFY2(raw.error.contains(u"only its delivery state may change"_s), qPrintable(raw.error));
+        raw = carol->db.exec(u"UPDATE berth.intents SET state = 'pending', attempts = 1 WHERE request_id = $1"_s,
+                             {id});
+        QVERIFY2(raw.ok, qPrintable(raw.error)); // staying pending is no transition
         raw = carol->db.exec(u"UPDATE berth.intents SET state = 'delivered', dest_topic = 'orders', "
                              "dest_partition = item_no, dest_offset = 1000 + item_no WHERE request_id = $1"_s,
                              {id});
         QVERIFY2(raw.ok, qPrintable(raw.error));
         raw = carol->db.exec(u"UPDATE berth.intents SET state = 'failed' WHERE request_id = $1"_s, {id});
         QVERIFY(!raw.ok); // a delivery is final
+        QVERIFY2(raw.error.contains(u"is delivered: it cannot become failed"_s), qPrintable(raw.error));
+        raw = carol->db.exec(u"UPDATE berth.intents SET dest_offset = 7 WHERE request_id = $1 AND item_no = 2"_s,
+                             {id});
+        QVERIFY(!raw.ok);
+        QVERIFY2(raw.error.contains(u"was delivered: its delivery is final"_s), qPrintable(raw.error));
+        raw = carol->db.exec(
+            u"INSERT INTO berth.dispositions (request_id, item_no, source_topic, source_partition, "
+            "source_offset, disposition) VALUES ($1, 99, 'orders', 0, 100, 'replayed')"_s,
+            {id});
+        QVERIFY(!raw.ok);
+        QVERIFY2(raw.error.contains(u"has no item 99"_s), qPrintable(raw.error));
         raw = carol->db.exec(
             u"INSERT INTO berth.dispositions (request_id, item_no, source_topic, source_partition, "
             "source_offset, disposition) VALUES ($1, 1, 'orders', 0, 101, 'replayed')"_s,
@@ -639,15 +668,19 @@ private Q_SLOTS:
         QCOMPARE(trail, (QStringList{u"alice request.created"_s, u"alice request.items_added"_s,
                                      u"bob approval.approved"_s, u"bob request.status_changed approved"_s,
                                      u"carol request.status_changed executing"_s, u"carol intent.journaled"_s,
-                                     u"carol intent.updated"_s, u"carol disposition.recorded"_s,
+                                     u"carol intent.updated"_s, u"carol intent.updated"_s,
+                                     u"carol disposition.recorded"_s,
                                      u"carol request.status_changed completed"_s}));
         QCOMPARE(events.at(1).details.value(u"count"_s).toInt(), 2);
-        QCOMPARE(
-            events.at(6).details.value(u"items"_s).toArray().at(1).toObject().value(u"dest_offset"_s).toInt(),
-            1002);
+        // Column-wise: one array per field, in item order.
+        QCOMPARE(events.at(7).details.value(u"item_no"_s).toArray().at(1).toInt(), 2);
+        QCOMPARE(events.at(7).details.value(u"dest_offset"_s).toArray().at(1).toInt(), 1002);
+        QCOMPARE(events.at(7).details.value(u"from"_s).toArray().at(1).toString(), u"pending"_s);
+        QCOMPARE(events.at(7).details.value(u"to"_s).toArray().at(1).toString(), u"delivered"_s);
+        QCOMPARE(events.at(8).details.value(u"disposition"_s).toArray().size(), 2);
         const ChainVerification verified = AuditChain::verify(alice->db);
         QVERIFY2(verified.ok, qPrintable(verified.problem + verified.error));
-        QCOMPARE(verified.checkedRows, qint64(9));
+        QCOMPARE(verified.checkedRows, qint64(10));
     }
 
     void auditEventsAreAppendOnly_data()
@@ -929,7 +962,7 @@ private Q_SLOTS:
         QVERIFY2(m_admin.execScript(QString::fromUtf8(schema.readAll()), &error), qPrintable(error));
         const AuditMigrationOutcome outcome = AuditMigrator::migrate(m_admin);
         QVERIFY2(outcome.ok, qPrintable(outcome.error));
-        QCOMPARE(outcome.applied.size(), 5);
+        QCOMPARE(outcome.applied.size(), 6);
 
         // The demo's people work as they are: alice requests, bob approves.
         auto alice = desk(u"alice"_s);

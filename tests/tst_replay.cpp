@@ -322,6 +322,116 @@ private Q_SLOTS:
         QVERIFY2(chain.ok, qPrintable(chain.problem + chain.error));
     }
 
+    // The canary goes out first and the DLQ is watched for its replay ids: one coming back (the consumer
+    // dead-lettered it again) pauses the run before the rest is produced; a later run sends the rest.
+    void canaryThatComesBackPausesTheRest()
+    {
+        QString error;
+        QVERIFY2(m_world->seedDlq(0, 30, 3, &error), qPrintable(error));
+        const qint64 id = approvedRequest(replayDraft(*m_world, 0, 30));
+        QVERIFY(id > 0);
+        auto consumer = KafkaProducer::create(m_world->kafka(), &error);
+        QVERIFY2(consumer, qPrintable(error));
+        ReplayOptions options;
+        options.canaryCount = 5;
+        options.canaryWatchMs = 10'000;
+        options.stopWhenPaused = true;
+        options.batchSize = 10;
+        bool deadLettered = false;
+        const ReplayOutcome outcome = execute(id, options, [&](const ReplayProgress &p) {
+            if (p.phase != ReplayPhase::CanaryWatch || deadLettered)
+                return;
+            // The consumer fails canary item 2 again and dead-letters it, replay headers and all.
+            OutgoingRecord again;
+            again.topic = Dlq;
+            again.key = "order-1";
+            again.value = "{\"again\":true}";
+            again.headers.append({"berth-replay-id", QByteArray::number(id) + "-2"});
+            deadLettered = consumer->produce(again) && consumer->flush(5000);
+        });
+        QVERIFY(deadLettered);
+        QVERIFY2(outcome.error.isEmpty(), qPrintable(outcome.error));
+        QVERIFY(outcome.canaryTripped);
+        QVERIFY(outcome.pausedStop);
+        QCOMPARE(outcome.delivered, 5);
+        QCOMPARE(outcome.finalStatus, RequestStatus::Executing);
+        QCOMPARE(readTopic(Orders).size(), 5); // the canary only
+        QCOMPARE(m_world
+                     ->scalar(u"SELECT count(*) FROM berth.audit_events WHERE request_id = $1 "
+                              u"AND action = 'replay.canary_tripped'"_s,
+                              {id})
+                     .toInt(),
+                 1);
+
+        // After a look, the operator runs it again without a canary: the rest goes, nothing twice.
+        const ReplayOutcome rest = execute(id);
+        QVERIFY2(rest.error.isEmpty(), qPrintable(rest.error));
+        QCOMPARE(rest.finalStatus, RequestStatus::Completed);
+        QString why;
+        QVERIFY2(exactlyOnce(Orders, id, 30, &why), qPrintable(why));
+    }
+
+    void quietCanaryLetsTheRestFollow()
+    {
+        QString error;
+        QVERIFY2(m_world->seedDlq(0, 30, 3, &error), qPrintable(error));
+        const qint64 id = approvedRequest(replayDraft(*m_world, 0, 30));
+        QVERIFY(id > 0);
+        ReplayOptions options;
+        options.canaryCount = 5;
+        options.canaryWatchMs = 1500;
+        options.batchSize = 10;
+        bool watched = false;
+        const ReplayOutcome outcome = execute(id, options, [&](const ReplayProgress &p) {
+            watched = watched || p.phase == ReplayPhase::CanaryWatch;
+        });
+        QVERIFY2(outcome.error.isEmpty(), qPrintable(outcome.error));
+        QVERIFY(watched);
+        QVERIFY(!outcome.canaryTripped);
+        QCOMPARE(outcome.finalStatus, RequestStatus::Completed);
+        QString why;
+        QVERIFY2(exactlyOnce(Orders, id, 30, &why), qPrintable(why));
+    }
+
+    // Cancel mid-run: the request ends cancelled, what went out is journaled as delivered, nothing else
+    // went out, and the cancelled request can never run again.
+    void cancelStopsProducingAndKeepsTheJournalTrue()
+    {
+        QString error;
+        QVERIFY2(m_world->seedDlq(0, 200, 5, &error), qPrintable(error));
+        const qint64 id = approvedRequest(replayDraft(*m_world, 0, 200, 100)); // 100 msgs/s: two seconds
+        QVERIFY(id > 0);
+        ReplayControl control;
+        ReplayOptions options;
+        options.batchSize = 20;
+        const ReplayOutcome outcome = execute(
+            id, options,
+            [&](const ReplayProgress &p) {
+                if (p.done >= 60)
+                    control.cancel();
+            },
+            &control);
+        QVERIFY2(outcome.error.isEmpty(), qPrintable(outcome.error));
+        QVERIFY(outcome.cancelled);
+        QCOMPARE(outcome.finalStatus, RequestStatus::Cancelled);
+        QCOMPARE(m_world->statusOf(id), u"cancelled"_s);
+        const QList<QJsonObject> records = readTopic(Orders);
+        QVERIFY2(records.size() >= 60 && records.size() < 200, qPrintable(QString::number(records.size())));
+        QCOMPARE(m_world
+                     ->scalar(u"SELECT count(*) FROM berth.intents WHERE request_id = $1 AND state = 'delivered'"_s,
+                              {id})
+                     .toInt(),
+                 int(records.size()));
+        const QHash<QString, int> ids = replayIdCounts(records);
+        for (auto it = ids.cbegin(); it != ids.cend(); ++it)
+            QCOMPARE(it.value(), 1);
+        const ReplayOutcome again = execute(id);
+        QVERIFY(!again.started);
+        QCOMPARE(readTopic(Orders).size(), records.size());
+        const ChainVerification chain = AuditChain::verify(m_world->admin());
+        QVERIFY2(chain.ok, qPrintable(chain.problem + chain.error));
+    }
+
     void changedSourceRecordIsRefused()
     {
         QString error;

@@ -108,33 +108,32 @@ bool IntentJournal::settle(const QList<Update> &rows, const QString &skipDisposi
         if (u.state == State::Delivered || (u.state == State::Skipped && !skipDisposition.isEmpty())) {
             dispItems << QString::number(u.itemNo);
             dispKinds << (u.state == State::Delivered ? u"replayed"_s : skipDisposition);
-            dispDetails << QString::fromUtf8(
-                QJsonDocument(dispositionDetails.value(u.itemNo)).toJson(QJsonDocument::Compact));
+            const auto details = dispositionDetails.constFind(u.itemNo);
+            dispDetails << (details == dispositionDetails.cend()
+                                ? u"{}"_s
+                                : QString::fromUtf8(QJsonDocument(*details).toJson(QJsonDocument::Compact)));
         }
     }
     // One statement: atomic without a transaction, and the audit chain's lock (taken by the journal triggers
     // at the end of the statement) is held only for its commit, so other sessions' writes proceed meanwhile.
-    // attempts counts produce attempts; a reconciled delivery or a skip does not add one. A replayed item's
-    // disposition names where it went, copied from the intent as just written.
+    // attempts counts produce attempts; a reconciled delivery or a skip does not add one. Where a replayed
+    // item went is its intent's to say (dest_topic/partition/offset): its disposition carries only what the
+    // caller adds, so the batch's audit events do not repeat it.
     const PgResult r = m_db.exec(
         u"WITH settled AS ("
         u"UPDATE berth.intents i SET state = x.state, dest_topic = COALESCE(NULLIF(x.dest_topic, ''), "
         u"i.dest_topic), "
         u"dest_partition = NULLIF(x.p, '')::int, dest_offset = NULLIF(x.o, '')::bigint, "
         u"error = NULLIF(x.err, ''), attempts = i.attempts + CASE WHEN x.state IN ('delivered', 'failed') "
-        u"AND x.err <> 'reconciled' THEN 1 ELSE 0 END "
+        u"AND x.err <> 'reconciled' THEN 1 ELSE 0 END, updated_at = clock_timestamp() "
         u"FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) "
         u"AS x(item_no, state, dest_topic, p, o, err) "
         u"WHERE i.request_id = $1 AND i.item_no = x.item_no "
-        u"RETURNING i.item_no, i.replay_id, i.dest_topic, i.dest_partition, i.dest_offset) "
+        u"RETURNING i.item_no) "
         u"INSERT INTO berth.dispositions (request_id, item_no, source_topic, source_partition, "
-        u"source_offset, "
-        u"disposition, details) "
+        u"source_offset, disposition, details) "
         u"SELECT ri.request_id, ri.item_no, ri.source_topic, ri.source_partition, ri.source_offset, d.kind, "
-        u"d.details::jsonb || CASE WHEN d.kind = 'replayed' THEN jsonb_build_object('replay_id', "
-        u"s.replay_id, "
-        u"'dest_topic', s.dest_topic, 'dest_partition', s.dest_partition, 'dest_offset', s.dest_offset) "
-        u"ELSE '{}'::jsonb END "
+        u"d.details::jsonb "
         u"FROM unnest($8::int[], $9::text[], $10::text[]) WITH ORDINALITY AS d(item_no, kind, details, n) "
         u"JOIN settled s ON s.item_no = d.item_no "
         u"JOIN berth.request_items ri ON ri.request_id = $1 AND ri.item_no = d.item_no "

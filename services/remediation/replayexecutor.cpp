@@ -216,6 +216,12 @@ ReplayOutcome Run::execute()
         QString settleError;
         if (!m_settler->start(m_audit, &settleError))
             m_settler.reset();
+        // And a third journals the next batch's intents while this one is produced.
+        m_aheadDb = std::make_unique<PgSession>();
+        if (m_aheadDb->connectLike(m_audit, &settleError))
+            m_aheadJournal = std::make_unique<IntentJournal>(*m_aheadDb, m_requestId);
+        else
+            m_aheadDb.reset();
         // Reconcile before producing anything: an earlier run may have delivered what it did not record.
         QList<int> open;
         for (auto it = m_intents.cbegin(); it != m_intents.cend(); ++it) {

@@ -14,6 +14,19 @@ void Run::pace()
 {
     if (m_rate <= 0)
         return;
+    // The pace starts with the first record (not with the slow first read of the sources), and time lost
+    // later (waiting for a batch's acknowledgements, a journal write) is made up for at most one second's
+    // worth of records: the average holds the limit, and no long stall turns into a burst the limit was
+    // set to prevent.
+    if (m_paced == 0) {
+        m_paceClock.restart();
+        return;
+    }
+    if (double(m_paceClock.elapsed()) - double(m_paced) * 1000.0 / m_rate > 1000.0) {
+        m_paceClock.restart();
+        m_paced = 0;
+        return;
+    }
     for (;;) {
         const double dueMs = double(m_paced) * 1000.0 / m_rate;
         const qint64 waitMs = qint64(dueMs) - m_paceClock.elapsed();
@@ -26,9 +39,15 @@ void Run::pace()
     }
 }
 
-Sources Run::fetchSources(const QList<int> &itemNos)
+// Re-reads the sources of a batch, checks them against the pins and builds what goes out. With a journal,
+// also journals the batch's new intents: it runs ahead on its own session while the previous batch is
+// produced, and only when every destination is marked already (a mark must precede the intents that lead
+// to the topic). Reads only what does not change during a run, and the source cursor, which one
+// preparation at a time uses: takePrepared() always collects the one ahead before preparing another.
+Prepared Run::prepare(const QList<int> &itemNos, const QSet<int> &unjournaled, const QSet<QString> &marked,
+                      IntentJournal *journal)
 {
-    Sources out;
+    Prepared out;
     out.itemNos = itemNos;
     QList<SourceCursor::Position> positions;
     positions.reserve(itemNos.size());
@@ -36,71 +55,32 @@ Sources Run::fetchSources(const QList<int> &itemNos)
         const RequestItem &item = m_items.at(m_index.value(no));
         positions.append({item.sourceTopic, item.sourcePartition, item.sourceOffset});
     }
-    out.records = m_source->fetch(positions, 15'000, &out.problems);
-    return out;
-}
-
-// Only one read at a time uses the source cursor: takeSources() always collects this one before reading.
-void Run::prefetchSources(const QList<int> &itemNos)
-{
-    if (itemNos.isEmpty())
-        return;
-    m_prefetch = std::async(std::launch::async, [this, itemNos] { return fetchSources(itemNos); });
-}
-
-Sources Run::takeSources(const QList<int> &itemNos)
-{
-    if (m_prefetch.valid()) {
-        Sources ready = m_prefetch.get();
-        if (ready.itemNos == itemNos)
-            return ready;
-        // A pause or the canary changed where the batch starts: this prefetch is of no use.
-    }
-    return fetchSources(itemNos);
-}
-
-// *consumed: how many items from the front of the batch were dealt with (refused, or handed to the producer).
-// `next`: the items the following batch will probably hold.
-// The rest were never produced (pause, cancel) and come first in the next batch.
-bool Run::produceBatch(const QList<int> &batch, const QList<int> &next, qsizetype *consumed, QString *error)
-{
-    // 1. Re-read the sources and check them against the pins.
-    const Sources sources = takeSources(batch);
-    prefetchSources(next); // the likely next batch, read while this one is journaled and produced
-    const QHash<int, KafkaRecord> &records = sources.records;
-    const QHash<int, QString> &problems = sources.problems;
-    struct Ready {
-        int index; // in the batch
-        int itemNo;
-        OutgoingRecord record;
-    };
-    QList<Ready> ready;
-    QHash<int, QString> refused; // item no -> why
-    QList<IntentJournal::Update> journal;
-    QSet<QString> topics;
-    for (int i = 0; i < batch.size(); ++i) {
-        const int no = batch.at(i);
+    QHash<int, QString> problems;
+    const QHash<int, KafkaRecord> records = m_source->fetch(positions, 15'000, &problems);
+    out.ready.reserve(itemNos.size());
+    for (int i = 0; i < itemNos.size(); ++i) {
+        const int no = itemNos.at(i);
         const RequestItem &item = m_items.at(m_index.value(no));
         QString destTopic = m_request.destinationTopic;
         auto it = records.constFind(i);
         if (it == records.cend()) {
-            refused.insert(no, u"refused: source unreadable: "_s + problems.value(i));
+            out.refused.insert(no, u"refused: source unreadable: "_s + problems.value(i));
         } else if (QCryptographicHash::hash(it->value, QCryptographicHash::Sha256) != item.payloadSha256) {
-            refused.insert(no, u"refused: the source record's SHA-256 differs from the pinned one"_s);
+            out.refused.insert(no, u"refused: the source record's SHA-256 differs from the pinned one"_s);
         } else {
             const KafkaRecord &src = *it;
             if (destTopic.isEmpty())
                 destTopic = decodeDlqHeaders(src.headers).originalTopic;
             if (destTopic.isEmpty()) {
-                refused.insert(no, u"refused: no destination (no original topic in the headers)"_s);
+                out.refused.insert(no, u"refused: no destination (no original topic in the headers)"_s);
             } else {
-                OutgoingRecord out;
-                out.topic = destTopic;
-                out.key = src.key;
-                out.keyIsNull = src.keyIsNull;
-                out.value = m_request.action == RemediationAction::EditReplay && item.editedPayload
-                                ? *item.editedPayload
-                                : src.value;
+                OutgoingRecord record;
+                record.topic = destTopic;
+                record.key = src.key;
+                record.keyIsNull = src.keyIsNull;
+                record.value = m_request.action == RemediationAction::EditReplay && item.editedPayload
+                                   ? *item.editedPayload
+                                   : src.value;
                 int previousCount = 0;
                 for (const RecordHeader &h : src.headers) {
                     if (h.name.startsWith("berth-replay") || h.name == RemediationHeaders::RequestId
@@ -111,45 +91,109 @@ bool Run::produceBatch(const QList<int> &batch, const QList<int> &next, qsizetyp
                     }
                     if (!m_options.keepDiagnosticHeaders && isDiagnosticDlqHeader(h.name))
                         continue;
-                    out.headers.append(h);
+                    record.headers.append(h);
                 }
-                out.headers.append({RemediationHeaders::ReplayId, replayIdFor(m_requestId, no).toUtf8()});
-                out.headers.append({RemediationHeaders::RequestId, QByteArray::number(m_requestId)});
-                out.headers.append({RemediationHeaders::ReplayedFrom,
-                                    (item.sourceTopic + u'/' + QString::number(item.sourcePartition) + u'/'
-                                     + QString::number(item.sourceOffset))
-                                        .toUtf8()});
-                out.headers.append({RemediationHeaders::ReplayCount, QByteArray::number(previousCount + 1)});
-                ready.append({i, no, out});
-                topics.insert(destTopic);
+                record.headers.append({RemediationHeaders::ReplayId, replayIdFor(m_requestId, no).toUtf8()});
+                record.headers.append({RemediationHeaders::RequestId, QByteArray::number(m_requestId)});
+                record.headers.append({RemediationHeaders::ReplayedFrom,
+                                       (item.sourceTopic + u'/' + QString::number(item.sourcePartition) + u'/'
+                                        + QString::number(item.sourceOffset))
+                                           .toUtf8()});
+                record.headers.append({RemediationHeaders::ReplayCount, QByteArray::number(previousCount + 1)});
+                out.ready.append({i, no, std::move(record)});
+                out.topics.insert(destTopic);
             }
         }
-        if (m_intents.value(no).state == State::None) {
+        if (unjournaled.contains(no)) {
             IntentJournal::Update u;
             u.itemNo = no;
             u.destTopic = destTopic;
-            journal.append(u);
+            out.journal.append(u);
         }
     }
+    if (journal && !out.journal.isEmpty() && marked.contains(out.topics)) {
+        out.journaled = journal->journal(out.journal, &out.error);
+        if (!out.journaled && out.error.isEmpty())
+            out.error = u"The intents could not be journaled"_s;
+    }
+    return out;
+}
+
+QSet<int> Run::unjournaled(const QList<int> &itemNos) const
+{
+    QSet<int> out;
+    for (int no : itemNos) {
+        if (m_intents.value(no).state == State::None)
+            out.insert(no);
+    }
+    return out;
+}
+
+// Prepares the likely next batch on a worker while this one is produced. What the worker needs of the
+// run's changing state (which items need an intent, which topics are marked) is copied for it now.
+void Run::prepareAhead(const QList<int> &itemNos)
+{
+    if (itemNos.isEmpty())
+        return;
+    QSet<QString> marked;
+    for (auto it = m_marks.cbegin(); it != m_marks.cend(); ++it)
+        marked.insert(it.key());
+    m_ahead = std::async(std::launch::async, [this, itemNos, fresh = unjournaled(itemNos), marked] {
+        return prepare(itemNos, fresh, marked, m_aheadJournal.get());
+    });
+}
+
+Prepared Run::takePrepared(const QList<int> &itemNos)
+{
+    if (m_ahead.valid()) {
+        Prepared ahead = m_ahead.get();
+        // Whatever it journaled is pending now, used for this batch or not.
+        if (ahead.journaled) {
+            for (const IntentJournal::Update &u : std::as_const(ahead.journal)) {
+                IntentJournal::Intent &in = m_intents[u.itemNo];
+                in.state = State::Pending;
+                in.destTopic = u.destTopic;
+            }
+        }
+        if (ahead.itemNos == itemNos && ahead.error.isEmpty())
+            return ahead;
+        // A pause or the canary changed where the batch starts, or journaling ahead failed: prepare in line
+        // (a journaling error repeats there, on the run's own session, and ends the run as before).
+    }
+    return prepare(itemNos, unjournaled(itemNos), {}, nullptr);
+}
+
+// *consumed: how many items from the front of the batch were dealt with (refused, or handed to the producer).
+// `next`: the items the following batch will probably hold.
+// The rest were never produced (pause, cancel) and come first in the next batch.
+bool Run::produceBatch(const QList<int> &batch, const QList<int> &next, qsizetype *consumed, QString *error)
+{
+    // 1. This batch, prepared ahead or now; then the next one, prepared while this one is produced.
+    const Prepared prepared = takePrepared(batch);
+    const QList<Prepared::Ready> &ready = prepared.ready;
+    const QHash<int, QString> &refused = prepared.refused;
     // 2. Mark new destinations, then journal the intents: both durable before anything is produced.
-    for (const QString &topic : std::as_const(topics)) {
-        if (!markDestination(topic, error))
+    if (!prepared.journaled) {
+        for (const QString &topic : std::as_const(prepared.topics)) {
+            if (!markDestination(topic, error))
+                return false;
+        }
+        if (!m_journal.journal(prepared.journal, error))
             return false;
+        for (const IntentJournal::Update &u : prepared.journal) {
+            IntentJournal::Intent &in = m_intents[u.itemNo];
+            in.state = State::Pending;
+            in.destTopic = u.destTopic;
+        }
     }
-    if (!m_journal.journal(journal, error))
-        return false;
-    for (const IntentJournal::Update &u : std::as_const(journal)) {
-        IntentJournal::Intent &in = m_intents[u.itemNo];
-        in.state = State::Pending;
-        in.destTopic = u.destTopic;
-    }
+    prepareAhead(next);
     // 3. Produce, paced; stop early on pause or cancel (the rest stays pending, never produced).
     QHash<quint64, DeliveryReport> reports;
     m_producer->setDeliveryHandler([&reports](const DeliveryReport &r) { reports.insert(r.tag, r); });
     QHash<int, QString> produceErrors;
     int produced = 0;
     *consumed = batch.size();
-    for (const Ready &r : std::as_const(ready)) {
+    for (const Prepared::Ready &r : ready) {
         pace();
         if (m_control.isCancelled() || m_control.isPaused()) {
             *consumed = r.index;

@@ -32,11 +32,21 @@ constexpr qint64 LockWaitMs = 5000;
 // `replay.destination_marked` events before anything was produced to it. Earliest event wins.
 using Marks = QHash<QString, QHash<int, qint64>>;
 
-// Source records re-read for a batch of items: by index into the batch, or why not.
-struct Sources {
+// A batch ready to produce: its sources re-read and checked against the pins, the records built, and
+// (when prepared ahead, on the journal session) its intents journaled.
+struct Prepared {
+    struct Ready {
+        int index; // in the batch
+        int itemNo;
+        OutgoingRecord record;
+    };
     QList<int> itemNos;
-    QHash<int, KafkaRecord> records;
-    QHash<int, QString> problems;
+    QList<Ready> ready;
+    QHash<int, QString> refused; // item no -> why
+    QList<IntentJournal::Update> journal; // intents this batch adds
+    QSet<QString> topics;                 // its destinations
+    bool journaled = false;               // `journal` is written already
+    QString error;                        // journaling failed
 };
 
 class Run final {
@@ -65,9 +75,11 @@ private:
     bool reconcile(const QList<int> &itemNos, QString *error);
     bool produceItems(QList<int> itemNos, bool retryRound, QString *error);
     bool produceBatch(const QList<int> &batch, const QList<int> &next, qsizetype *consumed, QString *error);
-    Sources fetchSources(const QList<int> &itemNos);
-    void prefetchSources(const QList<int> &itemNos);
-    Sources takeSources(const QList<int> &itemNos);
+    Prepared prepare(const QList<int> &itemNos, const QSet<int> &unjournaled, const QSet<QString> &marked,
+                     IntentJournal *journal);
+    QSet<int> unjournaled(const QList<int> &itemNos) const; // items with no intent yet
+    void prepareAhead(const QList<int> &itemNos);
+    Prepared takePrepared(const QList<int> &itemNos);
     bool watchCanary(const QList<int> &canary, const QHash<QString, QHash<int, qint64>> &dlqMarks,
                      QString *error);
     bool dlqEnds(const QStringList &topics, QHash<QString, QHash<int, qint64>> *ends, QString *error);
@@ -93,9 +105,12 @@ private:
     QHash<int, IntentJournal::Intent> m_intents;
     Marks m_marks;
     std::unique_ptr<SourceCursor> m_source;
-    // The next batch's sources, read while this one is journaled and produced. Declared after m_source: it
-    // is destroyed (waited for) first.
-    std::future<Sources> m_prefetch;
+    // Journals the batches prepared ahead; null: each batch is journaled in line, on m_audit.
+    std::unique_ptr<PgSession> m_aheadDb;
+    std::unique_ptr<IntentJournal> m_aheadJournal;
+    // The next batch, prepared while this one is produced. Declared after what it uses: it is destroyed
+    // (waited for) first.
+    std::future<Prepared> m_ahead;
     std::unique_ptr<TopicRangeReader> m_reader;
     std::unique_ptr<KafkaProducer> m_producer;
     std::unique_ptr<SettleQueue> m_settler; // null: delivery results are written in line, on m_audit
