@@ -63,8 +63,15 @@ bool ReplayControl::waitWhilePaused()
 }
 
 namespace ReplayRunDetail {
+// One line per item: a later round's error replaces an earlier one's.
 void Run::problem(int itemNo, const QString &error)
 {
+    for (ReplayItemProblem &p : m_out.problems) {
+        if (p.itemNo == itemNo) {
+            p.error = error;
+            return;
+        }
+    }
     if (m_out.problems.size() < 1000)
         m_out.problems.append({itemNo, replayIdFor(m_requestId, itemNo), error});
 }

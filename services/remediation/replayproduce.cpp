@@ -78,9 +78,9 @@ Prepared Run::prepare(const QList<int> &itemNos, const QSet<int> &unjournaled, c
                 record.topic = destTopic;
                 record.key = src.key;
                 record.keyIsNull = src.keyIsNull;
-                record.value = m_request.action == RemediationAction::EditReplay && item.editedPayload
-                                   ? *item.editedPayload
-                                   : src.value;
+                const bool edited = m_request.action == RemediationAction::EditReplay && item.editedPayload;
+                record.value = edited ? *item.editedPayload : src.value;
+                record.valueIsNull = !edited && src.value.isNull(); // a tombstone replays as a tombstone
                 int previousCount = 0;
                 for (const RecordHeader &h : src.headers) {
                     if (h.name.startsWith("berth-replay") || h.name == RemediationHeaders::RequestId
