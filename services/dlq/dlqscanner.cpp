@@ -2,6 +2,7 @@
 
 #include "dlqrecordfetcher.h"
 #include "dlqscanrun.h"
+#include "services/support/threadpriority.h"
 #include "services/support/logging.h"
 
 using namespace Qt::StringLiterals;
@@ -52,6 +53,8 @@ quint64 DlqScanner::start(const DlqScanRequest &request)
     DlqScanner *self = this; // jobs end before this object does (see the destructor)
     m_scans.start(
         [request, id, strings, self](const JobControl &control) {
+            // The scan (and its librdkafka threads, created below) must never starve the interface.
+            ThreadPriority::yieldToInterface();
             DlqScanRun::Sink sink;
             sink.cancelled = [&control] { return control.isCancelled(); };
             sink.planned = [self](const DlqScanPlan &plan) {
