@@ -96,6 +96,48 @@ private Q_SLOTS:
         QCOMPARE(seen.size(), 2 * Batch); // every record exactly once
     }
 
+    // A fatal Fetch error (not authorised for the topic) ends the scan with the broker's own words, and a
+    // scan started after it reads every record.
+    void dlqScanEndsClearlyOnAFatalFetchError()
+    {
+        MockKafkaCluster cluster(1);
+        QVERIFY2(cluster.isValid(), qPrintable(cluster.error()));
+        QVERIFY(cluster.createTopic(u"denied-dlq"_s, 2));
+        QString error;
+        QVERIFY2(produceRecords(cluster, u"denied-dlq"_s, 2, 500, 0, &error), qPrintable(error));
+        DlqScanRequest request;
+        request.cluster = cluster.clientProperties();
+        request.topic = u"denied-dlq"_s;
+        request.requestTimeoutMs = 5000;
+        auto scan = [&](DlqScanResult *result, qsizetype *entries) {
+            DlqScanner scanner;
+            bool done = false;
+            connect(&scanner, &DlqScanner::batchReady, this,
+                    [&](const DlqScanBatch &b) { *entries += b.entries.size(); });
+            connect(&scanner, &DlqScanner::scanFinished, this, [&](const DlqScanResult &r) {
+                *result = r;
+                done = true;
+            });
+            scanner.start(request);
+            QTRY_VERIFY_WITH_TIMEOUT(done, 30000);
+        };
+        cluster.pushRequestErrors(ApiFetch, QList<rd_kafka_resp_err_t>(20, RD_KAFKA_RESP_ERR_TOPIC_AUTHORIZATION_FAILED));
+        DlqScanResult denied;
+        qsizetype deniedEntries = 0;
+        scan(&denied, &deniedEntries);
+        QVERIFY2(denied.error.contains(u"authoriz"_s, Qt::CaseInsensitive), qPrintable(denied.error));
+        QVERIFY(deniedEntries < 500);
+
+        DlqScanResult again;
+        qsizetype entries = 0;
+        for (int attempt = 0; attempt < 20 && entries < 500; ++attempt) { // whatever of the 20 is left
+            entries = 0;
+            scan(&again, &entries);
+        }
+        QVERIFY2(again.error.isEmpty(), qPrintable(again.error));
+        QCOMPARE(entries, qsizetype(500));
+    }
+
     void samplerDegradesOnListOffsetsAndOffsetFetchErrorsAndRecovers()
     {
         MockKafkaCluster cluster(3);

@@ -584,6 +584,40 @@ private Q_SLOTS:
         QCOMPARE(readTopic(Orders).size(), Items);
     }
 
+    // Non-retriable produce errors: the items they hit fail (never silently dropped), a retry round
+    // reconciles them first and sends them again, and in the end every item is in the destination once.
+    void fatalProduceErrorsFailItemsThatARetryDelivers()
+    {
+        QString error;
+        constexpr int Items = 300;
+        QVERIFY2(m_world->seedDlq(0, Items, 10, &error), qPrintable(error));
+        const qint64 id = approvedRequest(replayDraft(*m_world, 0, Items));
+        QVERIFY(id > 0);
+        m_world->cluster().pushRequestErrors(ProduceApiKey, {RD_KAFKA_RESP_ERR_TOPIC_AUTHORIZATION_FAILED,
+                                                             RD_KAFKA_RESP_ERR_INVALID_RECORD,
+                                                             RD_KAFKA_RESP_ERR_TOPIC_AUTHORIZATION_FAILED});
+        ReplayOutcome outcome = execute(id);
+        // An idempotent producer may also give up for good after a permanent error: then the run ends with
+        // the request still executing, and the next run (a new producer) reconciles and finishes it.
+        if (outcome.finalStatus != RequestStatus::Completed)
+            outcome = execute(id);
+        QVERIFY2(outcome.error.isEmpty(), qPrintable(outcome.error));
+        QCOMPARE(outcome.finalStatus, RequestStatus::Completed);
+        QVERIFY(outcome.problems.isEmpty()); // every item ended delivered
+        QVERIFY2(exactlyOnce(Orders, id, Items, &error), qPrintable(error));
+        // The errors did hit: some items needed more than one produce attempt, and the journal says why.
+        QVERIFY(m_world
+                    ->scalar(u"SELECT count(*) FROM berth.intents WHERE request_id = $1 AND attempts > 1"_s, {id})
+                    .toInt()
+                > 0);
+        QVERIFY(m_world
+                    ->scalar(u"SELECT count(*) FROM berth.audit_events WHERE request_id = $1 AND action = "
+                             u"'intent.updated' AND details::text ILIKE '%authorization%'"_s,
+                             {id})
+                    .toInt()
+                > 0);
+    }
+
     void skipWritesTheInboxSkippedStatus()
     {
         QString error;

@@ -263,6 +263,15 @@ ReplayOutcome Run::execute()
                 if (m_intents.value(no).state == State::Failed)
                     still.append(no);
             }
+            // A fresh producer for the retry: librdkafka remembers some refusals per topic (authorization)
+            // and fails every later record to it at once, whatever the broker would now say.
+            if (ok && !still.isEmpty()) {
+                m_producer->flush(5000);
+                if (auto fresh = KafkaProducer::create(producerProperties(), &error))
+                    m_producer = std::move(fresh);
+                else
+                    ok = false;
+            }
             if (ok && !still.isEmpty())
                 ok = produceItems(still, true, &error);
         }
@@ -295,6 +304,11 @@ ReplayOutcome Run::execute()
             return fail(error);
         m_out.finalStatus = end;
     }
+    // Problems are of items that did not end delivered or skipped: a later round may have delivered some.
+    m_out.problems.removeIf([this](const ReplayItemProblem &p) {
+        const State s = m_intents.value(p.itemNo).state;
+        return s == State::Delivered || s == State::Skipped;
+    });
     m_out.elapsedMs = m_clock.elapsed();
     report(ReplayPhase::Done, true);
     return m_out;
