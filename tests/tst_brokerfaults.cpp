@@ -1,5 +1,5 @@
-// Broker faults injected into the mock cluster while Berth works: retriable errors on Fetch, ListOffsets and
-// OffsetFetch, and brokers set down and up. Lag sampling shows a degraded state with its cause and recovers
+// Broker faults injected into the mock cluster while Berth works: retriable and fatal errors on Fetch,
+// ListOffsets and OffsetFetch, and brokers set down and up. Lag sampling shows a degraded state with its cause and recovers
 // by itself; a DLQ scan loses nothing and indexes nothing twice. (Produce faults during a replay are in
 // tst_replay.)
 #include "app/console.h"
@@ -138,8 +138,20 @@ private Q_SLOTS:
         QCOMPARE(entries, qsizetype(500));
     }
 
+    void samplerDegradesOnListOffsetsAndOffsetFetchErrorsAndRecovers_data()
+    {
+        QTest::addColumn<int>("listOffsetsError");
+        QTest::addColumn<int>("offsetFetchError");
+        QTest::newRow("retriable") << int(RD_KAFKA_RESP_ERR_NOT_LEADER_FOR_PARTITION)
+                                   << int(RD_KAFKA_RESP_ERR_COORDINATOR_LOAD_IN_PROGRESS);
+        QTest::newRow("fatal") << int(RD_KAFKA_RESP_ERR_TOPIC_AUTHORIZATION_FAILED)
+                               << int(RD_KAFKA_RESP_ERR_GROUP_AUTHORIZATION_FAILED);
+    }
+
     void samplerDegradesOnListOffsetsAndOffsetFetchErrorsAndRecovers()
     {
+        QFETCH(int, listOffsetsError);
+        QFETCH(int, offsetFetchError);
         MockKafkaCluster cluster(3);
         QVERIFY2(cluster.isValid(), qPrintable(cluster.error()));
         QVERIFY(cluster.createTopic(u"orders"_s, 3));
@@ -166,9 +178,8 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(lastState(), LagSampler::State::Connected, 10000);
 
         // Every broker refuses every ListOffsets and OffsetFetch for a while: the figures cannot be had.
-        QList<rd_kafka_resp_err_t> failures(60, RD_KAFKA_RESP_ERR_NOT_LEADER_FOR_PARTITION);
-        cluster.pushRequestErrors(ApiListOffsets, failures);
-        cluster.pushRequestErrors(ApiOffsetFetch, QList<rd_kafka_resp_err_t>(60, RD_KAFKA_RESP_ERR_COORDINATOR_LOAD_IN_PROGRESS));
+        cluster.pushRequestErrors(ApiListOffsets, QList<rd_kafka_resp_err_t>(60, rd_kafka_resp_err_t(listOffsetsError)));
+        cluster.pushRequestErrors(ApiOffsetFetch, QList<rd_kafka_resp_err_t>(60, rd_kafka_resp_err_t(offsetFetchError)));
         QTRY_VERIFY_WITH_TIMEOUT(lastState() == LagSampler::State::Degraded || lastState() == LagSampler::State::Unreachable, 20000);
         QVERIFY2(!lastDetail().isEmpty(), "a degraded state names its cause");
         cluster.clearRequestErrors(ApiListOffsets);
