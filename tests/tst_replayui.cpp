@@ -5,15 +5,20 @@
 #include "app/remediationdesk.h"
 #include "models/approvalqueuemodel.h"
 #include "models/dlqbrowsermodel.h"
+#include "models/inboxrowsmodel.h"
+#include "services/inbox/inboxrowsquery.h"
 #include "services/audit/auditstore.h"
 #include "services/audit/auditwatcher.h"
 #include "services/dlq/dlqscanner.h"
 #include "services/remediation/replayjob.h"
 #include "support/replayworld.h"
 #include "views/dlqbrowserview.h"
+#include "views/inboxrowsview.h"
 #include "views/replayexecutionpanel.h"
 #include "views/replayrequestdialog.h"
 
+#include <QSortFilterProxyModel>
+#include <QTableView>
 #include <QTemporaryFile>
 
 using namespace Qt::StringLiterals;
@@ -303,6 +308,101 @@ private Q_SLOTS:
         const QByteArray markdown = runbook.readAll();
         QVERIFY(markdown.contains("replay execute"));
         QVERIFY(markdown.contains(QByteArray::number(id)));
+    }
+
+    // From the Parked tab: a parked inbox row chosen, "Skip / delete…", Delete, approved by bob, executed
+    // from the panel. The row is gone, its content is kept in the audit, the row not chosen is untouched.
+    void parkedRowDeletedThroughTheDesk()
+    {
+        QString error;
+        QVERIFY2(m_world->admin().execScript(
+                     u"CREATE TABLE processed_message (consumer_name text NOT NULL, message_id text NOT NULL, "
+                     u"status text NOT NULL, first_seen_at timestamptz NOT NULL DEFAULT now(), "
+                     u"updated_at timestamptz NOT NULL DEFAULT now(), error_code text, "
+                     u"PRIMARY KEY (consumer_name, message_id));"
+                     u"INSERT INTO processed_message (consumer_name, message_id, status, error_code) VALUES "
+                     u"('orders-projector', 'idem-700', 'PARKED', 'E_SCHEMA'), "
+                     u"('orders-projector', 'idem-701', 'FAILED_TERMINAL', 'E_LIMIT');"
+                     u"GRANT SELECT, UPDATE, DELETE ON processed_message TO alice;"_s,
+                     &error),
+                 qPrintable(error));
+
+        RemediationDesk desk(deskProfile(*m_world, u"alice"_s));
+        InboxRowsModel rows;
+        InboxRowsView view(&rows);
+        InboxRowsQuery query;
+        query.setConninfo(m_world->conninfo(u"alice"_s));
+        connect(&view, &InboxRowsView::refreshRequested, &query,
+                [&query](const InboxMapping &mapping, const QList<InboxState> &states, const QString &text) {
+                    query.fetch(mapping, states, text);
+                });
+        connect(&query, &InboxRowsQuery::pageReady, &rows, &InboxRowsModel::setPage);
+        desk.attachInboxRows(&view);
+        view.setMappings(InboxMapping::presets()); // seed 000's processed_message first
+        view.show();
+        view.requestRefresh();
+        QTRY_COMPARE_WITH_TIMEOUT(rows.rowCount(), 2, 15000);
+
+        // Only the parked row.
+        QAbstractItemModel *shown = view.table()->model();
+        int parkedRow = -1;
+        for (int r = 0; r < shown->rowCount(); ++r) {
+            if (shown->index(r, InboxRowsModel::MessageId).data().toString() == u"idem-700")
+                parkedRow = r;
+        }
+        QVERIFY(parkedRow >= 0);
+        view.table()->selectionModel()->select(shown->index(parkedRow, 0),
+                                               QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        QCOMPARE(view.selectedRows().size(), 1);
+        view.requestRemediation();
+        QTRY_VERIFY(desk.requestDialog());
+        ReplayRequestDialog *dialog = desk.requestDialog();
+        QVERIFY(!dialog->setAction(RemediationAction::Replay)); // an inbox row has nothing to replay
+        QVERIFY(dialog->setAction(RemediationAction::Delete));
+        dialog->reasonEdit()->setText(u"poison row, order cancelled"_s);
+        dialog->ticketEdit()->setText(u"OPS-91"_s);
+        QSignalSpy dryRuns(dialog, &ReplayRequestDialog::dryRunFinished);
+        QTest::mouseClick(dialog->dryRunButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(dryRuns.size(), 1, 30000);
+        QVERIFY2(dryRuns.at(0).at(0).toBool(), qPrintable(dialog->dryRunText()->toPlainText()));
+        QSignalSpy submitted(dialog, &ReplayRequestDialog::submitted);
+        QTRY_VERIFY(dialog->submitButton()->isEnabled());
+        QTest::mouseClick(dialog->submitButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(submitted.size(), 1, 15000);
+        const qint64 id = submitted.at(0).at(0).toLongLong();
+        QVERIFY(id > 0);
+        dialog->close();
+        QVERIFY2(m_world->approve(id, &error), qPrintable(error));
+
+        Q_EMIT desk.executionPanel()->refreshRequested();
+        QVERIFY(selectListed(desk, id));
+        ReplayExecutionPanel *panel = desk.executionPanel();
+        QSignalSpy finished(desk.replayJob(), &ReplayJob::finished);
+        QTRY_VERIFY(panel->executeButton()->isEnabled());
+        QTest::mouseClick(panel->executeButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 30000);
+        QVERIFY2(panel->resultLabel()->text().contains(u"ended completed"),
+                 qPrintable(panel->resultLabel()->text() + panel->problemsText()->toPlainText()));
+
+        QCOMPARE(m_world->scalar(u"SELECT count(*) FROM processed_message WHERE message_id = 'idem-700'"_s)
+                     .toInt(),
+                 0);
+        QCOMPARE(m_world->scalar(u"SELECT status FROM processed_message WHERE message_id = 'idem-701'"_s)
+                     .toString(),
+                 u"FAILED_TERMINAL"_s);
+        // The deleted row's content is kept with its disposition, and in the audit log.
+        QCOMPARE(m_world
+                     ->scalar(u"SELECT count(*) FROM berth.dispositions WHERE request_id = $1 AND "
+                              u"disposition = 'deleted' AND details::text LIKE '%E_SCHEMA%'"_s,
+                              {id})
+                     .toInt(),
+                 1);
+        QVERIFY(m_world
+                    ->scalar(u"SELECT count(*) FROM berth.audit_events WHERE request_id = $1 AND "
+                             u"action = 'disposition.recorded' AND details::text LIKE '%E_SCHEMA%'"_s,
+                             {id})
+                    .toInt()
+                == 1);
     }
 
     void pauseThenResume()
