@@ -66,14 +66,14 @@ namespace ReplayRunDetail {
 // One line per item: a later round's error replaces an earlier one's.
 void Run::problem(int itemNo, const QString &error)
 {
-    for (ReplayItemProblem &p : m_out.problems) {
-        if (p.itemNo == itemNo) {
-            p.error = error;
-            return;
-        }
+    if (const auto it = m_problemAt.constFind(itemNo); it != m_problemAt.cend()) {
+        m_out.problems[*it].error = error;
+        return;
     }
-    if (m_out.problems.size() < 1000)
+    if (m_out.problems.size() < 1000) {
+        m_problemAt.insert(itemNo, m_out.problems.size());
         m_out.problems.append({itemNo, replayIdFor(m_requestId, itemNo), error});
+    }
 }
 
 void Run::settleCounts()

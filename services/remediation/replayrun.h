@@ -115,6 +115,7 @@ private:
     std::unique_ptr<KafkaProducer> m_producer;
     std::unique_ptr<SettleQueue> m_settler; // null: delivery results are written in line, on m_audit
     QSet<int> m_refused;                    // source changed or gone: not produced again in this run
+    QHash<int, qsizetype> m_problemAt;      // item no -> its line in m_out.problems
     double m_rate = 0;
     QElapsedTimer m_clock;     // since the run started
     QElapsedTimer m_paceClock; // since pacing (re)started
