@@ -1,5 +1,6 @@
 #include "dlqbrowserview.h"
 
+#include "cachedtextdelegate.h"
 #include "dlqinspectorview.h"
 #include "models/dlqbrowsermodel.h"
 #include "models/failuregroupmodel.h"
@@ -45,6 +46,32 @@ QLabel *plainLabel(QWidget *parent)
     return label;
 }
 } // namespace
+
+void DlqBrowserView::setUpEntryTable(QTableView *table, DlqBrowserModel *model)
+{
+    table->setModel(model);
+    table->setItemDelegate(new CachedTextDelegate(table)); // repaints per scan batch stay cheap
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    table->setAlternatingRowColors(true);
+    table->setWordWrap(false);
+    // A million rows: fixed row heights, so the view never measures rows.
+    table->verticalHeader()->hide();
+    table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 6);
+    table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    table->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    table->setSortingEnabled(true); // the model sorts, as a background job
+    // Every header readable with its sort indicator; the wide columns get room for their usual text.
+    const QFontMetrics headerMetrics(table->horizontalHeader()->font());
+    for (int c = 0; c < int(DlqColumn::Count); ++c)
+        table->setColumnWidth(c, headerMetrics.horizontalAdvance(model->headerData(c, Qt::Horizontal).toString()) + 36);
+    table->setColumnWidth(int(DlqColumn::Consumer), 150);
+    table->setColumnWidth(int(DlqColumn::Time), 170);
+    table->setColumnWidth(int(DlqColumn::Original), 200);
+    table->setColumnWidth(int(DlqColumn::Exception), 220);
+    table->setColumnWidth(int(DlqColumn::Reason), 300);
+}
 
 DlqBrowserView::DlqBrowserView(DlqScanner *scanner, QWidget *parent)
     : QWidget(parent)
@@ -125,27 +152,7 @@ DlqBrowserView::DlqBrowserView(DlqScanner *scanner, QWidget *parent)
     m_groupTable->horizontalHeader()->moveSection(FailureGroupModel::Pattern, FailureGroupModel::Exception);
     m_groupTable->horizontalHeader()->moveSection(FailureGroupModel::Cause, FailureGroupModel::Exception + 1);
 
-    m_table->setModel(m_model);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    m_table->setAlternatingRowColors(true);
-    m_table->setWordWrap(false);
-    // A million rows: fixed row heights, so the view never measures rows.
-    m_table->verticalHeader()->hide();
-    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    m_table->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
-    m_table->setSortingEnabled(true); // the model sorts, as a background job
-    // Every header readable with its sort indicator; the wide columns get room for their usual text.
-    const QFontMetrics headerMetrics(m_table->horizontalHeader()->font());
-    for (int c = 0; c < int(DlqColumn::Count); ++c)
-        m_table->setColumnWidth(c, headerMetrics.horizontalAdvance(m_model->headerData(c, Qt::Horizontal).toString()) + 36);
-    m_table->setColumnWidth(int(DlqColumn::Consumer), 150);
-    m_table->setColumnWidth(int(DlqColumn::Time), 170);
-    m_table->setColumnWidth(int(DlqColumn::Original), 200);
-    m_table->setColumnWidth(int(DlqColumn::Exception), 220);
-    m_table->setColumnWidth(int(DlqColumn::Reason), 300);
+    setUpEntryTable(m_table, m_model);
 
     auto *controls = new QHBoxLayout;
     controls->addWidget(new QLabel(tr("Topic"), this));

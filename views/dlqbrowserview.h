@@ -51,6 +51,8 @@ public:
     QTableView *groupTable() const { return m_groupTable; }
 
     static bool looksLikeDlq(const QString &topic);
+    // The entry table as the desk shows it (fixed rows, widths, cached text painting); the benchmark uses it too.
+    static void setUpEntryTable(QTableView *table, DlqBrowserModel *model);
 
     // The selected rows as records to remediate, in table order.
     QList<DlqSelection> selectedRecords() const;

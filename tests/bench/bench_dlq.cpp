@@ -1,25 +1,26 @@
 // DLQ scan throughput against kcat, memory of a scanned index, time to first rows, and the longest stall of
-// the UI thread (a table view shows the browser model, offscreen) while the scan fills it and while a filter
+// the UI thread (the console's entry table shows the browser model, offscreen) while the scan fills it and while a filter
 // runs over it.
 //
 // The mock cluster runs in a child process (this program with --serve), so the figures measure the
 // scanner alone. librdkafka's mock keeps 5 MB per partition: the topic gets enough partitions to hold
-// every record. Usage: bench_dlq [--quick] [--records N] [--property librdkafka-key=value ...]
+// every record. Usage: bench_dlq [--quick] [--records N] [--property librdkafka-key=value ...] [--stock-delegate]
 
 #include "models/dlqbrowsermodel.h"
 #include "services/demo/mockkafkacluster.h"
 #include "services/dlq/dlqheadercodec.h"
 #include "services/dlq/dlqscanner.h"
 #include "services/kafka/kafkaproducer.h"
+#include "views/dlqbrowserview.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
-#include <QHeaderView>
 #include <QTableView>
 #include <QTimer>
 #include <QFile>
 #include <QProcess>
 #include <QStandardPaths>
+#include <QStyledItemDelegate>
 
 #include <cstdio>
 #include <iostream>
@@ -197,22 +198,30 @@ public:
     {
         m_beat.setInterval(5);
         QObject::connect(&m_beat, &QTimer::timeout, [this] {
-            m_worst = std::max(m_worst, m_since.elapsed() - 5);
+            const qint64 gap = m_since.elapsed() - 5;
+            if (gap > m_worst) {
+                m_worst = gap;
+                m_worstAtMs = m_running.elapsed();
+            }
             m_since.restart();
         });
     }
     void start()
     {
+        m_running.start();
         m_since.start();
         m_beat.start();
     }
     void stop() { m_beat.stop(); }
     qint64 worstMs() const { return std::max<qint64>(0, m_worst); }
+    qint64 worstAtMs() const { return m_worstAtMs; } // when it ended, from start()
 
 private:
     QTimer m_beat;
+    QElapsedTimer m_running;
     QElapsedTimer m_since;
     qint64 m_worst = 0;
+    qint64 m_worstAtMs = 0;
 };
 
 // A scan as the console runs it: scanner thread, batches into the browser model on this thread.
@@ -292,10 +301,9 @@ int main(int argc, char **argv)
     // The first scan and the filter fill a visible table set up as the console's browser is.
     QTableView table;
     table.resize(1400, 800);
-    table.verticalHeader()->hide();
-    table.verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    table.verticalHeader()->setDefaultSectionSize(22);
-    table.setModel(&model);
+    DlqBrowserView::setUpEntryTable(&table, &model);
+    if (args.contains(u"--stock-delegate"_s)) // to compare: Qt's own item painting
+        table.setItemDelegate(new QStyledItemDelegate(&table));
     table.show();
     StallMeter stall;
     stall.start();
@@ -333,6 +341,8 @@ int main(int argc, char **argv)
     for (const ScanFigures *f : {&first, &again})
         std::cerr << "# scan " << f->seconds << " s; CPU " << f->cpuSeconds << " s, mock cluster "
                   << f->mockCpuSeconds << " s" << std::endl;
+    std::cerr << "# longest UI gap " << stall.worstMs() << " ms, ending " << stall.worstAtMs() / 1000.0
+              << " s after the scan began (scan " << first.seconds << " s, then the filter)" << std::endl;
     std::cerr << "# kcat " << kcat.seconds << " s; CPU " << kcat.cpuSeconds << " s, mock cluster "
               << kcat.mockCpuSeconds << " s" << std::endl;
     // Berth's time over kcat's: <= 1 means the scan is at least as fast as kcat reading the same topic.
