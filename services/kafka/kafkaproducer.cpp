@@ -79,6 +79,14 @@ bool KafkaProducer::produce(const OutgoingRecord &record, QString *error)
     return produceImpl(record, nullptr, error);
 }
 
+void KafkaProducer::prepareTopic(const QString &topic)
+{
+    // A topic handle starts the look-up; librdkafka keeps the topic (and what it learns) after the handle
+    // goes.
+    if (rd_kafka_topic_t *handle = rd_kafka_topic_new(m_rk.get(), topic.toUtf8().constData(), nullptr))
+        rd_kafka_topic_destroy(handle);
+}
+
 bool KafkaProducer::produceImpl(const OutgoingRecord &record, void *opaque, QString *error)
 {
     rd_kafka_headers_t *headers = rd_kafka_headers_new(record.headers.size());

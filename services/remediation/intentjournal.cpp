@@ -5,6 +5,8 @@
 
 #include <QJsonDocument>
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 QString IntentJournal::stateName(State state)
@@ -98,7 +100,11 @@ bool IntentJournal::settle(const QList<Update> &rows, const QString &skipDisposi
     QStringList dispItems;
     QStringList dispKinds;
     QStringList dispDetails;
+    int lowest = rows.first().itemNo;
+    int highest = lowest;
     for (const Update &u : rows) {
+        lowest = std::min(lowest, u.itemNo);
+        highest = std::max(highest, u.itemNo);
         items << QString::number(u.itemNo);
         states << stateName(u.state);
         topics << u.destTopic;
@@ -119,6 +125,10 @@ bool IntentJournal::settle(const QList<Update> &rows, const QString &skipDisposi
     // attempts counts produce attempts; a reconciled delivery or a skip does not add one. Where a replayed
     // item went is its intent's to say (dest_topic/partition/offset): its disposition carries only what the
     // caller adds, so the batch's audit events do not repeat it.
+    // Both look-ups go by primary key for the batch's items only (a range of item numbers the index reads, and
+    // a LATERAL probe the planner cannot turn into a join): without statistics the planner would otherwise
+    // hash every item of the request for each batch, and a large replay would slow down with the square of
+    // its size.
     const PgResult r = m_db.exec(
         u"WITH settled AS ("
         u"UPDATE berth.intents i SET state = x.state, dest_topic = COALESCE(NULLIF(x.dest_topic, ''), "
@@ -128,7 +138,7 @@ bool IntentJournal::settle(const QList<Update> &rows, const QString &skipDisposi
         u"AND x.err <> 'reconciled' THEN 1 ELSE 0 END, updated_at = clock_timestamp() "
         u"FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) "
         u"AS x(item_no, state, dest_topic, p, o, err) "
-        u"WHERE i.request_id = $1 AND i.item_no = x.item_no "
+        u"WHERE i.request_id = $1 AND i.item_no BETWEEN $11 AND $12 AND i.item_no = x.item_no "
         u"RETURNING i.item_no) "
         u"INSERT INTO berth.dispositions (request_id, item_no, source_topic, source_partition, "
         u"source_offset, disposition, details) "
@@ -136,9 +146,11 @@ bool IntentJournal::settle(const QList<Update> &rows, const QString &skipDisposi
         u"d.details::jsonb "
         u"FROM unnest($8::int[], $9::text[], $10::text[]) WITH ORDINALITY AS d(item_no, kind, details, n) "
         u"JOIN settled s ON s.item_no = d.item_no "
-        u"JOIN berth.request_items ri ON ri.request_id = $1 AND ri.item_no = d.item_no "
+        u"JOIN LATERAL (SELECT * FROM berth.request_items ri WHERE ri.request_id = $1 AND ri.item_no = d.item_no "
+        u"OFFSET 0) ri ON true "
         u"ORDER BY d.n"_s,
-        {m_requestId, items, states, topics, partitions, offsets, errors, dispItems, dispKinds, dispDetails});
+        {m_requestId, items, states, topics, partitions, offsets, errors, dispItems, dispKinds, dispDetails,
+         lowest, highest});
     if (!r.ok)
         *error = r.error;
     return r.ok;

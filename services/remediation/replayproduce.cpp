@@ -235,6 +235,12 @@ bool Run::produceBatch(const QList<int> &batch, const QList<int> &next, qsizetyp
                 u.error = KafkaConfig::errorText(it->error)
                           + (it->possiblyPersisted ? u" (possibly persisted: reconciled before a retry)"_s
                                                    : QString());
+            } else if (it->offset < 0) {
+                // Acknowledged without an offset: the broker had it already from an earlier attempt of the
+                // idempotent producer (a duplicate sequence). Delivered, but the journal records where:
+                // reconciliation finds it by its replay id before any retry.
+                u.state = State::Failed;
+                u.error = u"delivered without an offset (reconciled before a retry)"_s;
             } else {
                 u.state = State::Delivered;
                 u.destPartition = it->partition;

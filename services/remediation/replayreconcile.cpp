@@ -39,6 +39,8 @@ bool Run::markDestination(const QString &topic, QString *error)
 {
     if (m_marks.contains(topic))
         return true; // an earlier mark is earlier still: reconciliation reads from there
+    if (m_producer)
+        m_producer->prepareTopic(topic); // while the mark is read and written
     const int partitions = m_reader->partitionCount(topic, 10'000, error);
     if (partitions <= 0) {
         if (error->isEmpty())
