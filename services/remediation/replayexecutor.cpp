@@ -129,6 +129,26 @@ KafkaProperties Run::producerProperties() const
     return props;
 }
 
+// A replay's first batch re-reads its sources first: start those reads now, so the brokers answer while
+// the rest of the items load.
+void Run::primeSources()
+{
+    if (m_request.action != RemediationAction::Replay && m_request.action != RemediationAction::EditReplay)
+        return;
+    QString ignored; // creating it again later reports the error
+    m_source = SourceCursor::create(m_cluster, &ignored);
+    if (!m_source)
+        return;
+    QList<SourceCursor::Position> first;
+    for (const RequestItem &item : std::as_const(m_items)) {
+        if (item.isDlqRecord())
+            first.append({item.sourceTopic, item.sourcePartition, item.sourceOffset});
+        if (first.size() == m_options.batchSize)
+            break;
+    }
+    m_source->prime(first);
+}
+
 bool Run::loadItems(QString *error)
 {
     const std::optional<RequestDetail> detail = m_store.requestDetail(m_requestId, error, 0);
@@ -147,6 +167,8 @@ bool Run::loadItems(QString *error)
             break;
         m_items.append(page);
         after = page.last().itemNo;
+        if (m_items.size() == page.size())
+            primeSources();
     }
     for (int i = 0; i < m_items.size(); ++i)
         m_index.insert(m_items.at(i).itemNo, i);
@@ -212,7 +234,10 @@ ReplayOutcome Run::execute()
     } else {
         m_rate = m_options.rateLimit < 0 ? m_request.rateLimit : m_options.rateLimit;
         m_reader = TopicRangeReader::create(m_cluster, &error);
-        m_source = m_reader ? SourceCursor::create(m_cluster, &error) : nullptr;
+        if (!m_reader)
+            m_source.reset();
+        else if (!m_source)
+            m_source = SourceCursor::create(m_cluster, &error);
         if (!m_producer)
             m_producer = m_source ? KafkaProducer::create(producerProperties(), &error) : nullptr;
         if (!m_producer || !loadMarks(&error))

@@ -70,6 +70,7 @@ public:
 private:
     KafkaProperties producerProperties() const;
     bool loadItems(QString *error);
+    void primeSources();
     bool loadMarks(QString *error);
     bool markDestination(const QString &topic, QString *error);
     bool reconcile(const QList<int> &itemNos, QString *error);

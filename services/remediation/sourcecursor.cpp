@@ -54,6 +54,31 @@ SourceCursor::Stream &SourceCursor::stream(const QString &topic, int partition, 
     return *m_streams.insert(id, s);
 }
 
+bool SourceCursor::startAt(Stream &s, qint64 offset)
+{
+    if (rd_kafka_consume_start(s.rkt, s.partition, offset) != 0)
+        return false;
+    s.started = true;
+    s.next = offset;
+    return true;
+}
+
+void SourceCursor::prime(const QList<Position> &positions)
+{
+    std::map<std::pair<QString, int>, qint64> lowest;
+    for (const Position &p : positions) {
+        auto [it, added] = lowest.try_emplace({p.topic, p.partition}, p.offset);
+        if (!added)
+            it->second = std::min(it->second, p.offset);
+    }
+    for (const auto &[where, offset] : lowest) {
+        QString error;
+        Stream &s = stream(where.first, where.second, &error);
+        if (s.rkt && !s.started)
+            startAt(s, offset); // a failure shows again, with its reason, in fetch()
+    }
+}
+
 QHash<int, KafkaRecord> SourceCursor::fetch(const QList<Position> &positions, int timeoutMs,
                                             QHash<int, QString> *problems)
 {
@@ -64,6 +89,7 @@ QHash<int, KafkaRecord> SourceCursor::fetch(const QList<Position> &positions, in
         const Position &p = positions.at(i);
         wanted[p.topic + u'\n' + QString::number(p.partition)][p.offset].append(i);
     }
+    prime(positions); // every partition's first fetch at once, not one after another below
     for (auto w = wanted.begin(); w != wanted.end(); ++w) {
         const Position &first = positions.at(w->begin()->second.first());
         const QString where = first.topic + u'/' + QString::number(first.partition);
@@ -101,13 +127,9 @@ QHash<int, KafkaRecord> SourceCursor::fetch(const QList<Position> &positions, in
             s.started = false;
             s.ahead.clear();
         }
-        if (!s.started) {
-            if (rd_kafka_consume_start(s.rkt, s.partition, lowest) != 0) {
-                failAll(u"Cannot read "_s + where + u": "_s + KafkaConfig::errorText(rd_kafka_last_error()));
-                continue;
-            }
-            s.started = true;
-            s.next = lowest;
+        if (!s.started && !startAt(s, lowest)) {
+            failAll(u"Cannot read "_s + where + u": "_s + KafkaConfig::errorText(rd_kafka_last_error()));
+            continue;
         }
         QElapsedTimer idle;
         idle.start();
