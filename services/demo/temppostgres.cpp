@@ -5,12 +5,14 @@
 
 #include <QCryptographicHash>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
 #include <QRandomGenerator>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QThread>
 #include <QVersionNumber>
 
 #include <algorithm>
@@ -264,7 +266,13 @@ void TempPostgres::reapOrphans() const
         if (!data.isEmpty() && QFileInfo::exists(data + u"/postmaster.pid"_s))
             runTool(u"pg_ctl"_s, {u"stop"_s, u"-w"_s, u"-m"_s, u"fast"_s, u"-D"_s, data}, ToolTimeoutMs,
                     nullptr);
-        QDir(dir.filePath()).removeRecursively(); // a persistent data dir lives elsewhere and is kept
+        // A persistent data dir lives elsewhere and is kept. pg_ctl returns once the pid file is gone, and
+        // the server's last processes can still be writing as they exit (seen on loaded sanitizer runs):
+        // a removal that meets a new file is tried again for a few seconds.
+        QElapsedTimer removal;
+        removal.start();
+        while (!QDir(dir.filePath()).removeRecursively() && removal.elapsed() < ToolTimeoutMs / 12)
+            QThread::msleep(50);
     }
 }
 

@@ -130,7 +130,8 @@ KafkaProperties Run::producerProperties() const
 }
 
 // A replay's first batch re-reads its sources first: start those reads now, so the brokers answer while
-// the rest of the items load.
+// the rest of the items load. Only once the database has agreed to the run: a refused request reads
+// nothing.
 void Run::primeSources()
 {
     if (m_request.action != RemediationAction::Replay && m_request.action != RemediationAction::EditReplay)
@@ -149,7 +150,7 @@ void Run::primeSources()
     m_source->prime(first);
 }
 
-bool Run::loadItems(QString *error)
+bool Run::loadRequest(QString *error)
 {
     const std::optional<RequestDetail> detail = m_store.requestDetail(m_requestId, error, 0);
     if (!detail) {
@@ -158,6 +159,11 @@ bool Run::loadItems(QString *error)
         return false;
     }
     m_request = detail->request;
+    return true;
+}
+
+bool Run::loadItems(QString *error)
+{
     int after = 0;
     for (;;) {
         const QList<RequestItem> page = m_store.items(m_requestId, after, 10'000, error);
@@ -211,9 +217,8 @@ ReplayOutcome Run::execute()
     m_producer = KafkaProducer::create(producerProperties(), &error);
     error.clear();
 
-    if (!loadItems(&error))
+    if (!loadRequest(&error))
         return fail(error);
-    m_out.total = int(m_items.size());
     const RequestStatus status = m_request.status;
     if (status == RequestStatus::Approved || status == RequestStatus::PartiallyFailed) {
         // The database decides: approvals, no rejection, not expired, an operator executing.
@@ -224,6 +229,9 @@ ReplayOutcome Run::execute()
                     + u": nothing is executed"_s);
     }
     m_out.started = true;
+    if (!loadItems(&error))
+        return fail(error);
+    m_out.total = int(m_items.size());
     report(ReplayPhase::Starting, true);
     if (!m_journal.load(&m_intents, &error))
         return fail(error);

@@ -69,6 +69,7 @@ public:
 
 private:
     KafkaProperties producerProperties() const;
+    bool loadRequest(QString *error);
     bool loadItems(QString *error);
     void primeSources();
     bool loadMarks(QString *error);
