@@ -271,7 +271,7 @@ void TempPostgres::reapOrphans() const
         // a removal that meets a new file is tried again for a few seconds.
         QElapsedTimer removal;
         removal.start();
-        while (!QDir(dir.filePath()).removeRecursively() && removal.elapsed() < ToolTimeoutMs / 12)
+        while (!QDir(dir.filePath()).removeRecursively() && removal.elapsed() < 5000)
             QThread::msleep(50);
     }
 }

@@ -2,7 +2,6 @@
 
 #include "dlqrecordfetcher.h"
 #include "dlqscanrun.h"
-#include "services/support/memoryrelease.h"
 #include "services/support/threadpriority.h"
 #include "services/support/logging.h"
 
@@ -108,9 +107,6 @@ void DlqScanner::finish(const DlqScanResult &result)
     if (!result.error.isEmpty())
         qCWarning(lcDlq).noquote() << "DLQ scan of" << m_request.topic << "failed:" << result.error;
     Q_EMIT scanFinished(result);
-    // The scan's hand-over batches were allocated on its thread and freed here, after its own clean-up: the
-    // megabytes they leave in its arena go back now (measured: some 20 MB of RSS after a million entries).
-    MemoryRelease::returnFreedMemory();
 }
 
 quint64 DlqScanner::fetchRecord(int partition, qint64 offset)

@@ -2,13 +2,15 @@
 
 #include "dlqentrybuilder.h"
 #include "services/kafka/clusterinspector.h"
-#include "services/support/memoryrelease.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>
 
 #include <utility>
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <vector>
 
 using namespace Qt::StringLiterals;
@@ -509,9 +511,11 @@ DlqScanResult run(const DlqScanRequest &request, quint64 scanId, const std::shar
     }
     // Nothing interns into this scan's strings any more: the look-up table goes, the strings stay.
     strings->releaseLookup();
+#ifdef __GLIBC__
     // The reader's buffers (the prefetch queue: up to kQueueKbytes) were freed in librdkafka's threads'
     // malloc arenas, which keep them: give them back, the console lives on after the scan.
-    MemoryRelease::returnFreedMemory();
+    malloc_trim(0);
+#endif
     return result;
 }
 } // namespace DlqScanRun

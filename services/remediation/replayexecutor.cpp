@@ -140,7 +140,7 @@ void Run::primeSources()
     m_source = SourceCursor::create(m_cluster, &ignored);
     if (!m_source)
         return;
-    QList<SourceCursor::Position> first;
+    SourceCursor::Positions first;
     for (const RequestItem &item : std::as_const(m_items)) {
         if (item.isDlqRecord())
             first.append({item.sourceTopic, item.sourcePartition, item.sourceOffset});

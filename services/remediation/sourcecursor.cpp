@@ -63,7 +63,15 @@ bool SourceCursor::startAt(Stream &s, qint64 offset)
     return true;
 }
 
-void SourceCursor::prime(const QList<Position> &positions)
+void SourceCursor::startIfIdle(const QString &topic, int partition, qint64 offset)
+{
+    QString error;
+    Stream &s = stream(topic, partition, &error);
+    if (s.rkt && !s.started)
+        startAt(s, offset); // a failure shows again, with its reason, in fetch()
+}
+
+void SourceCursor::prime(const Positions &positions)
 {
     std::map<std::pair<QString, int>, qint64> lowest;
     for (const Position &p : positions) {
@@ -71,15 +79,11 @@ void SourceCursor::prime(const QList<Position> &positions)
         if (!added)
             it->second = std::min(it->second, p.offset);
     }
-    for (const auto &[where, offset] : lowest) {
-        QString error;
-        Stream &s = stream(where.first, where.second, &error);
-        if (s.rkt && !s.started)
-            startAt(s, offset); // a failure shows again, with its reason, in fetch()
-    }
+    for (const auto &[where, offset] : lowest)
+        startIfIdle(where.first, where.second, offset);
 }
 
-QHash<int, KafkaRecord> SourceCursor::fetch(const QList<Position> &positions, int timeoutMs,
+QHash<int, KafkaRecord> SourceCursor::fetch(const Positions &positions, int timeoutMs,
                                             QHash<int, QString> *problems)
 {
     QHash<int, KafkaRecord> found;
@@ -89,7 +93,11 @@ QHash<int, KafkaRecord> SourceCursor::fetch(const QList<Position> &positions, in
         const Position &p = positions.at(i);
         wanted[p.topic + u'\n' + QString::number(p.partition)][p.offset].append(i);
     }
-    prime(positions); // every partition's first fetch at once, not one after another below
+    // Every idle partition's first fetch at once, not one after another below.
+    for (auto w = wanted.cbegin(); w != wanted.cend(); ++w) {
+        const Position &first = positions.at(w->begin()->second.first());
+        startIfIdle(first.topic, first.partition, w->begin()->first);
+    }
     for (auto w = wanted.begin(); w != wanted.end(); ++w) {
         const Position &first = positions.at(w->begin()->second.first());
         const QString where = first.topic + u'/' + QString::number(first.partition);

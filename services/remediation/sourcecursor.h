@@ -26,13 +26,12 @@ public:
     using Positions = QList<Position>;
     // The records at exactly these positions, by index into `positions`; a missing one has its reason in
     // *problems (deleted, compacted, past the end, unreadable).
-    QHash<int, KafkaRecord> fetch(const QList<Position> &positions, int timeoutMs,
-                                  QHash<int, QString> *problems);
+    QHash<int, KafkaRecord> fetch(const Positions &positions, int timeoutMs, QHash<int, QString> *problems);
     // Starts reading every partition these positions are in, at its lowest wanted offset, and returns at
     // once: the brokers' first answers arrive in the background (while the caller loads the rest of its
     // work, say) instead of one partition after another inside fetch(). A stream already running is left
     // alone; fetch() restarts one that a later call wants from further back.
-    void prime(const QList<Position> &positions);
+    void prime(const Positions &positions);
 
 private:
     SourceCursor() = default;
@@ -45,6 +44,7 @@ private:
     };
     Stream &stream(const QString &topic, int partition, QString *error);
     bool startAt(Stream &s, qint64 offset);
+    void startIfIdle(const QString &topic, int partition, qint64 offset);
     KafkaHandle m_rk;
     QHash<QString, rd_kafka_topic_t *> m_topics;
     QHash<QString, Stream> m_streams; // "topic\npartition"
