@@ -1,5 +1,6 @@
 #include "commands.h"
 #include "dlqcommand.h"
+#include "services/support/memorypolicy.h"
 #include "translation.h"
 
 #include <QApplication>
@@ -61,6 +62,7 @@ bool wantsHeadless(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    MemoryPolicy::apply();
     QString language;
     if (!Translation::takeLanguageOption(argc, argv, &language)) {
         QTextStream(stderr) << "berth: --lang needs a language code (de, en)\n";

@@ -136,15 +136,6 @@ quint32 DlqEntryBuilder::internRecent(Recent &recent, const QString &text)
     return recent.id;
 }
 
-quint32 DlqEntryBuilder::internRecent(RecentBytes &recent, QByteArrayView bytes)
-{
-    if (bytes != recent.bytes) {
-        recent.bytes = bytes.toByteArray();
-        recent.id = m_pool.intern(bytes);
-    }
-    return recent.id;
-}
-
 quint32 DlqEntryBuilder::route(quint32 topic, quint32 consumer)
 {
     if (topic != m_routeTopic || consumer != m_routeConsumer || (m_route == 0 && (topic || consumer))) {
@@ -169,10 +160,12 @@ bool DlqEntryBuilder::decodeFast(DlqIndexEntry &e)
     e.originalOffset = f.originalOffset;
     e.attempts = f.attempts < 0 ? DlqIndexEntry::UnknownAttempts
                                 : quint32(qMin<qint64>(f.attempts, DlqIndexEntry::MaxAttempts));
-    e.reasonId = m_pool.intern(f.reason);
-    e.exceptionId = internRecent(m_exceptionBytes, f.exceptionClass);
-    e.causeId = internRecent(m_causeBytes, f.causeClass);
-    e.routeId = route(internRecent(m_topicBytes, f.originalTopic), internRecent(m_consumerBytes, f.consumer));
+    // Reasons mostly carry ids and are then all distinct: only runs of equal ones share their bytes. The
+    // names repeat, in any order: the pool's cache of recent hits finds them without a look-up.
+    e.reasonId = m_pool.addUnlessRecent(f.reason);
+    e.exceptionId = m_pool.intern(f.exceptionClass);
+    e.causeId = m_pool.intern(f.causeClass);
+    e.routeId = route(m_pool.intern(f.originalTopic), m_pool.intern(f.consumer));
     e.idempotencyKeyId = m_pool.intern(f.idempotencyKey);
     ++m_fastDecoded;
     return true;

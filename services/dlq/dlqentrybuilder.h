@@ -51,18 +51,12 @@ private:
         quint32 id = 0;
     };
     quint32 internRecent(Recent &recent, const QString &text);
-    struct RecentBytes {
-        QByteArray bytes;
-        quint32 id = 0;
-    };
-    quint32 internRecent(RecentBytes &recent, QByteArrayView bytes);
     quint32 route(quint32 topic, quint32 consumer);
 
     StringPool &m_pool;
     std::vector<DlqHeaderView> m_views; // into the record being built; reused
     RecordHeaders m_headers;            // the same for decodeDlqHeaders; reused
     Recent m_exception, m_cause, m_topic, m_consumer;
-    RecentBytes m_exceptionBytes, m_causeBytes, m_topicBytes, m_consumerBytes;
     quint32 m_routeTopic = 0, m_routeConsumer = 0, m_route = 0;
     bool m_fastPath = true;
     qint64 m_fastDecoded = 0;

@@ -117,6 +117,18 @@ quint32 StringPool::add(QByteArrayView bytes)
     return append(bytes);
 }
 
+quint32 StringPool::addUnlessRecent(QByteArrayView bytes)
+{
+    if (bytes.isEmpty() || bytes.size() > MaxLength)
+        return add(bytes);
+    const quint32 h = hashBytes(bytes);
+    TableEntry &recent = m_recentAdded[h & (RecentSize - 1)];
+    if (recent.hash == h && recent.id != 0 && equals(recent.id, bytes))
+        return recent.id;
+    recent = TableEntry{h, append(bytes)};
+    return recent.id;
+}
+
 quint32 StringPool::intern(QStringView text)
 {
     if (text.isEmpty())
@@ -188,6 +200,7 @@ void StringPool::releaseLookup()
     m_tableSize = 0;
     m_interned = 0;
     m_recent = {};
+    m_recentAdded = {};
 }
 
 void StringPool::rebuildLookup()

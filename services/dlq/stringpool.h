@@ -33,6 +33,11 @@ public:
     // Stores without looking for an equal string: for strings that are nearly always new (record keys),
     // where the look-up would only cost. Equal strings may then have different ids.
     quint32 add(QByteArrayView bytes);
+    // Between the two: reuses the id of an equal string among the recently added ones (a small cache, not
+    // the look-up table), else stores it. For strings that repeat in runs or not at all (failure reasons,
+    // which mostly carry ids): repeats share their bytes, and the rest cost no look-up. Its ids are never
+    // handed out by intern(), so interned ids stay one per string.
+    quint32 addUnlessRecent(QByteArrayView bytes);
     // The writer is done for now (a scan ended): frees the look-up table. A later intern() builds it
     // again, from every stored string.
     void releaseLookup();
@@ -88,5 +93,6 @@ private:
     quint32 m_tableSize = 0; // a power of two
     quint32 m_interned = 0;  // entries in m_table
     std::array<TableEntry, RecentSize> m_recent{};
+    std::array<TableEntry, RecentSize> m_recentAdded{}; // addUnlessRecent()'s own
     QByteArray m_utf8; // conversion buffer
 };

@@ -6,11 +6,12 @@
 // scanner alone. librdkafka's mock keeps 5 MB per partition: the topic gets enough partitions to hold
 // every record. Usage: bench_dlq [--quick] [--records N] [--property librdkafka-key=value ...] [--stock-delegate]
 
+#include "benchdeadletters.h"
 #include "models/dlqbrowsermodel.h"
 #include "services/demo/mockkafkacluster.h"
-#include "services/dlq/dlqheadercodec.h"
 #include "services/dlq/dlqscanner.h"
 #include "services/kafka/kafkaproducer.h"
+#include "services/support/memorypolicy.h"
 #include "views/dlqbrowserview.h"
 
 #include <QApplication>
@@ -97,50 +98,11 @@ int serve(qint64 records)
         std::cerr << "producer: " << qPrintable(error) << std::endl;
         return 1;
     }
-    // Realistic dead letters: Spring DLT headers (binary numbers), eight kinds of failure whose messages
-    // carry ids, a short stack trace, and some keys failing three times (poison).
-    static const char *kFailures[][3] = {
-        {"com.acme.orders.OrderNotFoundException", "", "Order ORD-%1 not found in projection"},
-        {"org.springframework.kafka.support.converter.ConversionException",
-         "com.fasterxml.jackson.core.JsonParseException",
-         "Failed to convert payload of record %1: Unexpected character ('x' (code 120))"},
-        {"com.acme.payments.PaymentDeclinedException", "", "Card ending %1 declined: insufficient funds"},
-        {"java.lang.IllegalStateException", "", "Inventory for SKU-%1 went negative"},
-        {"org.springframework.dao.DataIntegrityViolationException", "org.postgresql.util.PSQLException",
-         "duplicate key value violates unique constraint \"orders_pkey\" Detail: Key (id)=(%1) already "
-         "exists."},
-        {"java.net.SocketTimeoutException", "",
-         "Read timed out after 30000 ms calling https://tax.acme.com/rate/%1"},
-        {"com.acme.validation.ValidationException", "", "Field 'email' of customer %1 is not an address"},
-        {"java.lang.NullPointerException", "", "Cannot invoke \"Order.total()\" because \"order\" is null"},
-    };
-    const QByteArray padding(900, 'x');
-    DlqMetadata m;
-    m.originalTopic = u"orders"_s;
-    m.originalTimestampType = u"CreateTime"_s;
-    m.consumerGroup = u"order-projection"_s;
-    m.stackTrace =
-        u"com.acme.orders.OrderNotFoundException: not found\n\tat "
-        u"com.acme.orders.Projection.apply(Projection.java:88)\n"
-        u"\tat org.springframework.kafka.listener.KafkaMessageListenerContainer.invoke(KafkaMessageListenerContainer.java:2300)"_s;
     QElapsedTimer clock;
     clock.start();
     for (qint64 i = 0; i < records; ++i) {
-        const auto &f = kFailures[i % 8];
-        const qint64 id = (i % 50 < 3) ? i / 50 : i; // every 50 records, one key fails three times
-        m.originalPartition = int(i % 12);
-        m.originalOffset = i;
-        m.originalTimestampMs = 1'700'000'000'000 + i;
-        m.attempts = int(i % 4) + 1;
-        m.exceptionClass = QString::fromLatin1(f[0]);
-        m.causeClass = QString::fromLatin1(f[1]);
-        const QString reason = QString::fromLatin1(f[2]);
-        m.reason = reason.contains(u"%1"_s) ? reason.arg(id) : reason;
-        RecordHeaders headers = encodeDlqHeaders(DlqDialect::SpringDlt, m);
-        headers.append({"idempotency-key", "order-" + QByteArray::number(id), false});
-        const QByteArray key = "ORD-" + QByteArray::number(id);
-        const QByteArray value = "{\"orderId\":\"" + key + "\",\"note\":\"" + padding + "\"}";
-        if (!producer->produce({kTopic, int(i % partitions), key, false, value, headers, 0}, &error)) {
+        const BenchDeadLetters::Letter l = BenchDeadLetters::letter(i);
+        if (!producer->produce({kTopic, int(i % partitions), l.key, false, l.value, l.headers, 0}, &error)) {
             std::cerr << "produce: " << qPrintable(error) << std::endl;
             return 1;
         }
@@ -263,6 +225,7 @@ ScanFigures scanOnce(const QString &bootstrap, DlqBrowserModel &model)
 
 int main(int argc, char **argv)
 {
+    MemoryPolicy::apply(); // as berth does
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
@@ -295,6 +258,21 @@ int main(int argc, char **argv)
         return 1;
     }
     mockPid = server.processId();
+
+    // --scans-only K: K headless scans, each after a kcat run, and nothing else (for tuning the reader).
+    if (const qsizetype i = args.indexOf(u"--scans-only"_s); i >= 0 && i + 1 < args.size()) {
+        for (int k = 0; k < args.at(i + 1).toInt(); ++k) {
+            const KcatFigures kc = kcatOnce(bootstrap);
+            DlqBrowserModel model;
+            const ScanFigures f = scanOnce(bootstrap, model);
+            std::cerr << "# kcat " << kc.seconds << " s, CPU " << kc.cpuSeconds << " s, mock " << kc.mockCpuSeconds
+                      << " s | scan " << f.seconds << " s, CPU " << f.cpuSeconds << " s, mock " << f.mockCpuSeconds
+                      << " s | ratio " << f.seconds / kc.seconds << std::endl;
+        }
+        server.closeWriteChannel();
+        server.waitForFinished(30'000);
+        return 0;
+    }
 
     const double baseRss = rssMb();
     DlqBrowserModel model;

@@ -11,6 +11,7 @@
 #include "services/kafka/offsetcommitter.h"
 #include "services/monitor/lagsampler.h"
 #include "services/monitor/offsetpeeker.h"
+#include "services/support/memorypolicy.h"
 #include "views/lagchartview.h"
 #include "views/qcustomplotinclude.h"
 
@@ -147,6 +148,7 @@ void stallFigure(MockKafkaCluster &cluster, int groups, int seconds)
 
 int main(int argc, char **argv)
 {
+    MemoryPolicy::apply(); // as berth does
     qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     QCoreApplication::setOrganizationName(u"BerthBench"_s);

@@ -14,6 +14,7 @@
 // journal session), so the rate follows the database's CPU, not Kafka's.
 
 #include "services/remediation/replayexecutor.h"
+#include "services/support/memorypolicy.h"
 #include "support/replayworld.h"
 
 #include <QCoreApplication>
@@ -41,6 +42,7 @@ int fail(const QString &why)
 
 int main(int argc, char **argv)
 {
+    MemoryPolicy::apply(); // as berth does
     QCoreApplication app(argc, argv);
     const QStringList args = app.arguments();
     const bool quick = args.contains(u"--quick"_s);
