@@ -112,8 +112,8 @@ class TestDlqEntryBuilder final : public QObject {
         QVERIFY2(a.originalOffset == b.originalOffset, qPrintable(where + u": offset"_s));
         QVERIFY2(a.attempts == b.attempts, qPrintable(where + u": attempts"_s));
         // Reasons are stored, not interned (equal ones may have different ids): compared as text.
-        QVERIFY2(pool.bytes(a.reasonId) == pool.bytes(b.reasonId), qPrintable(where + u": reason "_s + pool.text(a.reasonId)
-                                                      + u" / "_s + pool.text(b.reasonId)));
+        QVERIFY2(pool.bytes(a.reasonId) == pool.bytes(b.reasonId),
+                 qPrintable(where + u": reason "_s + pool.text(a.reasonId) + u" / "_s + pool.text(b.reasonId)));
         QVERIFY2(a.exceptionId == b.exceptionId, qPrintable(where + u": exception"_s));
         QVERIFY2(a.causeId == b.causeId, qPrintable(where + u": cause"_s));
         QVERIFY2(a.routeId == b.routeId, qPrintable(where + u": topic / consumer"_s));

@@ -72,6 +72,11 @@ bool StringPool::equals(quint32 id, QByteArrayView bytes) const
     return s.length == quint32(bytes.size()) && std::memcmp(at(s), bytes.data(), size_t(bytes.size())) == 0;
 }
 
+bool StringPool::isRecent(const TableEntry &recent, quint32 hash, QByteArrayView bytes) const
+{
+    return recent.hash == hash && recent.id != 0 && equals(recent.id, bytes);
+}
+
 quint32 StringPool::intern(QByteArrayView bytes)
 {
     if (bytes.isEmpty())
@@ -83,7 +88,7 @@ quint32 StringPool::intern(QByteArrayView bytes)
     }
     const quint32 h = hashBytes(bytes);
     TableEntry &recent = m_recent[h & (RecentSize - 1)];
-    if (recent.hash == h && recent.id != 0 && equals(recent.id, bytes))
+    if (isRecent(recent, h, bytes))
         return recent.id;
     if (!m_table)
         rebuildLookup();
@@ -123,7 +128,7 @@ quint32 StringPool::addUnlessRecent(QByteArrayView bytes)
         return add(bytes);
     const quint32 h = hashBytes(bytes);
     TableEntry &recent = m_recentAdded[h & (RecentSize - 1)];
-    if (recent.hash == h && recent.id != 0 && equals(recent.id, bytes))
+    if (isRecent(recent, h, bytes))
         return recent.id;
     recent = TableEntry{h, append(bytes)};
     return recent.id;

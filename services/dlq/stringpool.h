@@ -89,6 +89,7 @@ private:
         quint32 id;
     };
     static constexpr quint32 RecentSize = 256;
+    bool isRecent(const TableEntry &recent, quint32 hash, QByteArrayView bytes) const;
     TableEntry *m_table = nullptr;
     quint32 m_tableSize = 0; // a power of two
     quint32 m_interned = 0;  // entries in m_table

@@ -3,7 +3,7 @@
 namespace MemoryPolicy {
 // The process's allocator settings, applied first thing in main(), before any thread starts.
 //
-// glibc gives each thread that meets contention its own malloc arena, up to eight per core. librdkafka's
+// glibc gives each new thread its own malloc arena, up to eight per core. librdkafka's
 // broker threads allocate every fetch response in theirs, the scan frees the records in its own, and each
 // arena keeps what it once held: after a million-record DLQ scan the process held 270–285 MB, of which the
 // index is 161 MB. Two arenas held it to 212–214 MB at the same scan speed (bench_dlq). Linux/glibc only;
