@@ -545,7 +545,7 @@ private Q_SLOTS:
         query.refresh(first);
         query.refresh(second); // supersedes the first before it can deliver
         QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, 15'000);
-        QVERIFY(QThreadPool::globalInstance()->waitForDone(15'000));
+        QVERIFY(JobTracker::backgroundPool()->waitForDone(15'000));
         QCoreApplication::processEvents();
         QCOMPARE(ready.count(), 1);
         const auto b = ready.at(0).at(0).value<InboxBoard>();

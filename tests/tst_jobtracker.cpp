@@ -1,9 +1,14 @@
 #include "services/support/jobtracker.h"
 
+#include <QImage>
+#include <QPainter>
+#include <QSemaphore>
 #include <QSignalSpy>
 #include <QTest>
 
+#include <memory>
 #include <thread>
+#include <vector>
 
 class TestJobTracker final : public QObject {
     Q_OBJECT
@@ -99,6 +104,46 @@ private Q_SLOTS:
         delete context;
         QTest::qWait(200);
         QVERIFY(!delivered);
+    }
+
+    // QtGui splits a large fill across Qt's global thread pool and the painting thread waits for the parts:
+    // jobs there would freeze every repaint of the window while they run.
+    void jobsLeaveThePaintingPoolFree()
+    {
+        QObject context;
+        const int threads = JobTracker::backgroundPool()->maxThreadCount();
+        QSemaphore release;
+        std::atomic_int started = 0;
+        std::vector<std::unique_ptr<JobTracker>> trackers;
+        for (int i = 0; i < threads; ++i) {
+            trackers.push_back(std::make_unique<JobTracker>(&context));
+            trackers.back()->start(
+                [&](const JobControl &) {
+                    ++started;
+                    release.acquire(); // holds its thread until the painting below is over
+                    return 0;
+                },
+                [](int) {});
+        }
+        QTRY_COMPARE(started.load(), threads);
+
+        std::atomic_bool done = false;
+        QColor centre;
+        std::thread painter([&] {
+            QImage image(1024, 1024, QImage::Format_ARGB32_Premultiplied);
+            image.fill(Qt::white);
+            QPainter p(&image);
+            p.fillRect(image.rect(), QColor(0, 0, 255, 128)); // translucent: blended span by span
+            p.end();
+            centre = image.pixelColor(512, 512);
+            done = true;
+        });
+        const bool painted = QTest::qWaitFor([&] { return done.load(); }, 10'000); // a deadlock bound
+        release.release(threads);
+        painter.join();
+        QVERIFY2(painted, "painting waited for the background jobs");
+        QCOMPARE(centre.blue(), 255);
+        QVERIFY(centre.red() < 200);
     }
 };
 

@@ -31,11 +31,17 @@ private:
 // and never after the context is destroyed.
 class JobTracker final {
 public:
-    explicit JobTracker(QObject *context, QThreadPool *pool = QThreadPool::globalInstance())
+    explicit JobTracker(QObject *context, QThreadPool *pool = backgroundPool())
         : m_context(context)
         , m_pool(pool)
     {
     }
+
+    // Where jobs run unless given their own pool. Not Qt's global pool: QtGui splits large fills across
+    // that one and the painting thread waits for the parts, so jobs holding its threads (an export, a
+    // chain verify, a look-up on a slow database) would freeze the window while they run.
+    static QThreadPool *backgroundPool();
+
     ~JobTracker() { cancel(); }
 
     using Progress = std::function<void(qint64 done, qint64 total)>;
