@@ -40,6 +40,13 @@ void MockKafkaCluster::setBrokerUp(int brokerId)
     rd_kafka_mock_broker_set_up(m_cluster, brokerId);
 }
 
+bool MockKafkaCluster::setPartitionLeader(const QString &topic, int partition, int brokerId)
+{
+    return m_cluster
+        && rd_kafka_mock_partition_set_leader(m_cluster, topic.toUtf8().constData(), partition, brokerId)
+               == RD_KAFKA_RESP_ERR_NO_ERROR;
+}
+
 void MockKafkaCluster::pushRequestErrors(int apiKey, const QList<rd_kafka_resp_err_t> &errors)
 {
     rd_kafka_mock_push_request_errors_array(m_cluster, int16_t(apiKey), errors.size(), errors.constData());

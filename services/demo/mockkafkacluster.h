@@ -24,6 +24,8 @@ public:
     bool createTopic(const QString &name, int partitions, int replicationFactor = 1);
     void setBrokerDown(int brokerId);
     void setBrokerUp(int brokerId);
+    // Moves a partition's leadership, as a real cluster does before a controlled broker shutdown.
+    bool setPartitionLeader(const QString &topic, int partition, int brokerId);
     // Each of the next requests of this API (e.g. RD_KAFKAP_Produce) fails with the next error code.
     void pushRequestErrors(int apiKey, const QList<rd_kafka_resp_err_t> &errors);
     void clearRequestErrors(int apiKey);
