@@ -141,6 +141,8 @@ private Q_SLOTS:
         const bool painted = QTest::qWaitFor([&] { return done.load(); }, 10'000); // a deadlock bound
         release.release(threads);
         painter.join();
+        // The jobs use this function's semaphore: they must be out of it before it goes.
+        QVERIFY(JobTracker::backgroundPool()->waitForDone(10'000));
         QVERIFY2(painted, "painting waited for the background jobs");
         QCOMPARE(centre.blue(), 255);
         QVERIFY(centre.red() < 200);

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <mutex>
 
 // What a running job sees: whether it should stop, and a way to report progress.
 class JobControl final {
@@ -71,6 +72,9 @@ public:
         m_pool->start([work = std::move(work), done = std::move(done), control, state, generation,
                        context]() mutable {
             auto result = work(control);
+            // Checked and posted under the gate that cancel() takes: once the tracker is cancelled or gone
+            // (before its owner is), no job can still be reaching for the context.
+            const std::lock_guard gate(state->gate);
             if (control.isCancelled() || !context)
                 return;
             QMetaObject::invokeMethod(
@@ -89,8 +93,10 @@ public:
     // Stops the current job (cooperatively) and drops its result.
     void cancel()
     {
-        if (m_cancelled)
+        if (m_cancelled) {
+            const std::lock_guard gate(m_state->gate);
             m_cancelled->store(true);
+        }
         ++m_state->generation;
         m_state->running = false;
     }
@@ -101,6 +107,7 @@ private:
     struct State {
         quint64 generation = 0; // touched on the context's thread only
         bool running = false;
+        std::mutex gate; // between a finishing job and cancel()
     };
     QPointer<QObject> m_context;
     QThreadPool *m_pool;
