@@ -27,6 +27,7 @@
 #include <iostream>
 
 #include <sys/resource.h>
+#include <ctime>
 #include <unistd.h>
 
 using namespace Qt::StringLiterals;
@@ -161,22 +162,33 @@ public:
         m_beat.setInterval(5);
         QObject::connect(&m_beat, &QTimer::timeout, [this] {
             const qint64 gap = m_since.elapsed() - 5;
+            const double cpu = threadCpuMs();
+            const double wait = runQueueMs();
             if (gap > m_worst) {
+                m_worstQueueMs = wait - m_queueAtBeat;
                 m_worst = gap;
                 m_worstAtMs = m_running.elapsed();
+                m_worstCpuMs = cpu - m_cpuAtBeat;
             }
             m_since.restart();
+            m_cpuAtBeat = cpu;
+            m_queueAtBeat = wait;
         });
     }
     void start()
     {
         m_running.start();
         m_since.start();
+        m_cpuAtBeat = threadCpuMs();
+        m_queueAtBeat = runQueueMs();
         m_beat.start();
     }
     void stop() { m_beat.stop(); }
     qint64 worstMs() const { return std::max<qint64>(0, m_worst); }
     qint64 worstAtMs() const { return m_worstAtMs; } // when it ended, from start()
+    // How much of the longest gap this thread spent running: the rest it waited (for a core or a lock).
+    double worstCpuMs() const { return m_worstCpuMs; }
+    double worstQueueMs() const { return m_worstQueueMs; } // of it runnable, waiting for a core
 
 private:
     QTimer m_beat;
@@ -184,6 +196,25 @@ private:
     QElapsedTimer m_since;
     qint64 m_worst = 0;
     qint64 m_worstAtMs = 0;
+    double m_worstCpuMs = 0;
+    double m_cpuAtBeat = 0;
+    double m_worstQueueMs = 0;
+    double m_queueAtBeat = 0;
+    // Linux schedstat: nanoseconds this thread has spent runnable but not running.
+    static double runQueueMs()
+    {
+        QFile f(u"/proc/thread-self/schedstat"_s);
+        if (!f.open(QIODevice::ReadOnly))
+            return 0;
+        const QList<QByteArray> fields = f.readAll().split(' ');
+        return fields.size() > 1 ? fields.at(1).toDouble() / 1e6 : 0;
+    }
+    static double threadCpuMs()
+    {
+        timespec t{};
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+        return double(t.tv_sec) * 1e3 + double(t.tv_nsec) / 1e6;
+    }
 };
 
 // A scan as the console runs it: scanner thread, batches into the browser model on this thread.
@@ -324,7 +355,8 @@ int main(int argc, char **argv)
     for (const ScanFigures *f : {&first, &again})
         std::cerr << "# scan " << f->seconds << " s; CPU " << f->cpuSeconds << " s, mock cluster "
                   << f->mockCpuSeconds << " s" << std::endl;
-    std::cerr << "# longest UI gap " << stall.worstMs() << " ms, ending " << stall.worstAtMs() / 1000.0
+    std::cerr << "# longest UI gap " << stall.worstMs() << " ms (" << stall.worstCpuMs()
+              << " ms of it on the CPU, " << stall.worstQueueMs() << " ms waiting for one), ending " << stall.worstAtMs() / 1000.0
               << " s after the scan began (scan " << first.seconds << " s, then the filter)" << std::endl;
     std::cerr << "# kcat " << kcat.seconds << " s; CPU " << kcat.cpuSeconds << " s, mock cluster "
               << kcat.mockCpuSeconds << " s" << std::endl;
