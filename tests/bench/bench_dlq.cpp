@@ -27,7 +27,6 @@
 #include <iostream>
 
 #include <sys/resource.h>
-#include <ctime>
 #include <unistd.h>
 
 using namespace Qt::StringLiterals;
@@ -165,10 +164,10 @@ public:
             const double cpu = threadCpuMs();
             const double wait = runQueueMs();
             if (gap > m_worst) {
-                m_worstQueueMs = wait - m_queueAtBeat;
                 m_worst = gap;
                 m_worstAtMs = m_running.elapsed();
                 m_worstCpuMs = cpu - m_cpuAtBeat;
+                m_worstQueueMs = wait - m_queueAtBeat;
             }
             m_since.restart();
             m_cpuAtBeat = cpu;
@@ -177,6 +176,7 @@ public:
     }
     void start()
     {
+        m_schedstat.open(QIODevice::ReadOnly | QIODevice::Unbuffered);
         m_running.start();
         m_since.start();
         m_cpuAtBeat = threadCpuMs();
@@ -200,21 +200,17 @@ private:
     double m_cpuAtBeat = 0;
     double m_worstQueueMs = 0;
     double m_queueAtBeat = 0;
-    // Linux schedstat: nanoseconds this thread has spent runnable but not running.
-    static double runQueueMs()
+    // Opened once by start(), on the thread it describes: each beat only rereads it.
+    QFile m_schedstat{u"/proc/thread-self/schedstat"_s};
+    // Linux schedstat's second field: nanoseconds this thread has spent runnable but not running.
+    double runQueueMs()
     {
-        QFile f(u"/proc/thread-self/schedstat"_s);
-        if (!f.open(QIODevice::ReadOnly))
+        if (!m_schedstat.isOpen() || !m_schedstat.seek(0))
             return 0;
-        const QList<QByteArray> fields = f.readAll().split(' ');
+        const QList<QByteArray> fields = m_schedstat.read(128).split(' ');
         return fields.size() > 1 ? fields.at(1).toDouble() / 1e6 : 0;
     }
-    static double threadCpuMs()
-    {
-        timespec t{};
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-        return double(t.tv_sec) * 1e3 + double(t.tv_nsec) / 1e6;
-    }
+    static double threadCpuMs() { return cpuSeconds(RUSAGE_THREAD) * 1e3; }
 };
 
 // A scan as the console runs it: scanner thread, batches into the browser model on this thread.
@@ -355,8 +351,8 @@ int main(int argc, char **argv)
     for (const ScanFigures *f : {&first, &again})
         std::cerr << "# scan " << f->seconds << " s; CPU " << f->cpuSeconds << " s, mock cluster "
                   << f->mockCpuSeconds << " s" << std::endl;
-    std::cerr << "# longest UI gap " << stall.worstMs() << " ms (" << stall.worstCpuMs()
-              << " ms of it on the CPU, " << stall.worstQueueMs() << " ms waiting for one), ending " << stall.worstAtMs() / 1000.0
+    std::cerr << "# longest UI gap " << stall.worstMs() << " ms (" << stall.worstCpuMs() << " ms of it on the CPU, "
+              << stall.worstQueueMs() << " ms waiting for one), ending " << stall.worstAtMs() / 1000.0
               << " s after the scan began (scan " << first.seconds << " s, then the filter)" << std::endl;
     std::cerr << "# kcat " << kcat.seconds << " s; CPU " << kcat.cpuSeconds << " s, mock cluster "
               << kcat.mockCpuSeconds << " s" << std::endl;
