@@ -1,4 +1,5 @@
-// The process's allocator policy: however many threads allocate, the arenas stay capped.
+// The process's allocator policy: however many threads allocate, the arenas stay capped; large buffers stay
+// in the heap and, once freed, are kept for the next one.
 
 #include "services/support/memorypolicy.h"
 
@@ -6,6 +7,7 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <cstring>
 #include <thread>
 #include <vector>
 
@@ -15,6 +17,7 @@ class TestMemoryPolicy : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void threadsShareTheCappedArenas();
+    void largeBuffersStayInTheHeapForReuse();
 };
 
 void TestMemoryPolicy::threadsShareTheCappedArenas()
@@ -43,6 +46,31 @@ void TestMemoryPolicy::threadsShareTheCappedArenas()
         t.join();
     const int after = MemoryPolicy::arenaCount();
     QVERIFY2(after >= 1 && after <= 2, qPrintable(QString::number(after) + u" arenas"_s));
+}
+
+void TestMemoryPolicy::largeBuffersStayInTheHeapForReuse()
+{
+#ifdef __SANITIZE_ADDRESS__
+    QSKIP("ASan's allocator replaces glibc's here: the thresholds are glibc's and do not apply");
+#endif
+    MemoryPolicy::apply();
+    const MemoryPolicy::MallocFigures before = MemoryPolicy::figures();
+    QVERIFY2(before.mappedBlocks >= 0, "the allocator cannot report its figures");
+    // glibc's defaults give each block over 128 KB its own mapping (until one such block has been freed), and
+    // hand free memory over 128 KB on top of the heap back to the kernel.
+    constexpr size_t kBlock = 12u << 20;
+    std::vector<char *> blocks;
+    for (int i = 0; i < 2; ++i) {
+        auto *block = static_cast<char *>(std::malloc(kBlock));
+        QVERIFY(block);
+        std::memset(block, i + 1, kBlock);
+        blocks.push_back(block);
+    }
+    QCOMPARE(MemoryPolicy::figures().mappedBlocks, before.mappedBlocks);
+    for (char *block : blocks)
+        std::free(block);
+    const qint64 kept = MemoryPolicy::figures().freeHeapBytes;
+    QVERIFY2(kept >= qint64(2 * kBlock), qPrintable(QString::number(kept) + u" bytes kept"_s));
 }
 
 QTEST_APPLESS_MAIN(TestMemoryPolicy)

@@ -10,6 +10,16 @@
 
 namespace {
 constexpr int kArenas = 2; // the main arena and one more: the scan and librdkafka's threads share it
+// librdkafka receives each fetch response, up to tens of megabytes, into one fresh buffer. With glibc's
+// defaults the first ones are mapped anew and the later ones reuse heap memory that free() hands back to the
+// kernel as soon as it is on top: either way every page is faulted in and zeroed again, for every response.
+// Fixed thresholds keep blocks up to 32 MB (glibc's ceiling) in the heap and up to 32 MB of free memory on
+// top of each heap, so the buffers are reused. The scan trims at its end (DlqScanRun::run), but malloc_trim()
+// leaves a thread arena's top alone: a larger threshold could keep up to 64 MB resident after a scan (seen:
+// 274 MB instead of 218). Measured with a million-record scan (berth dlq scan): CPU 7.6-8.4 s instead of
+// 9.0-10.7 s, a third fewer page faults.
+constexpr int kMmapThreshold = 32 << 20;
+constexpr int kTrimThreshold = 32 << 20;
 } // namespace
 
 namespace MemoryPolicy {
@@ -17,7 +27,20 @@ void apply()
 {
 #ifdef __GLIBC__
     mallopt(M_ARENA_MAX, kArenas);
+    mallopt(M_MMAP_THRESHOLD, kMmapThreshold);
+    mallopt(M_TRIM_THRESHOLD, kTrimThreshold);
 #endif
+}
+
+MallocFigures figures()
+{
+    MallocFigures f;
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 33)
+    const struct mallinfo2 m = mallinfo2();
+    f.mappedBlocks = qint64(m.hblks);
+    f.freeHeapBytes = qint64(m.fordblks);
+#endif
+    return f;
 }
 
 int arenaCount()

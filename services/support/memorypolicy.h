@@ -1,14 +1,23 @@
 #pragma once
 
+#include <QtGlobal>
+
 namespace MemoryPolicy {
 // The process's allocator settings, applied first thing in main(), before any thread starts.
 //
 // glibc gives each new thread its own malloc arena, up to eight per core. librdkafka's
 // broker threads allocate every fetch response in theirs, the scan frees the records in its own, and each
 // arena keeps what it once held: after a million-record DLQ scan the process held 270–285 MB, of which the
-// index is 161 MB. Two arenas held it to 212–214 MB at the same scan speed (bench_dlq). Linux/glibc only;
-// elsewhere it does nothing.
+// index is 161 MB. Two arenas held it to 212–214 MB at the same scan speed (bench_dlq). Large blocks stay in the
+// heap and freed ones are kept for reuse (see memorypolicy.cpp). Linux/glibc only; elsewhere it does nothing.
 void apply();
+
+// What the allocator holds (-1 where it cannot tell): for tests.
+struct MallocFigures {
+    qint64 mappedBlocks = -1; // blocks given their own mapping rather than heap memory
+    qint64 freeHeapBytes = -1; // freed heap memory kept for reuse
+};
+MallocFigures figures();
 
 // Arenas the allocator has created so far (-1 where it cannot tell): for tests.
 int arenaCount();
