@@ -56,14 +56,13 @@ QString DlqEntryText::key(const DlqIndexEntry &e, const StringPool &pool)
     return QString::fromUtf8(stored) + (cut ? u"…"_s : QString());
 }
 
-DlqEntryBuilder::DlqEntryBuilder(StringPool &pool)
-    : m_pool(pool)
+DlqRecordDecoder::DlqRecordDecoder()
 {
     m_headers.reserve(32);
     m_views.reserve(64);
 }
 
-quint8 DlqEntryBuilder::addHeader(QByteArrayView name, const void *value, size_t size)
+quint8 DlqRecordDecoder::addHeader(QByteArrayView name, const void *value, size_t size)
 {
     quint8 flags = 0;
     if (endsWith(name, "stacktrace") && value && size > 0)
@@ -75,7 +74,7 @@ quint8 DlqEntryBuilder::addHeader(QByteArrayView name, const void *value, size_t
     return flags;
 }
 
-DlqIndexEntry DlqEntryBuilder::build(const rd_kafka_message_t *message)
+void DlqRecordDecoder::decode(const rd_kafka_message_t *message, DlqDecodedBatch &out)
 {
     m_views.clear();
     quint8 flags = 0;
@@ -96,10 +95,10 @@ DlqIndexEntry DlqEntryBuilder::build(const rd_kafka_message_t *message)
     raw.key = QByteArrayView(static_cast<const char *>(message->key), qsizetype(message->key_len));
     raw.valueIsNull = message->payload == nullptr;
     raw.value = QByteArrayView(static_cast<const char *>(message->payload), qsizetype(message->len));
-    return finish(raw, flags);
+    finish(raw, flags, out);
 }
 
-DlqIndexEntry DlqEntryBuilder::build(const KafkaRecord &record)
+void DlqRecordDecoder::decode(const KafkaRecord &record, DlqDecodedBatch &out)
 {
     m_views.clear();
     quint8 flags = 0;
@@ -113,40 +112,21 @@ DlqIndexEntry DlqEntryBuilder::build(const KafkaRecord &record)
     raw.key = record.key;
     raw.valueIsNull = record.value.isNull();
     raw.value = record.value;
-    return finish(raw, flags);
+    finish(raw, flags, out);
 }
 
-quint32 DlqEntryBuilder::internText(const QString &text, qsizetype max)
+DlqDecodedBatch::Text DlqRecordDecoder::putText(const QString &text, qsizetype max, DlqDecodedBatch &out)
 {
     if (text.size() <= max)
-        return m_pool.intern(QStringView(text));
+        return out.put(StringPool::significant(StringPool::toUtf8(text, m_utf8)));
     qsizetype cut = max - 1;
     if (text.at(cut - 1).isHighSurrogate())
         --cut; // keep surrogate pairs whole
     const QString shortened = QStringView(text).first(cut) + u"…"_s;
-    return m_pool.intern(QStringView(shortened));
+    return out.put(StringPool::toUtf8(shortened, m_utf8));
 }
 
-quint32 DlqEntryBuilder::internRecent(Recent &recent, const QString &text)
-{
-    if (text != recent.text) {
-        recent.text = text;
-        recent.id = internText(text, MaxName);
-    }
-    return recent.id;
-}
-
-quint32 DlqEntryBuilder::route(quint32 topic, quint32 consumer)
-{
-    if (topic != m_routeTopic || consumer != m_routeConsumer || (m_route == 0 && (topic || consumer))) {
-        m_routeTopic = topic;
-        m_routeConsumer = consumer;
-        m_route = m_pool.internPair(topic, consumer);
-    }
-    return m_route;
-}
-
-bool DlqEntryBuilder::decodeFast(DlqIndexEntry &e)
+bool DlqRecordDecoder::decodeFast(DlqDecodedBatch::Record &r, DlqDecodedBatch &out)
 {
     DlqFastFields f;
     if (!m_fastPath || !decodeDlqHeadersFast(m_views.data(), qsizetype(m_views.size()), f))
@@ -155,23 +135,23 @@ bool DlqEntryBuilder::decodeFast(DlqIndexEntry &e)
     if (f.reason.size() > MaxReason || f.exceptionClass.size() > MaxName || f.causeClass.size() > MaxName
         || f.originalTopic.size() > MaxName || f.consumer.size() > MaxName)
         return false;
+    DlqIndexEntry &e = r.entry;
     e.dialect = quint8(f.dialect);
     e.originalPartition = f.originalPartition;
     e.originalOffset = f.originalOffset;
     e.attempts = f.attempts < 0 ? DlqIndexEntry::UnknownAttempts
                                 : quint32(qMin<qint64>(f.attempts, DlqIndexEntry::MaxAttempts));
-    // Reasons mostly carry ids and are then all distinct: only runs of equal ones share their bytes. The
-    // names repeat, in any order: the pool's cache of recent hits finds them without a look-up.
-    e.reasonId = m_pool.addUnlessRecent(f.reason);
-    e.exceptionId = m_pool.intern(f.exceptionClass);
-    e.causeId = m_pool.intern(f.causeClass);
-    e.routeId = route(m_pool.intern(f.originalTopic), m_pool.intern(f.consumer));
-    e.idempotencyKeyId = m_pool.intern(f.idempotencyKey);
+    r.text[DlqDecodedBatch::Reason] = out.put(f.reason);
+    r.text[DlqDecodedBatch::Exception] = out.put(f.exceptionClass);
+    r.text[DlqDecodedBatch::Cause] = out.put(f.causeClass);
+    r.text[DlqDecodedBatch::Topic] = out.put(f.originalTopic);
+    r.text[DlqDecodedBatch::Consumer] = out.put(f.consumer);
+    r.text[DlqDecodedBatch::IdempotencyKey] = out.put(StringPool::significant(f.idempotencyKey));
     ++m_fastDecoded;
     return true;
 }
 
-void DlqEntryBuilder::decodeSlow(DlqIndexEntry &e)
+void DlqRecordDecoder::decodeSlow(DlqDecodedBatch::Record &r, DlqDecodedBatch &out)
 {
     // Stack traces are kilobytes of text the index does not keep: decoded as empty (the header is still
     // there, so the dialect is detected the same way).
@@ -186,6 +166,7 @@ void DlqEntryBuilder::decodeSlow(DlqIndexEntry &e)
     }
     const DlqMetadata m = decodeDlqHeaders(m_headers);
     m_headers.clear(); // drop the views before the record's buffers go
+    DlqIndexEntry &e = r.entry;
     if (!m.notes.isEmpty())
         e.flags |= DlqIndexEntry::HasNotes;
     e.dialect = quint8(m.dialect);
@@ -193,19 +174,22 @@ void DlqEntryBuilder::decodeSlow(DlqIndexEntry &e)
     e.originalOffset = m.originalOffset;
     e.attempts = m.attempts < 0 ? DlqIndexEntry::UnknownAttempts
                                 : quint32(qMin<qint64>(m.attempts, DlqIndexEntry::MaxAttempts));
-    e.reasonId = internText(m.reason, MaxReason);
-    e.exceptionId = internRecent(m_exception, m.exceptionClass);
-    e.causeId = internRecent(m_cause, m.causeClass);
-    e.routeId =
-        route(internRecent(m_topic, m.originalTopic),
-              internRecent(m_consumer, m.consumerGroup.isEmpty() ? m.connectorName : m.consumerGroup));
-    e.idempotencyKeyId = m_pool.intern(QStringView(m.idempotencyKey));
+    r.reasonInterned = true;
+    r.text[DlqDecodedBatch::Reason] = putText(m.reason, MaxReason, out);
+    r.text[DlqDecodedBatch::Exception] = putText(m.exceptionClass, MaxName, out);
+    r.text[DlqDecodedBatch::Cause] = putText(m.causeClass, MaxName, out);
+    r.text[DlqDecodedBatch::Topic] = putText(m.originalTopic, MaxName, out);
+    r.text[DlqDecodedBatch::Consumer] =
+        putText(m.consumerGroup.isEmpty() ? m.connectorName : m.consumerGroup, MaxName, out);
+    r.text[DlqDecodedBatch::IdempotencyKey] =
+        out.put(StringPool::significant(StringPool::toUtf8(m.idempotencyKey, m_utf8)));
     ++m_slowDecoded;
 }
 
-DlqIndexEntry DlqEntryBuilder::finish(const Raw &raw, quint8 headerFlags)
+void DlqRecordDecoder::finish(const Raw &raw, quint8 headerFlags, DlqDecodedBatch &out)
 {
-    DlqIndexEntry e;
+    DlqDecodedBatch::Record &r = out.append();
+    DlqIndexEntry &e = r.entry;
     e.partition = quint16(raw.partition);
     e.offset = raw.offset;
     e.timestampMs = raw.timestampMs;
@@ -220,7 +204,7 @@ DlqIndexEntry DlqEntryBuilder::finish(const Raw &raw, quint8 headerFlags)
             e.flags |= DlqIndexEntry::BinaryKey;
         const qsizetype kept = text ? utf8Boundary(raw.key, DlqIndexEntry::KeyPrefix)
                                     : qMin(raw.key.size(), DlqIndexEntry::KeyPrefix);
-        e.keyId = m_pool.add(raw.key.first(kept));
+        r.text[DlqDecodedBatch::Key] = out.put(raw.key.first(kept));
     }
     if (raw.valueIsNull)
         e.flags |= DlqIndexEntry::NullValue;
@@ -228,8 +212,34 @@ DlqIndexEntry DlqEntryBuilder::finish(const Raw &raw, quint8 headerFlags)
         e.flags |= DlqIndexEntry::InvalidUtf8;
     if (e.valueSize > DlqIndexEntry::HugeValue)
         e.flags |= DlqIndexEntry::Huge;
-    if (!decodeFast(e))
-        decodeSlow(e);
+    if (!decodeFast(r, out))
+        decodeSlow(r, out);
     m_views.clear();
+}
+
+quint32 DlqEntryInterner::route(quint32 topic, quint32 consumer)
+{
+    if (topic != m_routeTopic || consumer != m_routeConsumer || (m_route == 0 && (topic || consumer))) {
+        m_routeTopic = topic;
+        m_routeConsumer = consumer;
+        m_route = m_pool.internPair(topic, consumer);
+    }
+    return m_route;
+}
+
+DlqIndexEntry DlqEntryInterner::intern(const DlqDecodedBatch &batch, const DlqDecodedBatch::Record &record)
+{
+    using B = DlqDecodedBatch;
+    const auto text = [&](B::Field f) { return batch.view(record.text[f]); };
+    DlqIndexEntry e = record.entry;
+    // Keys are nearly all distinct: stored, not looked up (DlqIndexEntry).
+    e.keyId = m_pool.add(text(B::Key));
+    // Reasons mostly carry ids and are then all distinct: only runs of equal ones share their bytes. The
+    // names repeat, in any order: the pool's cache of recent hits finds them without a look-up.
+    e.reasonId = record.reasonInterned ? m_pool.intern(text(B::Reason)) : m_pool.addUnlessRecent(text(B::Reason));
+    e.exceptionId = m_pool.intern(text(B::Exception));
+    e.causeId = m_pool.intern(text(B::Cause));
+    e.routeId = route(m_pool.intern(text(B::Topic)), m_pool.intern(text(B::Consumer)));
+    e.idempotencyKeyId = m_pool.intern(text(B::IdempotencyKey));
     return e;
 }

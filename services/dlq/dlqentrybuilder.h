@@ -1,5 +1,6 @@
 #pragma once
 
+#include "services/dlq/dlqdecodedbatch.h"
 #include "services/dlq/dlqfastdecode.h"
 #include "services/dlq/dlqindexentry.h"
 #include "services/kafka/kafkarecord.h"
@@ -8,16 +9,17 @@
 
 #include <vector>
 
-// Turns one consumed record into an index entry: decodes its DLQ headers and interns the strings. The
-// scanner calls it a million times, so it reads librdkafka's buffers in place, takes the allocation-free
-// path for well-formed headers (decodeDlqHeadersFast) and decodeDlqHeaders for everything else; stack
-// traces are not decoded (the index only notes that there is one, the inspector shows it).
-class DlqEntryBuilder final {
+// Turns consumed records into index entries, in two steps that may run on two threads: DlqRecordDecoder
+// decodes a record's DLQ headers and copies out the strings the index keeps, DlqEntryInterner interns
+// them. The scanner runs them a million times, so decoding reads librdkafka's buffers in place, takes the
+// allocation-free path for well-formed headers (decodeDlqHeadersFast) and decodeDlqHeaders for everything
+// else; stack traces are not decoded (the index only notes that there is one, the inspector shows it).
+class DlqRecordDecoder final {
 public:
-    explicit DlqEntryBuilder(StringPool &pool);
+    DlqRecordDecoder();
 
-    DlqIndexEntry build(const rd_kafka_message_t *message);
-    DlqIndexEntry build(const KafkaRecord &record);
+    void decode(const rd_kafka_message_t *message, DlqDecodedBatch &out);
+    void decode(const KafkaRecord &record, DlqDecodedBatch &out);
 
     // Tests build the same records both ways and compare.
     void setFastPath(bool enabled) { m_fastPath = enabled; }
@@ -40,25 +42,60 @@ private:
     };
     // Adds a header to m_views; returns the flags the header implies.
     quint8 addHeader(QByteArrayView name, const void *value, size_t size);
-    DlqIndexEntry finish(const Raw &raw, quint8 headerFlags);
-    bool decodeFast(DlqIndexEntry &e);
-    void decodeSlow(DlqIndexEntry &e);
-    quint32 internText(const QString &text, qsizetype max);
-    // Consecutive dead letters mostly share exception, cause, topic and consumer: one remembered
-    // string per field spares the conversion and the look-up.
-    struct Recent {
-        QString text;
-        quint32 id = 0;
-    };
-    quint32 internRecent(Recent &recent, const QString &text);
-    quint32 route(quint32 topic, quint32 consumer);
+    void finish(const Raw &raw, quint8 headerFlags, DlqDecodedBatch &out);
+    bool decodeFast(DlqDecodedBatch::Record &r, DlqDecodedBatch &out);
+    void decodeSlow(DlqDecodedBatch::Record &r, DlqDecodedBatch &out);
+    DlqDecodedBatch::Text putText(const QString &text, qsizetype max, DlqDecodedBatch &out);
 
-    StringPool &m_pool;
-    std::vector<DlqHeaderView> m_views; // into the record being built; reused
+    std::vector<DlqHeaderView> m_views; // into the record being decoded; reused
     RecordHeaders m_headers;            // the same for decodeDlqHeaders; reused
-    Recent m_exception, m_cause, m_topic, m_consumer;
-    quint32 m_routeTopic = 0, m_routeConsumer = 0, m_route = 0;
+    QByteArray m_utf8;                  // conversion buffer
     bool m_fastPath = true;
     qint64 m_fastDecoded = 0;
     qint64 m_slowDecoded = 0;
+};
+
+// Interns what DlqRecordDecoder decoded: on the pool's one writer thread.
+class DlqEntryInterner final {
+public:
+    explicit DlqEntryInterner(StringPool &pool)
+        : m_pool(pool)
+    {
+    }
+    DlqIndexEntry intern(const DlqDecodedBatch &batch, const DlqDecodedBatch::Record &record);
+
+private:
+    quint32 route(quint32 topic, quint32 consumer);
+
+    StringPool &m_pool;
+    quint32 m_routeTopic = 0, m_routeConsumer = 0, m_route = 0;
+};
+
+// Both steps on one thread, a record at a time.
+class DlqEntryBuilder final {
+public:
+    explicit DlqEntryBuilder(StringPool &pool)
+        : m_interner(pool)
+    {
+    }
+    DlqIndexEntry build(const rd_kafka_message_t *message) { return buildFrom(message); }
+    DlqIndexEntry build(const KafkaRecord &record) { return buildFrom(record); }
+
+    void setFastPath(bool enabled) { m_decoder.setFastPath(enabled); }
+    qint64 fastDecoded() const { return m_decoder.fastDecoded(); }
+    qint64 slowDecoded() const { return m_decoder.slowDecoded(); }
+    static constexpr qsizetype MaxReason = DlqRecordDecoder::MaxReason;
+    static constexpr qsizetype MaxName = DlqRecordDecoder::MaxName;
+
+private:
+    template <typename Record> DlqIndexEntry buildFrom(const Record &record)
+    {
+        m_one.clear();
+        m_decoder.decode(record, m_one);
+        return m_interner.intern(m_one, m_one.records().front());
+    }
+
+    DlqRecordDecoder m_decoder;
+    DlqEntryInterner m_interner;
+    DlqDecodedBatch m_one;
 };

@@ -6,11 +6,17 @@
 #include <QDateTime>
 #include <QElapsedTimer>
 
+#include <array>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
 #include <utility>
 
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
+#include <pthread.h>
 #include <vector>
 
 using namespace Qt::StringLiterals;
@@ -35,6 +41,9 @@ constexpr int kMaxPartitions = 65536; // DlqIndexEntry::partition is 16 bits
 // its limits against the queue it forwards to: so this bounds the whole scan, however many partitions.
 // Generous, because a full queue stops fetching until a broker thread next wakes up.
 constexpr int kQueueKbytes = 64 * 1024;
+// Decoded records are handed to the indexing thread in blocks of up to this many (or bytes of strings).
+constexpr size_t kBlockRecords = 2048;
+constexpr size_t kBlockBytes = 1024 * 1024;
 
 bool isFatal(rd_kafka_resp_err_t err)
 {
@@ -42,6 +51,81 @@ bool isFatal(rd_kafka_resp_err_t err)
            || err == RD_KAFKA_RESP_ERR__UNKNOWN_PARTITION
            || err == RD_KAFKA_RESP_ERR_TOPIC_AUTHORIZATION_FAILED || err == RD_KAFKA_RESP_ERR__FATAL;
 }
+
+// Decoded records on their way from the reading thread to the indexing thread, with what the indexer
+// reports beside them.
+struct Block {
+    DlqDecodedBatch batch;
+    bool caughtUp = false;  // every partition had reached its end when this was handed over
+    bool flushNow = false;  // news that should not wait for the next batch interval
+    QString problem;        // the reader's latest non-fatal problem
+};
+
+// A few blocks going round between the two threads: the reader fills empty ones, the indexer empties full
+// ones, each waiting when there is none (so the reader runs at most kBlocks ahead).
+class BlockRing final {
+public:
+    BlockRing()
+    {
+        for (Block &b : m_blocks)
+            m_empty.push_back(&b);
+    }
+    Block *takeEmpty()
+    {
+        std::unique_lock lock(m_mutex);
+        m_changed.wait(lock, [this] { return !m_empty.empty(); });
+        Block *b = m_empty.back();
+        m_empty.pop_back();
+        return b;
+    }
+    void handOver(Block *b)
+    {
+        {
+            std::lock_guard lock(m_mutex);
+            m_full.push_back(b);
+        }
+        m_changed.notify_all();
+    }
+    // nullptr once closed and every block handed over has been taken.
+    Block *takeFull()
+    {
+        std::unique_lock lock(m_mutex);
+        m_changed.wait(lock, [this] { return !m_full.empty() || m_closed; });
+        if (m_full.empty())
+            return nullptr;
+        Block *b = m_full.front();
+        m_full.pop_front();
+        return b;
+    }
+    void giveBack(Block *b)
+    {
+        b->batch.clear();
+        b->caughtUp = b->flushNow = false;
+        b->problem.clear();
+        {
+            std::lock_guard lock(m_mutex);
+            m_empty.push_back(b);
+        }
+        m_changed.notify_all();
+    }
+    void close()
+    {
+        {
+            std::lock_guard lock(m_mutex);
+            m_closed = true;
+        }
+        m_changed.notify_all();
+    }
+
+private:
+    static constexpr int kBlocks = 4;
+    std::array<Block, kBlocks> m_blocks;
+    std::mutex m_mutex;
+    std::condition_variable m_changed;
+    std::vector<Block *> m_empty;
+    std::deque<Block *> m_full;
+    bool m_closed = false;
+};
 
 struct PartitionState {
     int partition = -1;
@@ -60,7 +144,7 @@ public:
         , m_scanId(scanId)
         , m_strings(strings)
         , m_sink(sink)
-        , m_builder(*strings)
+        , m_interner(*strings)
         , m_groups(*strings)
     {
     }
@@ -77,6 +161,8 @@ private:
     static void onError(rd_kafka_t *, int err, const char *reason, void *opaque);
     void handle(const rd_kafka_message_t *message);
     void reach(PartitionState &p, qint64 offset);
+    void handOver();
+    void index();
     bool cancelled() const { return m_sink.cancelled && m_sink.cancelled(); }
     void flush(bool force);
     DlqScanProgress progress() const;
@@ -85,7 +171,15 @@ private:
     const quint64 m_scanId;
     std::shared_ptr<StringPool> m_strings;
     const DlqScanRun::Sink &m_sink;
-    DlqEntryBuilder m_builder;
+
+    // Two threads: the scan's own reads and decodes (its members below), the indexing thread interns,
+    // groups and hands batches to the sink (m_interner, m_groups and the members from m_clock on; the
+    // scan thread uses those only once the indexer has ended).
+    DlqRecordDecoder m_decoder;
+    BlockRing m_ring;
+    Block *m_block = nullptr; // being filled
+    bool m_flushNow = false;  // for the next hand-over
+    DlqEntryInterner m_interner;
     FailureGroups m_groups;
 
     KafkaHandle m_rk;
@@ -100,12 +194,15 @@ private:
     QString m_fatal;
     QString m_problem;
 
+    quint32 m_sinceCheck = 0;
+
     QElapsedTimer m_clock;
     qint64 m_lastFlushMs = -1;
     bool m_flushedOnce = false;
-    quint32 m_sinceCheck = 0;
     qint64 m_records = 0;
     qint64 m_bytes = 0;
+    bool m_caughtUp = false;
+    QString m_reportedProblem;
     DlqScanBatch m_batch;
 };
 
@@ -317,7 +414,7 @@ void Scan::reach(PartitionState &p, qint64 offset)
     if (!p.reached) {
         p.reached = true;
         if (--m_reaching == 0)
-            flush(true); // "caught up" is news in live tail
+            m_flushNow = true; // "caught up" is news in live tail
     }
     if (!m_request.liveTail && !p.done) {
         p.done = true;
@@ -353,19 +450,48 @@ void Scan::handle(const rd_kafka_message_t *m)
     PartitionState &p = m_partitions[slot];
     if (p.done || (!m_request.liveTail && m->offset >= p.to))
         return; // appended after the scan started: a bounded scan stops at the end it saw
-    const DlqIndexEntry entry = m_builder.build(m);
-    m_batch.entries.append(entry);
-    m_batch.groupIds.append(m_groups.add(entry));
-    ++m_records;
-    m_bytes += qint64(m->len + m->key_len);
+    if (!m_block)
+        m_block = m_ring.takeEmpty();
+    m_decoder.decode(m, m_block->batch);
     reach(p, m->offset + 1);
-    if ((++m_sinceCheck & 255) == 0 || !m_flushedOnce) {
-        if (cancelled()) {
-            m_stop = true;
-            rd_kafka_yield(m_rk.get());
-            return;
+    if (m_block->batch.size() >= kBlockRecords || m_block->batch.byteCount() >= kBlockBytes)
+        handOver();
+    if ((++m_sinceCheck & 255) == 0 && cancelled()) {
+        m_stop = true;
+        rd_kafka_yield(m_rk.get());
+    }
+}
+
+void Scan::handOver()
+{
+    if (!m_block)
+        m_block = m_ring.takeEmpty();
+    m_block->caughtUp = m_reaching == 0;
+    m_block->flushNow = m_flushNow;
+    m_block->problem = m_problem;
+    m_flushNow = false;
+    m_ring.handOver(std::exchange(m_block, nullptr));
+}
+
+// The indexing thread.
+void Scan::index()
+{
+    pthread_setname_np(pthread_self(), "dlq-index");
+    while (Block *b = m_ring.takeFull()) {
+        if (!cancelled()) {
+            const DlqDecodedBatch &batch = b->batch;
+            for (const DlqDecodedBatch::Record &r : batch.records()) {
+                const DlqIndexEntry entry = m_interner.intern(batch, r);
+                m_batch.entries.append(entry);
+                m_batch.groupIds.append(m_groups.add(entry));
+                m_bytes += qint64(entry.valueSize) + entry.keySize;
+            }
+            m_records += qint64(batch.size());
+            m_caughtUp = b->caughtUp;
+            m_reportedProblem = b->problem;
+            flush(b->flushNow);
         }
-        flush(false);
+        m_ring.giveBack(b);
     }
 }
 
@@ -379,12 +505,12 @@ DlqScanProgress Scan::progress() const
     const double seconds = qMax<qint64>(1, p.elapsedMs) / 1000.0;
     p.recordsPerSecond = double(m_records) / seconds;
     p.bytesPerSecond = double(m_bytes) / seconds;
-    p.caughtUp = m_reaching == 0;
+    p.caughtUp = m_caughtUp;
     if (!p.caughtUp && p.recordsPerSecond > 0 && m_total > m_records)
         p.etaMs = qint64(double(m_total - m_records) / p.recordsPerSecond * 1000.0);
     else if (p.caughtUp)
         p.etaMs = 0;
-    p.problem = m_problem;
+    p.problem = m_reportedProblem;
     return p;
 }
 
@@ -425,6 +551,7 @@ void Scan::consume()
         if (!p.done && !startPartition(p))
             return;
     }
+    std::thread indexer([this] { index(); });
     while (!m_stop && (m_open > 0 || m_request.liveTail)) {
         if (cancelled())
             break;
@@ -432,8 +559,11 @@ void Scan::consume()
         rd_kafka_poll(m_rk.get(), 0); // error callbacks
         if (!m_fatal.isEmpty())
             break;
-        flush(false);
+        handOver(); // what was read, or (when nothing came) a beat for the progress report
     }
+    handOver();
+    m_ring.close();
+    indexer.join();
     for (PartitionState &p : m_partitions) {
         if (p.started)
             rd_kafka_consume_stop(m_topic.get(), p.partition);
@@ -463,6 +593,8 @@ DlqScanResult Scan::run()
         error = m_fatal;
     }
     result.cancelled = cancelled();
+    m_caughtUp = m_reaching == 0;
+    m_reportedProblem = m_problem;
     if (error.isEmpty() && !result.cancelled)
         flush(true);
     result.error = error;

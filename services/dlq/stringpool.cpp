@@ -134,16 +134,21 @@ quint32 StringPool::addUnlessRecent(QByteArrayView bytes)
     return recent.id;
 }
 
-quint32 StringPool::intern(QStringView text)
+QByteArrayView StringPool::toUtf8(QStringView text, QByteArray &buffer)
 {
     if (text.isEmpty())
-        return 0;
+        return {};
     QStringEncoder encoder(QStringConverter::Utf8, QStringConverter::Flag::Stateless);
     const qsizetype needed = encoder.requiredSpace(text.size());
-    if (m_utf8.size() < needed)
-        m_utf8.resize(needed);
-    char *end = encoder.appendToBuffer(m_utf8.data(), text);
-    return intern(QByteArrayView(m_utf8.constData(), end - m_utf8.constData()));
+    if (buffer.size() < needed)
+        buffer.resize(needed);
+    char *end = encoder.appendToBuffer(buffer.data(), text);
+    return QByteArrayView(buffer.constData(), end - buffer.constData());
+}
+
+quint32 StringPool::intern(QStringView text)
+{
+    return intern(toUtf8(text, m_utf8));
 }
 
 quint32 StringPool::internPair(quint32 first, quint32 second)

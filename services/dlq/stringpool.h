@@ -52,6 +52,11 @@ public:
     qint64 memoryBytes() const; // approximate, for benchmarks and the status line
 
     static quint32 hashBytes(QByteArrayView bytes);
+    // text in UTF-8, as intern(QStringView) stores it; buffer holds the bytes.
+    static QByteArrayView toUtf8(QStringView text, QByteArray &buffer);
+    // The bytes of a string interning depends on: a longer one is cut within them (so a copy of these
+    // is interned exactly as the whole string).
+    static QByteArrayView significant(QByteArrayView bytes) { return bytes.first(qMin(bytes.size(), MaxLength + 1)); }
 
 private:
     struct Slot {

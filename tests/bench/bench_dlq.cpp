@@ -5,6 +5,7 @@
 // The mock cluster runs in a child process (this program with --serve), so the figures measure the
 // scanner alone. librdkafka's mock keeps 5 MB per partition: the topic gets enough partitions to hold
 // every record. Usage: bench_dlq [--quick] [--records N] [--property librdkafka-key=value ...] [--stock-delegate]
+// [--scans-only K [--bootstrap B --mock-pid P]]
 
 #include "benchdeadletters.h"
 #include "models/dlqbrowsermodel.h"
@@ -269,10 +270,17 @@ int main(int argc, char **argv)
     if (const qsizetype i = args.indexOf(u"--serve"_s); i >= 0 && i + 1 < args.size())
         return serve(args.at(i + 1).toLongLong());
 
+    // --bootstrap B --mock-pid P: use a cluster already serving (started with --serve), to tune without
+    // producing the records again for every try.
+    QString bootstrap;
+    if (const qsizetype i = args.indexOf(u"--bootstrap"_s); i >= 0 && i + 1 < args.size())
+        bootstrap = args.at(i + 1);
+    if (const qsizetype i = args.indexOf(u"--mock-pid"_s); i >= 0 && i + 1 < args.size())
+        mockPid = args.at(i + 1).toLongLong();
     QProcess server;
     server.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-    server.start(app.applicationFilePath(), {u"--serve"_s, QString::number(records)});
-    QString bootstrap;
+    if (bootstrap.isEmpty())
+        server.start(app.applicationFilePath(), {u"--serve"_s, QString::number(records)});
     while (bootstrap.isEmpty() && server.waitForReadyRead(1'800'000)) {
         while (server.canReadLine()) {
             const QByteArray line = server.readLine().trimmed();
@@ -284,7 +292,8 @@ int main(int argc, char **argv)
         std::cerr << "the mock cluster did not start" << std::endl;
         return 1;
     }
-    mockPid = server.processId();
+    if (server.state() != QProcess::NotRunning)
+        mockPid = server.processId();
 
     // --scans-only K: K headless scans, each after a kcat run, and nothing else (for tuning the reader).
     if (const qsizetype i = args.indexOf(u"--scans-only"_s); i >= 0 && i + 1 < args.size()) {
