@@ -11,9 +11,17 @@ namespace {
 // record should not cost the scan 16 MB of validation.
 constexpr qsizetype kUtf8CheckBytes = 64 * 1024;
 
-bool endsWith(QByteArrayView name, QByteArrayView suffix)
+// With the literal's length known here, the comparison compiles to a few loads: this runs for every
+// header of every record.
+template <size_t N> bool endsWith(QByteArrayView name, const char (&suffix)[N])
 {
-    return name.size() >= suffix.size() && name.last(suffix.size()) == suffix;
+    constexpr qsizetype n = N - 1;
+    return name.size() >= n && std::memcmp(name.data() + name.size() - n, suffix, n) == 0;
+}
+template <size_t N> bool startsWith(QByteArrayView name, const char (&prefix)[N])
+{
+    constexpr qsizetype n = N - 1;
+    return name.size() >= n && std::memcmp(name.data(), prefix, n) == 0;
 }
 
 // Where a cut may end: never inside a UTF-8 sequence.
@@ -67,7 +75,7 @@ quint8 DlqRecordDecoder::addHeader(QByteArrayView name, const void *value, size_
     quint8 flags = 0;
     if (endsWith(name, "stacktrace") && value && size > 0)
         flags |= DlqIndexEntry::HasStackTrace;
-    if (name.startsWith("kafka_dlt-key-exception-"))
+    if (startsWith(name, "kafka_dlt-key-exception-"))
         flags |= DlqIndexEntry::KeyFailure;
     m_views.push_back(
         {name, QByteArrayView(static_cast<const char *>(value), qsizetype(size)), value == nullptr});

@@ -527,11 +527,13 @@ void Scan::flush(bool force)
     m_batch.changedGroups = m_groups.takeChangedGroups();
     m_batch.changedPoison = m_groups.takeChangedPoison();
     m_batch.progress = progress();
+    // The next batch is likely as large as this one: room for that spares growing it step by step.
+    const qsizetype room = qMax<qsizetype>(4096, m_batch.entries.size());
     if (m_sink.batch)
         m_sink.batch(std::move(m_batch));
     m_batch = DlqScanBatch{};
-    m_batch.entries.reserve(4096);
-    m_batch.groupIds.reserve(4096);
+    m_batch.entries.reserve(room);
+    m_batch.groupIds.reserve(room);
 }
 
 bool Scan::startPartition(PartitionState &p)

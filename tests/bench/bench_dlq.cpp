@@ -25,6 +25,8 @@
 #include <QStyledItemDelegate>
 
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <iostream>
 
 #include <sys/resource.h>
@@ -131,6 +133,10 @@ KcatFigures kcatOnce(const QString &bootstrap)
 {
     QProcess kcat;
     kcat.setStandardOutputFile(QProcess::nullDevice());
+    // kcat as installed: malloc tunables tried on the scan are not kcat's.
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(u"GLIBC_TUNABLES"_s);
+    kcat.setProcessEnvironment(env);
     const double cpuBefore = cpuSeconds(RUSAGE_CHILDREN);
     const double mockBefore = cpuSecondsOf(mockPid);
     QElapsedTimer clock;
@@ -203,13 +209,19 @@ private:
     double m_queueAtBeat = 0;
     // Opened once by start(), on the thread it describes: each beat only rereads it.
     QFile m_schedstat{u"/proc/thread-self/schedstat"_s};
-    // Linux schedstat's second field: nanoseconds this thread has spent runnable but not running.
+    // Linux schedstat's second field: nanoseconds this thread has spent runnable but not running. Read
+    // without allocating: a beat must not queue for malloc's locks behind the threads it measures.
     double runQueueMs()
     {
+        char text[128];
         if (!m_schedstat.isOpen() || !m_schedstat.seek(0))
             return 0;
-        const QList<QByteArray> fields = m_schedstat.read(128).split(' ');
-        return fields.size() > 1 ? fields.at(1).toDouble() / 1e6 : 0;
+        const qint64 n = m_schedstat.read(text, sizeof text - 1);
+        if (n <= 0)
+            return 0;
+        text[n] = '\0';
+        const char *second = std::strchr(text, ' ');
+        return second ? std::strtod(second + 1, nullptr) / 1e6 : 0;
     }
     static double threadCpuMs() { return cpuSeconds(RUSAGE_THREAD) * 1e3; }
 };
