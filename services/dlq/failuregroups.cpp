@@ -31,11 +31,12 @@ quint32 FailureGroups::patternOf(quint32 reasonId)
         m_patternOfReason.resize(size_t(m_pool.count()) + 1024, 0);
     quint32 &memo = m_patternOfReason[reasonId];
     if (memo == 0) {
-        const QByteArray pattern = reasonPatternUtf8(m_pool.bytes(reasonId), MaxPatternLength);
-        auto it = m_patternIds.constFind(pattern);
+        // Into one reused buffer: reasons mostly carry ids, so this runs for nearly every record.
+        reasonPatternUtf8(m_pool.bytes(reasonId), MaxPatternLength, m_patternBuffer);
+        auto it = m_patternIds.constFind(m_patternBuffer);
         if (it == m_patternIds.cend()) {
-            it = m_patternIds.insert(pattern, quint32(m_patterns.size()));
-            m_patterns.append(QString::fromUtf8(pattern));
+            it = m_patternIds.insert(m_patternBuffer, quint32(m_patterns.size()));
+            m_patterns.append(QString::fromUtf8(m_patternBuffer));
         }
         memo = it.value() + 1;
     }

@@ -85,6 +85,7 @@ private:
     const StringPool &m_pool;
     std::vector<quint32> m_patternOfReason; // reason id -> pattern id + 1; 0: not normalised yet
     QHash<QByteArray, quint32> m_patternIds;
+    QByteArray m_patternBuffer;
     QStringList m_patterns;
     QHash<GroupKey, quint32> m_groupIds;
     QList<FailureGroup> m_groups;

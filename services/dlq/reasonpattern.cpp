@@ -210,6 +210,13 @@ QByteArrayView classifyWord(QByteArrayView w)
 QByteArray reasonPatternUtf8(QByteArrayView s, qsizetype maxBytes)
 {
     QByteArray out;
+    reasonPatternUtf8(s, maxBytes, out);
+    return out;
+}
+
+void reasonPatternUtf8(QByteArrayView s, qsizetype maxBytes, QByteArray &out)
+{
+    out.clear();
     out.reserve(qMin(s.size(), maxBytes + 8));
     bool pendingSpace = false;
     const auto put = [&](QByteArrayView piece) {
@@ -284,5 +291,4 @@ QByteArray reasonPatternUtf8(QByteArrayView s, qsizetype maxBytes)
         out.truncate(at);
         out += "\xe2\x80\xa6";
     }
-    return out;
 }
