@@ -13,11 +13,20 @@ void DlqEntryStore::clear()
 
 void DlqEntryStore::append(const DlqIndexEntries &entries, const QList<quint32> &groupIds)
 {
+    append(entries, groupIds, {}, {});
+}
+
+void DlqEntryStore::append(const DlqIndexEntries &entries, const QList<quint32> &groupIds,
+                           const std::vector<EntryChunk> &spareEntryChunks,
+                           const std::vector<GroupChunk> &spareGroupChunks)
+{
     Q_ASSERT(entries.size() == groupIds.size());
+    size_t spareEntries = 0, spareGroups = 0;
     for (qsizetype done = 0; done < entries.size();) {
         const quint32 at = m_size & (ChunkSize - 1);
         if (at == 0 && (m_size >> ChunkBits) == quint32(m_entries.size()))
-            m_entries.append(LargeBuffer::makeShared<DlqIndexEntry>(ChunkSize));
+            m_entries.append(spareEntries < spareEntryChunks.size() ? spareEntryChunks[spareEntries++]
+                                                                    : LargeBuffer::makeShared<DlqIndexEntry>(ChunkSize));
         const qsizetype n = qMin<qsizetype>(entries.size() - done, ChunkSize - at);
         // Trivially copyable: copying the bytes creates the entries.
         std::memcpy(static_cast<void *>(m_entries.last().get() + at), entries.constData() + done,
@@ -29,7 +38,8 @@ void DlqEntryStore::append(const DlqIndexEntries &entries, const QList<quint32> 
     for (qsizetype done = 0; done < groupIds.size();) {
         const quint32 at = g & (GroupChunkSize - 1);
         if (at == 0 && (g >> GroupChunkBits) == quint32(m_groups.size()))
-            m_groups.append(LargeBuffer::makeShared<quint32>(GroupChunkSize));
+            m_groups.append(spareGroups < spareGroupChunks.size() ? spareGroupChunks[spareGroups++]
+                                                                  : LargeBuffer::makeShared<quint32>(GroupChunkSize));
         const qsizetype n = qMin<qsizetype>(groupIds.size() - done, GroupChunkSize - at);
         std::memcpy(m_groups.last().get() + at, groupIds.constData() + done, size_t(n) * sizeof(quint32));
         done += n;

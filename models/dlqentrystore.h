@@ -1,25 +1,27 @@
 #pragma once
 
 #include "services/dlq/dlqindexentry.h"
+#include "services/dlq/dlqscantypes.h"
 
 #include <QList>
 
 #include <memory>
+#include <vector>
 
 // The browser's entries, append-only, in chunks that never move: a snapshot for a background job is a
 // list of chunk pointers and a count (no copy of a million entries), and the job reads below that count
 // while the UI thread appends above it.
 class DlqEntryStore final {
 public:
-    static constexpr int ChunkBits = 16; // 65536 entries: 4 MiB
+    static constexpr int ChunkBits = DlqIndexChunks::EntryBits;
     static constexpr quint32 ChunkSize = 1u << ChunkBits;
-    static constexpr int GroupChunkBits = 19; // 524288 group ids: 2 MiB
+    static constexpr int GroupChunkBits = DlqIndexChunks::GroupBits;
     static constexpr quint32 GroupChunkSize = 1u << GroupChunkBits;
 
     // LargeBuffer memory (populated in one go: a million entries are 64 MB to fill), shared with the
     // snapshots of background jobs; entries are copied in as they arrive.
-    using EntryChunk = std::shared_ptr<DlqIndexEntry>;
-    using GroupChunk = std::shared_ptr<quint32>;
+    using EntryChunk = DlqIndexChunks::EntryChunk;
+    using GroupChunk = DlqIndexChunks::GroupChunk;
 
     class Snapshot {
     public:
@@ -42,6 +44,9 @@ public:
 
     void clear();
     void append(const DlqIndexEntries &entries, const QList<quint32> &groupIds);
+    // The same, taking new chunks from spare ones (zero-filled, of the sizes above) before mapping any.
+    void append(const DlqIndexEntries &entries, const QList<quint32> &groupIds,
+                const std::vector<EntryChunk> &spareEntryChunks, const std::vector<GroupChunk> &spareGroupChunks);
     quint32 size() const { return m_size; }
     const DlqIndexEntry &at(quint32 i) const { return m_entries[i >> ChunkBits].get()[i & (ChunkSize - 1)]; }
     quint32 groupOf(quint32 i) const { return m_groups[i >> GroupChunkBits].get()[i & (GroupChunkSize - 1)]; }

@@ -57,6 +57,7 @@ quint64 DlqScanner::start(const DlqScanRequest &request)
             ThreadPriority::yieldToInterface();
             DlqScanRun::Sink sink;
             sink.cancelled = [&control] { return control.isCancelled(); };
+            sink.storeChunks = true; // the browser keeps every entry (DlqBrowserModel::appendBatch)
             sink.planned = [self](const DlqScanPlan &plan) {
                 QMetaObject::invokeMethod(
                     self, [self, plan] { self->deliverPlan(plan); }, Qt::QueuedConnection);

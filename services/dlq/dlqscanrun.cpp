@@ -1,6 +1,7 @@
 #include "dlqscanrun.h"
 
 #include "dlqentrybuilder.h"
+#include "largebuffer.h"
 #include "services/kafka/clusterinspector.h"
 
 #include <QDateTime>
@@ -165,6 +166,7 @@ private:
     void index();
     bool cancelled() const { return m_sink.cancelled && m_sink.cancelled(); }
     void flush(bool force);
+    void addStoreChunks();
     DlqScanProgress progress() const;
 
     const DlqScanRequest &m_request;
@@ -201,6 +203,7 @@ private:
     bool m_flushedOnce = false;
     qint64 m_records = 0;
     qint64 m_bytes = 0;
+    qint64 m_stored = 0; // entries the store has chunks for (Sink::storeChunks)
     bool m_caughtUp = false;
     QString m_reportedProblem;
     DlqScanBatch m_batch;
@@ -514,6 +517,19 @@ DlqScanProgress Scan::progress() const
     return p;
 }
 
+void Scan::addStoreChunks()
+{
+    // The store holds ceil(n / chunk size) chunks after n entries: map the ones this batch adds.
+    using namespace DlqIndexChunks;
+    const auto chunks = [](qint64 entries, int bits) { return (entries + (qint64(1) << bits) - 1) >> bits; };
+    const qint64 before = m_stored, after = m_stored + m_batch.entries.size();
+    for (qint64 c = chunks(before, EntryBits); c < chunks(after, EntryBits); ++c)
+        m_batch.entryChunks.push_back(LargeBuffer::makeShared<DlqIndexEntry>(size_t(1) << EntryBits));
+    for (qint64 c = chunks(before, GroupBits); c < chunks(after, GroupBits); ++c)
+        m_batch.groupChunks.push_back(LargeBuffer::makeShared<quint32>(size_t(1) << GroupBits));
+    m_stored = after;
+}
+
 void Scan::flush(bool force)
 {
     const qint64 now = m_clock.elapsed();
@@ -527,6 +543,8 @@ void Scan::flush(bool force)
     m_batch.changedGroups = m_groups.takeChangedGroups();
     m_batch.changedPoison = m_groups.takeChangedPoison();
     m_batch.progress = progress();
+    if (m_sink.storeChunks)
+        addStoreChunks();
     // The next batch is likely as large as this one: room for that spares growing it step by step.
     const qsizetype room = qMax<qsizetype>(4096, m_batch.entries.size());
     if (m_sink.batch)

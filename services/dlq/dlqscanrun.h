@@ -17,6 +17,9 @@ struct Sink {
     // 27-50 ms in six runs of seven, one 105 ms; 66-82 ms before), and rows still arrive several times a
     // second.
     int batchIntervalMs = 150;
+    // Batches bring the store chunks their entries will need (DlqScanBatch::entryChunks): for a browser
+    // that keeps every entry of the scan, in order.
+    bool storeChunks = false;
 };
 
 DlqScanResult run(const DlqScanRequest &request, quint64 scanId, const std::shared_ptr<StringPool> &strings,

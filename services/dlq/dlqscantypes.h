@@ -11,6 +11,7 @@
 #include <QStringList>
 
 #include <memory>
+#include <vector>
 
 // Value snapshots of a DLQ scan, handed from the scanner's thread to the UI (or the command line).
 
@@ -65,10 +66,23 @@ struct DlqScanProgress {
     QString problem;       // the latest transient problem (a broker down...), empty when none
 };
 
+// The browser keeps a scan's entries and their group ids in chunks of these sizes (DlqEntryStore).
+namespace DlqIndexChunks {
+constexpr int EntryBits = 16; // 65536 entries: 4 MiB
+constexpr int GroupBits = 19; // 524288 group ids: 2 MiB
+using EntryChunk = std::shared_ptr<DlqIndexEntry>;
+using GroupChunk = std::shared_ptr<quint32>;
+} // namespace DlqIndexChunks
+
 struct DlqScanBatch {
     quint64 scanId = 0;
     DlqIndexEntries entries;
     QList<quint32> groupIds; // failure group of each entry, parallel to entries
+    // The chunks the browser's store needs next to hold this batch after the ones before it, mapped on the
+    // scan's thread (when asked for, see DlqScanRun::Sink): mapping them on the interface thread waits for
+    // the process's memory map lock, which the scan's threads keep busy.
+    std::vector<DlqIndexChunks::EntryChunk> entryChunks;
+    std::vector<DlqIndexChunks::GroupChunk> groupChunks;
     QList<FailureGroup> changedGroups;
     QList<PoisonMessage> changedPoison;
     DlqScanProgress progress;
