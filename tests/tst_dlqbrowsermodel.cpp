@@ -1,5 +1,6 @@
 #include "models/dlqbrowsermodel.h"
 #include "models/failuregroupmodel.h"
+#include "services/dlq/largebuffer.h"
 
 #include <QAbstractItemModelTester>
 #include <QElapsedTimer>
@@ -331,6 +332,29 @@ private Q_SLOTS:
             QCOMPARE(snap.groupOf(i), c.groups[i]);
         }
         QCOMPARE(store.at(69'999).keyId, c.entries[69'999].keyId);
+    }
+
+    void entryStoreTakesSpareChunksFirst()
+    {
+        // The scan maps the store's chunks on its own thread and hands them over with the batches.
+        const Corpus c = makeCorpus(140'000);
+        const auto entryChunk = [] { return LargeBuffer::makeShared<DlqIndexEntry>(DlqEntryStore::ChunkSize); };
+        const std::vector<DlqEntryStore::EntryChunk> spare = {entryChunk(), entryChunk()};
+        const std::vector<DlqEntryStore::GroupChunk> spareGroups = {
+            LargeBuffer::makeShared<quint32>(DlqEntryStore::GroupChunkSize)};
+        DlqEntryStore store;
+        store.append(c.entries.mid(0, 66'000), c.groups.mid(0, 66'000), spare, spareGroups);
+        QCOMPARE(&store.at(0), spare[0].get());
+        QCOMPARE(&store.at(65'536), spare[1].get());
+        // None left: the store maps the next chunk itself.
+        store.append(c.entries.mid(66'000), c.groups.mid(66'000), {}, {});
+        QCOMPARE(store.size(), 140'000u);
+        QCOMPARE(&store.at(65'999), spare[1].get() + (65'999 - 65'536));
+        QVERIFY(&store.at(131'072) != spare[0].get() && &store.at(131'072) != spare[1].get());
+        for (quint32 i : {0u, 65'536u, 131'071u, 131'072u, 139'999u}) {
+            QCOMPARE(store.at(i).offset, c.entries[i].offset);
+            QCOMPARE(store.groupOf(i), c.groups[i]);
+        }
     }
 
     void failureGroupModelUpdates()
