@@ -1,5 +1,6 @@
 #include "dlqscanrun.h"
 
+#include "dlqblockring.h"
 #include "dlqentrybuilder.h"
 #include "largebuffer.h"
 #include "services/kafka/clusterinspector.h"
@@ -7,10 +8,6 @@
 #include <QDateTime>
 #include <QElapsedTimer>
 
-#include <array>
-#include <condition_variable>
-#include <deque>
-#include <mutex>
 #include <thread>
 #include <utility>
 
@@ -52,81 +49,6 @@ bool isFatal(rd_kafka_resp_err_t err)
            || err == RD_KAFKA_RESP_ERR__UNKNOWN_PARTITION
            || err == RD_KAFKA_RESP_ERR_TOPIC_AUTHORIZATION_FAILED || err == RD_KAFKA_RESP_ERR__FATAL;
 }
-
-// Decoded records on their way from the reading thread to the indexing thread, with what the indexer
-// reports beside them.
-struct Block {
-    DlqDecodedBatch batch;
-    bool caughtUp = false;  // every partition had reached its end when this was handed over
-    bool flushNow = false;  // news that should not wait for the next batch interval
-    QString problem;        // the reader's latest non-fatal problem
-};
-
-// A few blocks going round between the two threads: the reader fills empty ones, the indexer empties full
-// ones, each waiting when there is none (so the reader runs at most kBlocks ahead).
-class BlockRing final {
-public:
-    BlockRing()
-    {
-        for (Block &b : m_blocks)
-            m_empty.push_back(&b);
-    }
-    Block *takeEmpty()
-    {
-        std::unique_lock lock(m_mutex);
-        m_changed.wait(lock, [this] { return !m_empty.empty(); });
-        Block *b = m_empty.back();
-        m_empty.pop_back();
-        return b;
-    }
-    void handOver(Block *b)
-    {
-        {
-            std::lock_guard lock(m_mutex);
-            m_full.push_back(b);
-        }
-        m_changed.notify_all();
-    }
-    // nullptr once closed and every block handed over has been taken.
-    Block *takeFull()
-    {
-        std::unique_lock lock(m_mutex);
-        m_changed.wait(lock, [this] { return !m_full.empty() || m_closed; });
-        if (m_full.empty())
-            return nullptr;
-        Block *b = m_full.front();
-        m_full.pop_front();
-        return b;
-    }
-    void giveBack(Block *b)
-    {
-        b->batch.clear();
-        b->caughtUp = b->flushNow = false;
-        b->problem.clear();
-        {
-            std::lock_guard lock(m_mutex);
-            m_empty.push_back(b);
-        }
-        m_changed.notify_all();
-    }
-    void close()
-    {
-        {
-            std::lock_guard lock(m_mutex);
-            m_closed = true;
-        }
-        m_changed.notify_all();
-    }
-
-private:
-    static constexpr int kBlocks = 4;
-    std::array<Block, kBlocks> m_blocks;
-    std::mutex m_mutex;
-    std::condition_variable m_changed;
-    std::vector<Block *> m_empty;
-    std::deque<Block *> m_full;
-    bool m_closed = false;
-};
 
 struct PartitionState {
     int partition = -1;
@@ -178,8 +100,8 @@ private:
     // groups and hands batches to the sink (m_interner, m_groups and the members from m_clock on; the
     // scan thread uses those only once the indexer has ended).
     DlqRecordDecoder m_decoder;
-    BlockRing m_ring;
-    Block *m_block = nullptr; // being filled
+    DlqBlockRing m_ring;
+    DlqScanBlock *m_block = nullptr; // being filled
     bool m_flushNow = false;  // for the next hand-over
     DlqEntryInterner m_interner;
     FailureGroups m_groups;
@@ -480,7 +402,7 @@ void Scan::handOver()
 void Scan::index()
 {
     pthread_setname_np(pthread_self(), "dlq-index");
-    while (Block *b = m_ring.takeFull()) {
+    while (DlqScanBlock *b = m_ring.takeFull()) {
         if (!cancelled()) {
             const DlqDecodedBatch &batch = b->batch;
             for (const DlqDecodedBatch::Record &r : batch.records()) {
