@@ -4,10 +4,13 @@
 #include "dlqentrybuilder.h"
 #include "largebuffer.h"
 #include "services/kafka/clusterinspector.h"
+#include "services/kafka/fetchwaker.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>
 
+#include <map>
+#include <set>
 #include <thread>
 #include <utility>
 
@@ -27,18 +30,20 @@ struct TopicDeleter {
 struct QueueDeleter {
     void operator()(rd_kafka_queue_t *q) const { rd_kafka_queue_destroy(q); }
 };
-struct ListDeleter {
-    void operator()(rd_kafka_topic_partition_list_t *l) const { rd_kafka_topic_partition_list_destroy(l); }
-};
 using TopicHandle = std::unique_ptr<rd_kafka_topic_t, TopicDeleter>;
 using QueueHandle = std::unique_ptr<rd_kafka_queue_t, QueueDeleter>;
-using PartitionList = std::unique_ptr<rd_kafka_topic_partition_list_t, ListDeleter>;
 
 constexpr int kMaxPartitions = 65536; // DlqIndexEntry::partition is 16 bits
 // Prefetch budget. Every partition's fetch queue forwards to the scan's one queue, and librdkafka checks
-// its limits against the queue it forwards to: so this bounds the whole scan, however many partitions.
-// Generous, because a full queue stops fetching until a broker thread next wakes up.
-constexpr int kQueueKbytes = 64 * 1024;
+// its limits against the queue it forwards to: so this bounds the whole scan, however many partitions. It
+// also caps each fetch response (fetch.max.bytes). Small, so records are still in the processor's caches
+// when the reader gets to them; a full queue would stop fetching until a broker thread next wakes up, which
+// FetchWaker sees to. Measured with bench_dlq --scans-only at 1M records, with the waker: 64 MB took
+// 4.1-4.9 s and 5.6-7.3 s of CPU, 8 MB 3.4-4.5 s and 4.6-6.3 s of CPU.
+constexpr int kQueueKbytes = 8 * 1024;
+constexpr int kQueueMessages = 1000000;
+// How long a wake-up round may wait for its answers (it only matters when a broker does not answer).
+constexpr int kWakeTimeoutMs = 500;
 // Decoded records are handed to the indexing thread in blocks of up to this many (or bytes of strings).
 constexpr size_t kBlockRecords = 2048;
 constexpr size_t kBlockBytes = 1024 * 1024;
@@ -85,6 +90,7 @@ private:
     void handle(const rd_kafka_message_t *message);
     void reach(PartitionState &p, qint64 offset);
     void handOver();
+    void watchQueue();
     void index();
     bool cancelled() const { return m_sink.cancelled && m_sink.cancelled(); }
     void flush(bool force);
@@ -119,6 +125,10 @@ private:
     QString m_problem;
 
     quint32 m_sinceCheck = 0;
+    QList<TopicPartition> m_wakeProbes; // a partition of each leader
+    std::unique_ptr<FetchWaker> m_waker;
+    qint64 m_readRecords = 0;
+    qint64 m_readValueBytes = 0;
 
     QElapsedTimer m_clock;
     qint64 m_lastFlushMs = -1;
@@ -194,9 +204,12 @@ bool Scan::resolve(DlqScanPlan &plan, QString *error)
         return false;
     }
     int partitionCount = 0;
+    std::map<int, int> leaderOf; // partition -> leader broker
     if (md->topic_cnt == 1) {
         err = md->topics[0].err;
         partitionCount = md->topics[0].partition_cnt;
+        for (int i = 0; i < partitionCount; ++i)
+            leaderOf[md->topics[0].partitions[i].id] = md->topics[0].partitions[i].leader;
     }
     rd_kafka_metadata_destroy(md);
     if (err || partitionCount == 0) {
@@ -225,8 +238,13 @@ bool Scan::resolve(DlqScanPlan &plan, QString *error)
     }
 
     QList<TopicPartition> tps;
-    for (const int p : std::as_const(chosen))
+    std::set<int> probed; // leaders
+    for (const int p : std::as_const(chosen)) {
         tps.append({m_request.topic, p});
+        const auto leader = leaderOf.find(p);
+        if (leader != leaderOf.end() && leader->second >= 0 && probed.insert(leader->second).second)
+            m_wakeProbes.append({m_request.topic, p});
+    }
     // One ListOffsets request per leader for each end of the log (offsets_for_times with the sentinels).
     auto watermarks = [&](qint64 sentinel, PartitionOffsets &out) {
         PartitionList list(toPartitionList(tps, sentinel));
@@ -378,6 +396,10 @@ void Scan::handle(const rd_kafka_message_t *m)
     if (!m_block)
         m_block = m_ring.takeEmpty();
     m_decoder.decode(m, m_block->batch);
+    ++m_readRecords;
+    m_readValueBytes += qint64(m->len);
+    if ((m_readRecords & 255) == 0)
+        watchQueue();
     reach(p, m->offset + 1);
     if (m_block->batch.size() >= kBlockRecords || m_block->batch.byteCount() >= kBlockBytes)
         handOver();
@@ -396,6 +418,16 @@ void Scan::handOver()
     m_block->problem = m_problem;
     m_flushNow = false;
     m_ring.handOver(std::exchange(m_block, nullptr));
+}
+
+void Scan::watchQueue()
+{
+    if (!m_waker || m_readRecords == 0)
+        return;
+    // librdkafka counts the queue's bytes by record value, and stops at either limit.
+    const qint64 averageValue = qMax<qint64>(1, m_readValueBytes / m_readRecords);
+    const qint64 capacity = qMin<qint64>(kQueueMessages, qint64(kQueueKbytes) * 1024 / averageValue);
+    m_waker->observe(rd_kafka_queue_length(m_queue.get()), size_t(capacity));
 }
 
 // The indexing thread.
@@ -494,15 +526,19 @@ void Scan::consume()
             return;
     }
     std::thread indexer([this] { index(); });
+    m_waker = std::make_unique<FetchWaker>(m_rk.get(), m_wakeProbes,
+                                           qMin(kWakeTimeoutMs, m_request.requestTimeoutMs));
     while (!m_stop && (m_open > 0 || m_request.liveTail)) {
         if (cancelled())
             break;
+        watchQueue();
         rd_kafka_consume_callback_queue(m_queue.get(), 100, &Scan::onMessage, this);
         rd_kafka_poll(m_rk.get(), 0); // error callbacks
         if (!m_fatal.isEmpty())
             break;
         handOver(); // what was read, or (when nothing came) a beat for the progress report
     }
+    m_waker.reset();
     handOver();
     m_ring.close();
     indexer.join();
@@ -552,20 +588,20 @@ DlqScanResult Scan::run()
 namespace DlqScanRun {
 KafkaProperties consumerProperties(const KafkaProperties &cluster, int queueKbytes)
 {
-    // Throughput first: a deep prefetch queue (queueKbytes for the whole scan), so the broker threads keep
-    // the decoder fed. A megabyte per partition and fetch (librdkafka's default): with hundreds of
-    // partitions a broker answers that faster than 4 MB ones (measured with bench_dlq at 1M records: the
-    // broker's CPU is what bounds a scan there, for Berth as for kcat).
+    // Throughput first: a prefetch queue of queueKbytes for the whole scan, which the brokers keep filling
+    // (FetchWaker), so the decoder stays fed. A megabyte per partition and fetch (librdkafka's default):
+    // with hundreds of partitions a broker answers that faster than 4 MB ones (measured with bench_dlq at 1M
+    // records: the broker's CPU is what bounds a scan there, for Berth as for kcat).
     KafkaProperties props = {
         {u"client.id"_s, u"berth-dlq-scan"_s},
         {u"fetch.message.max.bytes"_s, QString::number(qMin(1024, queueKbytes) * 1024)},
         {u"fetch.wait.max.ms"_s, u"100"_s},
-        {u"queued.min.messages"_s, u"1000000"_s},
+        {u"queued.min.messages"_s, QString::number(kQueueMessages)},
         {u"queued.max.messages.kbytes"_s, QString::number(queueKbytes)},
-        // librdkafka (2.0) puts a partition whose queue is full on the error back-off before it fetches
-        // again: 500 ms by default, which a scan indexing 300 MB/s drains the queue in a fraction of.
-        // Measured with bench_dlq --scans-only at 1M records: 5.2-6.9 s with the default, mostly 4.3-5.5 s
-        // with 20 ms. Real fetch errors are retried as soon, which a scan of minutes can afford.
+        // A partition whose fetch failed waits this long before it is fetched again: 500 ms by default.
+        // Measured with bench_dlq --scans-only at 1M records (before FetchWaker): 5.2-6.9 s with the
+        // default, mostly 4.3-5.5 s with 20 ms. Real fetch errors are retried as soon, which a scan of
+        // minutes can afford.
         {u"fetch.error.backoff.ms"_s, u"20"_s},
     };
     for (const auto &kv : cluster) {

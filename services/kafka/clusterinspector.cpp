@@ -17,13 +17,9 @@ struct OptionsDeleter {
 struct EventDeleter {
     void operator()(rd_kafka_event_t *e) const { rd_kafka_event_destroy(e); }
 };
-struct ListDeleter {
-    void operator()(rd_kafka_topic_partition_list_t *l) const { rd_kafka_topic_partition_list_destroy(l); }
-};
 using Queue = std::unique_ptr<rd_kafka_queue_t, QueueDeleter>;
 using Options = std::unique_ptr<rd_kafka_AdminOptions_t, OptionsDeleter>;
 using Event = std::unique_ptr<rd_kafka_event_t, EventDeleter>;
-using PartitionList = std::unique_ptr<rd_kafka_topic_partition_list_t, ListDeleter>;
 
 bool meansUnsupported(rd_kafka_resp_err_t err)
 {

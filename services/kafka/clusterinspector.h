@@ -49,3 +49,7 @@ private:
 
 // Conversions shared by the services that talk to librdkafka.
 rd_kafka_topic_partition_list_t *toPartitionList(const QList<TopicPartition> &partitions, qint64 offset);
+struct PartitionListDeleter {
+    void operator()(rd_kafka_topic_partition_list_t *l) const { rd_kafka_topic_partition_list_destroy(l); }
+};
+using PartitionList = std::unique_ptr<rd_kafka_topic_partition_list_t, PartitionListDeleter>;
