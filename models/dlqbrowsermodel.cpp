@@ -136,7 +136,7 @@ void DlqBrowserModel::appendBatch(const DlqScanBatch &batch)
     const quint32 n = quint32(batch.entries.size());
     if (m_identity) {
         beginInsertRows({}, int(first), int(first + n - 1));
-        m_store.append(batch.entries, batch.groupIds, batch.entryChunks, batch.groupChunks);
+        m_store.append(batch.entries, batch.groupIds, batch.entryChunks, batch.groupChunks, batch.inPlace);
         endInsertRows();
         return;
     }
@@ -147,12 +147,12 @@ void DlqBrowserModel::appendBatch(const DlqScanBatch &batch)
             matched.push_back(first + i);
     }
     if (matched.empty()) {
-        m_store.append(batch.entries, batch.groupIds, batch.entryChunks, batch.groupChunks);
+        m_store.append(batch.entries, batch.groupIds, batch.entryChunks, batch.groupChunks, batch.inPlace);
         return;
     }
     const int row = rowCount();
     beginInsertRows({}, row, row + int(matched.size()) - 1);
-    m_store.append(batch.entries, batch.groupIds, batch.entryChunks, batch.groupChunks);
+    m_store.append(batch.entries, batch.groupIds, batch.entryChunks, batch.groupChunks, batch.inPlace);
     m_rows.insert(m_rows.end(), matched.begin(), matched.end());
     endInsertRows();
     if (m_filter.sorts()) {

@@ -44,9 +44,11 @@ public:
 
     void clear();
     void append(const DlqIndexEntries &entries, const QList<quint32> &groupIds);
-    // The same, taking new chunks from spare ones (zero-filled, of the sizes above) before mapping any.
+    // The same, taking new chunks from spare ones (zero-filled, of the sizes above) before mapping any. When
+    // inPlace names this store's position and chunks, the entries are already in them: nothing is copied.
     void append(const DlqIndexEntries &entries, const QList<quint32> &groupIds,
-                const std::vector<EntryChunk> &spareEntryChunks, const std::vector<GroupChunk> &spareGroupChunks);
+                const std::vector<EntryChunk> &spareEntryChunks, const std::vector<GroupChunk> &spareGroupChunks,
+                const DlqScanBatch::InPlace &inPlace = {});
     quint32 size() const { return m_size; }
     const DlqIndexEntry &at(quint32 i) const { return m_entries[i >> ChunkBits].get()[i & (ChunkSize - 1)]; }
     quint32 groupOf(quint32 i) const { return m_groups[i >> GroupChunkBits].get()[i & (GroupChunkSize - 1)]; }

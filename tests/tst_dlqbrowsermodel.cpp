@@ -357,6 +357,50 @@ private Q_SLOTS:
         }
     }
 
+    void entryStoreAdoptsEntriesWrittenInPlace()
+    {
+        // The scan writes the entries into the chunks itself; the store copies only when the batch's
+        // position and chunks are not its own. The chunks here hold offsets the batch does not, so what the
+        // store reads tells which happened.
+        const Corpus c = makeCorpus(70'000);
+        const auto entryChunk = [] { return LargeBuffer::makeShared<DlqIndexEntry>(DlqEntryStore::ChunkSize); };
+        const std::vector<DlqEntryStore::EntryChunk> chunks = {entryChunk(), entryChunk()};
+        const std::vector<DlqEntryStore::GroupChunk> groupChunks = {
+            LargeBuffer::makeShared<quint32>(DlqEntryStore::GroupChunkSize)};
+        for (quint32 i = 0; i < 70'000; ++i) {
+            DlqIndexEntry e = c.entries[i];
+            e.offset = 1'000'000 + i;
+            chunks[i >> DlqEntryStore::ChunkBits].get()[i & (DlqEntryStore::ChunkSize - 1)] = e;
+            groupChunks[0].get()[i] = 7;
+        }
+        DlqEntryStore store;
+        // Written in place from entry 0, in these chunks: adopted as they are.
+        store.append(c.entries.mid(0, 40'000), c.groups.mid(0, 40'000), chunks, groupChunks,
+                     {0, chunks[0].get(), groupChunks[0].get()});
+        QCOMPARE(store.at(39'999).offset, 1'039'999);
+        QCOMPARE(store.groupOf(0), 7u);
+        // Continuing in a chunk the store holds, into the next spare one.
+        store.append(c.entries.mid(40'000, 20'000), c.groups.mid(40'000, 20'000), {chunks[1]}, {},
+                     {40'000, chunks[0].get(), groupChunks[0].get()});
+        QCOMPARE(store.at(40'000).offset, 1'040'000);
+        QCOMPARE(store.at(59'999).offset, 1'059'999);
+        // A batch that names another position is copied, whatever the chunks hold.
+        store.append(c.entries.mid(60'000, 5'000), c.groups.mid(60'000, 5'000), {}, {},
+                     {61'000, chunks[0].get(), groupChunks[0].get()});
+        QCOMPARE(store.at(60'000).offset, c.entries[60'000].offset);
+        QCOMPARE(store.groupOf(64'999), c.groups[64'999]);
+        // So is one that names a chunk the store does not hold at that position,
+        store.append(c.entries.mid(65'000, 400), c.groups.mid(65'000, 400), {}, {},
+                     {65'000, chunks[1].get(), groupChunks[0].get()});
+        QCOMPARE(store.at(65'399).offset, c.entries[65'399].offset);
+        // and one whose writer did not hand over the chunk it reaches into (the store maps its own).
+        store.append(c.entries.mid(65'400), c.groups.mid(65'400), {}, {},
+                     {65'400, chunks[0].get(), groupChunks[0].get()});
+        QCOMPARE(store.size(), 70'000u);
+        QCOMPARE(store.at(65'535).offset, c.entries[65'535].offset);
+        QCOMPARE(store.at(69'999).offset, c.entries[69'999].offset);
+    }
+
     void failureGroupModelUpdates()
     {
         FailureGroupModel model;

@@ -385,6 +385,40 @@ private Q_SLOTS:
         QVERIFY(out.batches < 60); // batched: at most ~20 a second
     }
 
+    void browserStoreHoldsWhatTheBatchesCarry()
+    {
+        // The scan writes entries straight into the browser store's chunks; past a chunk's 65,536 entries
+        // the store must still read exactly what the batches carry, group ids included.
+        const QString topic = u"dlq-store"_s;
+        QVERIFY(m_cluster->createTopic(topic, 4));
+        const char *reasons[] = {"Order 1 not found", "Card 2 declined", "Timeout calling tax"};
+        for (int i = 0; i < 70'000; ++i) {
+            const RecordHeaders h = {{"dlq-reason", reasons[i % 3], false}};
+            QVERIFY(m_producer->produce({topic, i % 4, "k" + QByteArray::number(i), false, "{}", h, 0}));
+        }
+        QVERIFY(m_producer->flush(30000));
+        DlqScanner scanner;
+        DlqBrowserModel model;
+        Outcome out;
+        collect(scanner, out);
+        connect(&scanner, &DlqScanner::scanStarted, &model, &DlqBrowserModel::beginScan);
+        connect(&scanner, &DlqScanner::batchReady, &model, &DlqBrowserModel::appendBatch);
+        scanner.start(request(topic));
+        QTRY_VERIFY_WITH_TIMEOUT(out.finished, 60000);
+        QVERIFY(out.result.error.isEmpty());
+        QCOMPARE(out.entries.size(), 70'000);
+        QCOMPARE(model.rowCount(), 70'000);
+        int mismatches = 0;
+        for (int i = 0; i < 70'000; ++i) {
+            const DlqIndexEntry &e = model.entry(i);
+            const DlqIndexEntry &want = out.entries[i];
+            mismatches += e.partition != want.partition || e.offset != want.offset || e.keyId != want.keyId
+                          || e.reasonId != want.reasonId || model.groupOf(i) != out.groupIds[i];
+        }
+        QCOMPARE(mismatches, 0);
+        QCOMPARE(out.result.groups.size(), 3);
+    }
+
     void liveTailAppends()
     {
         const QString topic = u"dlq-live"_s;

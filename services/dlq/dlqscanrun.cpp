@@ -94,7 +94,7 @@ private:
     void index();
     bool cancelled() const { return m_sink.cancelled && m_sink.cancelled(); }
     void flush(bool force);
-    void addStoreChunks();
+    void place(const DlqIndexEntry &entry, quint32 group);
     DlqScanProgress progress() const;
 
     const DlqScanRequest &m_request;
@@ -135,7 +135,9 @@ private:
     bool m_flushedOnce = false;
     qint64 m_records = 0;
     qint64 m_bytes = 0;
-    qint64 m_stored = 0; // entries the store has chunks for (Sink::storeChunks)
+    qint64 m_stored = 0; // entries written into the store's chunks (Sink::storeChunks)
+    DlqIndexChunks::EntryChunk m_entryChunk; // the ones being written
+    DlqIndexChunks::GroupChunk m_groupChunk;
     bool m_caughtUp = false;
     QString m_reportedProblem;
     DlqScanBatch m_batch;
@@ -439,8 +441,11 @@ void Scan::index()
             const DlqDecodedBatch &batch = b->batch;
             for (const DlqDecodedBatch::Record &r : batch.records()) {
                 const DlqIndexEntry entry = m_interner.intern(batch, r);
+                const quint32 group = m_groups.add(entry);
                 m_batch.entries.append(entry);
-                m_batch.groupIds.append(m_groups.add(entry));
+                m_batch.groupIds.append(group);
+                if (m_sink.storeChunks)
+                    place(entry, group);
                 m_bytes += qint64(entry.valueSize) + entry.keySize;
             }
             m_records += qint64(batch.size());
@@ -471,17 +476,26 @@ DlqScanProgress Scan::progress() const
     return p;
 }
 
-void Scan::addStoreChunks()
+void Scan::place(const DlqIndexEntry &entry, quint32 group)
 {
-    // The store holds ceil(n / chunk size) chunks after n entries: map the ones this batch adds.
+    // Where the store will keep the scan's m_stored-th entry (DlqEntryStore's layout): written here, on
+    // this thread, so that adding a batch costs the interface thread no copy. The store only reads below
+    // the entries it has been handed, and the batch's hand-over orders these writes before that.
     using namespace DlqIndexChunks;
-    const auto chunks = [](qint64 entries, int bits) { return (entries + (qint64(1) << bits) - 1) >> bits; };
-    const qint64 before = m_stored, after = m_stored + m_batch.entries.size();
-    for (qint64 c = chunks(before, EntryBits); c < chunks(after, EntryBits); ++c)
-        m_batch.entryChunks.push_back(LargeBuffer::makeShared<DlqIndexEntry>(size_t(1) << EntryBits));
-    for (qint64 c = chunks(before, GroupBits); c < chunks(after, GroupBits); ++c)
-        m_batch.groupChunks.push_back(LargeBuffer::makeShared<quint32>(size_t(1) << GroupBits));
-    m_stored = after;
+    const quint64 i = quint64(m_stored++);
+    const quint64 e = i & ((quint64(1) << EntryBits) - 1), g = i & ((quint64(1) << GroupBits) - 1);
+    if (e == 0) {
+        m_entryChunk = LargeBuffer::makeShared<DlqIndexEntry>(size_t(1) << EntryBits);
+        m_batch.entryChunks.push_back(m_entryChunk);
+    }
+    if (g == 0) {
+        m_groupChunk = LargeBuffer::makeShared<quint32>(size_t(1) << GroupBits);
+        m_batch.groupChunks.push_back(m_groupChunk);
+    }
+    if (m_batch.inPlace.first < 0)
+        m_batch.inPlace = {qint64(i), m_entryChunk.get(), m_groupChunk.get()};
+    m_entryChunk.get()[e] = entry;
+    m_groupChunk.get()[g] = group;
 }
 
 void Scan::flush(bool force)
@@ -497,8 +511,6 @@ void Scan::flush(bool force)
     m_batch.changedGroups = m_groups.takeChangedGroups();
     m_batch.changedPoison = m_groups.takeChangedPoison();
     m_batch.progress = progress();
-    if (m_sink.storeChunks)
-        addStoreChunks();
     // The next batch is likely as large as this one: room for that spares growing it step by step.
     const qsizetype room = qMax<qsizetype>(4096, m_batch.entries.size());
     if (m_sink.batch)

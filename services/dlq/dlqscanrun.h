@@ -17,8 +17,8 @@ struct Sink {
     // 27-50 ms in six runs of seven, one 105 ms; 66-82 ms before), and rows still arrive several times a
     // second.
     int batchIntervalMs = 150;
-    // Batches bring the store chunks their entries will need (DlqScanBatch::entryChunks): for a browser
-    // that keeps every entry of the scan, in order.
+    // Batches bring the store chunks their entries will need (DlqScanBatch::entryChunks), already holding
+    // the entries (DlqScanBatch::inPlace): for a browser that keeps every entry of the scan, in order.
     bool storeChunks = false;
 };
 

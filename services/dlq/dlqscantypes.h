@@ -83,6 +83,14 @@ struct DlqScanBatch {
     // the process's memory map lock, which the scan's threads keep busy.
     std::vector<DlqIndexChunks::EntryChunk> entryChunks;
     std::vector<DlqIndexChunks::GroupChunk> groupChunks;
+    // With the chunks, the scan has also written this batch's entries and group ids into them, as the
+    // scan's entries from number storeFirst on: the store checks that it holds the chunks named here for
+    // that position (a chunk before it, or the first new one) and then copies nothing.
+    struct InPlace {
+        qint64 first = -1; // -1: not written
+        const DlqIndexEntry *entryChunk = nullptr;
+        const quint32 *groupChunk = nullptr;
+    } inPlace;
     QList<FailureGroup> changedGroups;
     QList<PoisonMessage> changedPoison;
     DlqScanProgress progress;
