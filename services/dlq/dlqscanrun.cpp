@@ -2,11 +2,10 @@
 
 #include "dlqblockring.h"
 #include "dlqentrybuilder.h"
-#include "largebuffer.h"
+#include "dlqscanindexer.h"
 #include "services/kafka/clusterinspector.h"
 #include "services/kafka/fetchwaker.h"
 
-#include <QDateTime>
 #include <QElapsedTimer>
 
 #include <map>
@@ -17,7 +16,6 @@
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
-#include <pthread.h>
 #include <vector>
 
 using namespace Qt::StringLiterals;
@@ -72,8 +70,7 @@ public:
         , m_scanId(scanId)
         , m_strings(strings)
         , m_sink(sink)
-        , m_interner(*strings)
-        , m_groups(*strings)
+        , m_indexer(*strings, scanId, sink)
     {
     }
 
@@ -91,26 +88,20 @@ private:
     void reach(PartitionState &p, qint64 offset);
     void handOver();
     void watchQueue();
-    void index();
     bool cancelled() const { return m_sink.cancelled && m_sink.cancelled(); }
-    void flush(bool force);
-    void place(const DlqIndexEntry &entry, quint32 group);
-    DlqScanProgress progress() const;
 
     const DlqScanRequest &m_request;
     const quint64 m_scanId;
     std::shared_ptr<StringPool> m_strings;
     const DlqScanRun::Sink &m_sink;
 
-    // Two threads: the scan's own reads and decodes (its members below), the indexing thread interns,
-    // groups and hands batches to the sink (m_interner, m_groups and the members from m_clock on; the
-    // scan thread uses those only once the indexer has ended).
+    // Two threads: the scan's own reads and decodes (the members below), the indexing thread runs
+    // m_indexer, which the scan's thread uses only before that starts and after it has ended.
     DlqRecordDecoder m_decoder;
     DlqBlockRing m_ring;
     DlqScanBlock *m_block = nullptr; // being filled
     bool m_flushNow = false;  // for the next hand-over
-    DlqEntryInterner m_interner;
-    FailureGroups m_groups;
+    DlqScanIndexer m_indexer;
 
     KafkaHandle m_rk;
     TopicHandle m_topic;
@@ -129,18 +120,6 @@ private:
     std::unique_ptr<FetchWaker> m_waker;
     qint64 m_readRecords = 0;
     qint64 m_readValueBytes = 0;
-
-    QElapsedTimer m_clock;
-    qint64 m_lastFlushMs = -1;
-    bool m_flushedOnce = false;
-    qint64 m_records = 0;
-    qint64 m_bytes = 0;
-    qint64 m_stored = 0; // entries written into the store's chunks (Sink::storeChunks)
-    DlqIndexChunks::EntryChunk m_entryChunk; // the ones being written
-    DlqIndexChunks::GroupChunk m_groupChunk;
-    bool m_caughtUp = false;
-    QString m_reportedProblem;
-    DlqScanBatch m_batch;
 };
 
 bool Scan::open(QString *error)
@@ -432,94 +411,6 @@ void Scan::watchQueue()
     m_waker->observe(rd_kafka_queue_length(m_queue.get()), size_t(capacity));
 }
 
-// The indexing thread.
-void Scan::index()
-{
-    pthread_setname_np(pthread_self(), "dlq-index");
-    while (DlqScanBlock *b = m_ring.takeFull()) {
-        if (!cancelled()) {
-            const DlqDecodedBatch &batch = b->batch;
-            for (const DlqDecodedBatch::Record &r : batch.records()) {
-                const DlqIndexEntry entry = m_interner.intern(batch, r);
-                const quint32 group = m_groups.add(entry);
-                m_batch.entries.append(entry);
-                m_batch.groupIds.append(group);
-                if (m_sink.storeChunks)
-                    place(entry, group);
-                m_bytes += qint64(entry.valueSize) + entry.keySize;
-            }
-            m_records += qint64(batch.size());
-            m_caughtUp = b->caughtUp;
-            m_reportedProblem = b->problem;
-            flush(b->flushNow);
-        }
-        m_ring.giveBack(b);
-    }
-}
-
-DlqScanProgress Scan::progress() const
-{
-    DlqScanProgress p;
-    p.records = m_records;
-    p.bytes = m_bytes;
-    p.totalRecords = m_total;
-    p.elapsedMs = m_clock.elapsed();
-    const double seconds = qMax<qint64>(1, p.elapsedMs) / 1000.0;
-    p.recordsPerSecond = double(m_records) / seconds;
-    p.bytesPerSecond = double(m_bytes) / seconds;
-    p.caughtUp = m_caughtUp;
-    if (!p.caughtUp && p.recordsPerSecond > 0 && m_total > m_records)
-        p.etaMs = qint64(double(m_total - m_records) / p.recordsPerSecond * 1000.0);
-    else if (p.caughtUp)
-        p.etaMs = 0;
-    p.problem = m_reportedProblem;
-    return p;
-}
-
-void Scan::place(const DlqIndexEntry &entry, quint32 group)
-{
-    // Where the store will keep the scan's m_stored-th entry (DlqEntryStore's layout): written here, on
-    // this thread, so that adding a batch costs the interface thread no copy. The store only reads below
-    // the entries it has been handed, and the batch's hand-over orders these writes before that.
-    using namespace DlqIndexChunks;
-    const quint64 i = quint64(m_stored++);
-    const quint64 e = i & ((quint64(1) << EntryBits) - 1), g = i & ((quint64(1) << GroupBits) - 1);
-    if (e == 0) {
-        m_entryChunk = LargeBuffer::makeShared<DlqIndexEntry>(size_t(1) << EntryBits);
-        m_batch.entryChunks.push_back(m_entryChunk);
-    }
-    if (g == 0) {
-        m_groupChunk = LargeBuffer::makeShared<quint32>(size_t(1) << GroupBits);
-        m_batch.groupChunks.push_back(m_groupChunk);
-    }
-    if (m_batch.inPlace.first < 0)
-        m_batch.inPlace = {qint64(i), m_entryChunk.get(), m_groupChunk.get()};
-    m_entryChunk.get()[e] = entry;
-    m_groupChunk.get()[g] = group;
-}
-
-void Scan::flush(bool force)
-{
-    const qint64 now = m_clock.elapsed();
-    const bool due =
-        m_flushedOnce ? now - m_lastFlushMs >= m_sink.batchIntervalMs : !m_batch.entries.isEmpty();
-    if (!force && !due)
-        return;
-    m_lastFlushMs = now;
-    m_flushedOnce = m_flushedOnce || !m_batch.entries.isEmpty();
-    m_batch.scanId = m_scanId;
-    m_batch.changedGroups = m_groups.takeChangedGroups();
-    m_batch.changedPoison = m_groups.takeChangedPoison();
-    m_batch.progress = progress();
-    // The next batch is likely as large as this one: room for that spares growing it step by step.
-    const qsizetype room = qMax<qsizetype>(4096, m_batch.entries.size());
-    if (m_sink.batch)
-        m_sink.batch(std::move(m_batch));
-    m_batch = DlqScanBatch{};
-    m_batch.entries.reserve(room);
-    m_batch.groupIds.reserve(room);
-}
-
 bool Scan::startPartition(PartitionState &p)
 {
     if (rd_kafka_consume_start_queue(m_topic.get(), p.partition, p.from, m_queue.get()) != 0) {
@@ -537,7 +428,8 @@ void Scan::consume()
         if (!p.done && !startPartition(p))
             return;
     }
-    std::thread indexer([this] { index(); });
+    m_indexer.setTotalRecords(m_total);
+    std::thread indexer([this] { m_indexer.run(m_ring); });
     m_waker = std::make_unique<FetchWaker>(m_rk.get(), m_wakeProbes,
                                            qMin(kWakeTimeoutMs, m_request.requestTimeoutMs));
     while (!m_stop && (m_open > 0 || m_request.liveTail)) {
@@ -562,9 +454,6 @@ void Scan::consume()
 
 DlqScanResult Scan::run()
 {
-    m_clock.start();
-    m_batch.entries.reserve(4096);
-    m_batch.groupIds.reserve(4096);
     DlqScanResult result;
     result.scanId = m_scanId;
     DlqScanPlan plan;
@@ -583,15 +472,12 @@ DlqScanResult Scan::run()
         error = m_fatal;
     }
     result.cancelled = cancelled();
-    m_caughtUp = m_reaching == 0;
-    m_reportedProblem = m_problem;
-    if (error.isEmpty() && !result.cancelled)
-        flush(true);
+    m_indexer.finish(m_reaching == 0, m_problem, error.isEmpty() && !result.cancelled);
     result.error = error;
     result.notes = plan.notes;
-    result.progress = progress();
-    result.groups = m_groups.groups();
-    result.poison = m_groups.poisonMessages();
+    result.progress = m_indexer.progress();
+    result.groups = m_indexer.groups().groups();
+    result.poison = m_indexer.groups().poisonMessages();
     return result;
 }
 
