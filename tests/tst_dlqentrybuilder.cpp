@@ -2,6 +2,7 @@
 #include "services/dlq/dlqheadercodec.h"
 
 #include <QRandomGenerator>
+#include <QSet>
 #include <QTest>
 
 using namespace Qt::StringLiterals;
@@ -254,6 +255,91 @@ private Q_SLOTS:
         QCOMPARE(DlqEntryText::key(e, pool), QString(256, u'k') + u"…"_s);
         QCOMPARE(e.valueSize, quint32(r.value.size()));
         static_assert(sizeof(DlqIndexEntry) == 64);
+    }
+
+    // The scan interns a batch at a time, hashing its idempotency keys first and looking them up ahead
+    // (DlqEntryInterner::internAll), into a pool whose table was sized for the scan (StringPool::reserve):
+    // every id must be the one record-at-a-time interning gives.
+    void batchInterningAgreesWithOneByOne()
+    {
+        DlqDecodedBatch batch;
+        DlqRecordDecoder decoder;
+        QList<QByteArray> keys;
+        for (int i = 0; i < 6000; ++i) {
+            RecordHeaders h = encodeDlqHeaders(DlqDialect::SpringDlt, randomMetadata());
+            QByteArray key;
+            switch (m_rng.bounded(8)) {
+            case 0:
+                break; // none
+            case 1:
+                key = keys.isEmpty() ? "first" : keys.at(m_rng.bounded(int(keys.size()))); // failing again
+                break;
+            case 2:
+                key = QByteArray(StringPool::MaxLength + 10 + int(m_rng.bounded(3)), 'k'); // cut
+                break;
+            default:
+                key = "order-" + QByteArray::number(i);
+                break;
+            }
+            if (!key.isEmpty()) {
+                h.append({"idempotency-key", key, false});
+                keys.append(key);
+            }
+            decoder.decode(record(h), batch);
+        }
+
+        StringPool onePool, batchPool;
+        DlqEntryInterner one(onePool), all(batchPool);
+        all.reserve(qint64(batch.size()));
+        QList<DlqIndexEntry> expected, got;
+        for (const DlqDecodedBatch::Record &r : batch.records())
+            expected.append(one.intern(batch, r));
+        all.internAll(batch, [&](const DlqIndexEntry &e) { got.append(e); });
+        QCOMPARE(got.size(), expected.size());
+        for (qsizetype i = 0; i < got.size(); ++i) {
+            QCOMPARE(got[i].idempotencyKeyId, expected[i].idempotencyKeyId);
+            compare(got[i], expected[i], batchPool, qPrintable(u"record "_s + QString::number(i)));
+            if (QTest::currentTestFailed())
+                return;
+        }
+        QCOMPARE(batchPool.count(), onePool.count());
+        // The ids are the pool's own: interning a key again finds the same one.
+        for (size_t i = 0; i < batch.size(); ++i) {
+            const QByteArrayView key = batch.view(batch.records()[i].text[DlqDecodedBatch::IdempotencyKey]);
+            QCOMPARE(batchPool.intern(key), got[qsizetype(i)].idempotencyKeyId);
+        }
+        QCOMPARE(batchPool.count(), onePool.count());
+        // Equal keys share an id, and a cut key reads back cut.
+        QSet<quint32> distinct;
+        for (const DlqIndexEntry &e : std::as_const(got))
+            distinct.insert(e.idempotencyKeyId);
+        QSet<QByteArray> distinctKeys;
+        for (const QByteArray &k : std::as_const(keys))
+            distinctKeys.insert(k.size() > StringPool::MaxLength ? "cut" : k); // cut alike: one string
+        QCOMPARE(distinct.size(), distinctKeys.size() + 1); // and 0: no key
+        const QByteArray longKey = QByteArray(StringPool::MaxLength + 10, 'k');
+        if (distinctKeys.contains("cut"))
+            QVERIFY(batchPool.bytes(batchPool.intern(longKey)).endsWith("\xe2\x80\xa6"));
+    }
+
+    void reservedPoolKeepsItsIds()
+    {
+        StringPool pool;
+        QList<quint32> ids;
+        for (int i = 0; i < 20000; ++i)
+            ids.append(pool.intern(QByteArray::number(i * 7919)));
+        pool.reserve(3'000'000); // grows the table (up to its cap) with every string in it
+        for (int i = 0; i < 20000; ++i) {
+            const QByteArray s = QByteArray::number(i * 7919);
+            QCOMPARE(pool.intern(s, StringPool::hashBytes(s)), ids[i]);
+        }
+        pool.releaseLookup();
+        pool.reserve(10); // rebuilds it
+        QCOMPARE(pool.intern(QByteArray::number(19999 * 7919)), ids.last());
+        const quint32 fresh = pool.intern("fresh");
+        QCOMPARE(fresh, quint32(20001));
+        QCOMPARE(pool.intern("fresh", StringPool::hashBytes("fresh")), fresh);
+        QCOMPARE(pool.intern({}, StringPool::hashBytes({})), 0u);
     }
 };
 

@@ -237,6 +237,12 @@ quint32 DlqEntryInterner::route(quint32 topic, quint32 consumer)
 
 DlqIndexEntry DlqEntryInterner::intern(const DlqDecodedBatch &batch, const DlqDecodedBatch::Record &record)
 {
+    return internWith(batch, record, StringPool::hashBytes(keyOf(batch, record)));
+}
+
+DlqIndexEntry DlqEntryInterner::internWith(const DlqDecodedBatch &batch, const DlqDecodedBatch::Record &record,
+                                           quint32 keyHash)
+{
     using B = DlqDecodedBatch;
     const auto text = [&](B::Field f) { return batch.view(record.text[f]); };
     DlqIndexEntry e = record.entry;
@@ -248,6 +254,8 @@ DlqIndexEntry DlqEntryInterner::intern(const DlqDecodedBatch &batch, const DlqDe
     e.exceptionId = m_pool.intern(text(B::Exception));
     e.causeId = m_pool.intern(text(B::Cause));
     e.routeId = route(m_pool.intern(text(B::Topic)), m_pool.intern(text(B::Consumer)));
-    e.idempotencyKeyId = m_pool.intern(text(B::IdempotencyKey));
+    const QByteArrayView key = keyOf(batch, record);
+    // Longer ones are cut, and hashed as cut, by the pool.
+    e.idempotencyKeyId = key.size() > StringPool::MaxLength ? m_pool.intern(key) : m_pool.intern(key, keyHash);
     return e;
 }

@@ -63,11 +63,36 @@ public:
     {
     }
     DlqIndexEntry intern(const DlqDecodedBatch &batch, const DlqDecodedBatch::Record &record);
+    // A whole batch, in order: nearly every idempotency key is new, and a scan's look-up table outgrows
+    // the processor's caches, so each key's place in it is fetched a few records ahead.
+    template <typename Each> void internAll(const DlqDecodedBatch &batch, Each &&each)
+    {
+        const std::vector<DlqDecodedBatch::Record> &records = batch.records();
+        const size_t n = records.size();
+        m_keyHashes.resize(n);
+        for (size_t i = 0; i < n; ++i)
+            m_keyHashes[i] = StringPool::hashBytes(keyOf(batch, records[i]));
+        for (size_t i = 0; i < n; ++i) {
+            if (i + kLookAhead < n)
+                m_pool.prefetch(m_keyHashes[i + kLookAhead]);
+            each(internWith(batch, records[i], m_keyHashes[i]));
+        }
+    }
+    // Room for a scan of this many records (StringPool::reserve).
+    void reserve(qint64 records) { m_pool.reserve(records); }
 
 private:
+    static constexpr size_t kLookAhead = 8;
+    static QByteArrayView keyOf(const DlqDecodedBatch &batch, const DlqDecodedBatch::Record &record)
+    {
+        return StringPool::significant(batch.view(record.text[DlqDecodedBatch::IdempotencyKey]));
+    }
+    DlqIndexEntry internWith(const DlqDecodedBatch &batch, const DlqDecodedBatch::Record &record,
+                             quint32 keyHash);
     quint32 route(quint32 topic, quint32 consumer);
 
     StringPool &m_pool;
+    std::vector<quint32> m_keyHashes; // internAll()'s
     quint32 m_routeTopic = 0, m_routeConsumer = 0, m_route = 0;
 };
 

@@ -24,15 +24,14 @@ void DlqScanIndexer::run(DlqBlockRing &ring)
     while (DlqScanBlock *b = ring.takeFull()) {
         if (!cancelled()) {
             const DlqDecodedBatch &batch = b->batch;
-            for (const DlqDecodedBatch::Record &r : batch.records()) {
-                const DlqIndexEntry entry = m_interner.intern(batch, r);
+            m_interner.internAll(batch, [this](const DlqIndexEntry &entry) {
                 const quint32 group = m_groups.add(entry);
                 m_batch.entries.append(entry);
                 m_batch.groupIds.append(group);
                 if (m_sink.storeChunks)
                     place(entry, group);
                 m_bytes += qint64(entry.valueSize) + entry.keySize;
-            }
+            });
             m_records += qint64(batch.size());
             m_caughtUp = b->caughtUp;
             m_reportedProblem = b->problem;

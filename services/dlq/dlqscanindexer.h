@@ -16,7 +16,12 @@ class DlqScanIndexer final {
 public:
     DlqScanIndexer(StringPool &strings, quint64 scanId, const DlqScanRun::Sink &sink);
 
-    void setTotalRecords(qint64 total) { m_total = total; }
+    // Before run(): what the scan expects to index.
+    void setTotalRecords(qint64 total)
+    {
+        m_total = total;
+        m_interner.reserve(total);
+    }
     // Takes blocks until the ring is closed and empty.
     void run(DlqBlockRing &ring);
     // After run(): the final state, and (unless the scan failed or was cancelled) the last batch.

@@ -1,6 +1,7 @@
 #include "reasonpattern.h"
 
 #include <array>
+#include <cstring>
 
 namespace {
 // Bytes of ASCII words; every byte of a non-ASCII character counts as a letter unless it is one of the
@@ -214,10 +215,41 @@ QByteArray reasonPatternUtf8(QByteArrayView s, qsizetype maxBytes)
     return out;
 }
 
-void reasonPatternUtf8(QByteArrayView s, qsizetype maxBytes, QByteArray &out)
+namespace {
+// The pattern being written: appends into the buffer's own storage, which keeps its capacity from one
+// reason to the next (QByteArray's append checks sharing and growth for every piece).
+class PatternWriter {
+public:
+    explicit PatternWriter(QByteArray &out)
+        : m_out(out)
+    {
+        if (m_out.size() < 256)
+            m_out.resize(256);
+    }
+    ~PatternWriter() { m_out.truncate(m_size); }
+    qsizetype size() const { return m_size; }
+    bool isEmpty() const { return m_size == 0; }
+    char at(qsizetype i) const { return m_out.at(i); }
+    void truncate(qsizetype n) { m_size = qMin(m_size, n); }
+    PatternWriter &operator+=(QByteArrayView piece)
+    {
+        if (m_size + piece.size() > m_out.size())
+            m_out.resize(qMax(m_out.size() * 2, m_size + piece.size()));
+        std::memcpy(m_out.data() + m_size, piece.data(), size_t(piece.size()));
+        m_size += piece.size();
+        return *this;
+    }
+    PatternWriter &operator+=(char c) { return *this += QByteArrayView(&c, 1); }
+
+private:
+    QByteArray &m_out;
+    qsizetype m_size = 0;
+};
+} // namespace
+
+void reasonPatternUtf8(QByteArrayView s, qsizetype maxBytes, QByteArray &buffer)
 {
-    out.clear();
-    out.reserve(qMin(s.size(), maxBytes + 8));
+    PatternWriter out(buffer);
     bool pendingSpace = false;
     const auto put = [&](QByteArrayView piece) {
         if (pendingSpace && !out.isEmpty())
@@ -286,7 +318,7 @@ void reasonPatternUtf8(QByteArrayView s, qsizetype maxBytes, QByteArray &out)
     }
     if (i < s.size()) { // cut: at the same length whatever the words, so cut patterns still match
         qsizetype at = qMin(out.size(), maxBytes);
-        while (at > 0 && at < out.size() && (quint8(out[at]) & 0xc0) == 0x80)
+        while (at > 0 && at < out.size() && (quint8(out.at(at)) & 0xc0) == 0x80)
             --at;
         out.truncate(at);
         out += "\xe2\x80\xa6";

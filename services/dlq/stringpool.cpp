@@ -19,6 +19,7 @@ qsizetype utf8Boundary(QByteArrayView bytes, qsizetype at)
 }
 constexpr char kEllipsis[] = "\xe2\x80\xa6";
 constexpr quint32 kFirstTableSize = 4096;
+constexpr qint64 kReserveAtMost = 2 << 20; // a table of 32 MB
 } // namespace
 
 StringPool::StringPool()
@@ -86,7 +87,14 @@ quint32 StringPool::intern(QByteArrayView bytes)
         cut = bytes.first(utf8Boundary(bytes, MaxLength - 3)).toByteArray() + kEllipsis;
         bytes = cut;
     }
-    const quint32 h = hashBytes(bytes);
+    return intern(bytes, hashBytes(bytes));
+}
+
+quint32 StringPool::intern(QByteArrayView bytes, quint32 h)
+{
+    Q_ASSERT(bytes.size() <= MaxLength);
+    if (bytes.isEmpty())
+        return 0;
     TableEntry &recent = m_recent[h & (RecentSize - 1)];
     if (isRecent(recent, h, bytes))
         return recent.id;
@@ -111,6 +119,30 @@ quint32 StringPool::intern(QByteArrayView bytes)
     if (++m_interned * 2 > m_tableSize)
         grow(m_tableSize * 2);
     return id;
+}
+
+void StringPool::prefetch(quint32 hash) const
+{
+#if defined(__GNUC__)
+    if (m_table)
+        __builtin_prefetch(m_table + (hash & (m_tableSize - 1)));
+#else
+    Q_UNUSED(hash);
+#endif
+}
+
+void StringPool::reserve(qint64 more)
+{
+    if (!m_table)
+        rebuildLookup();
+    // At most half full, as intern() keeps it; capped so that a huge topic's estimate cannot claim
+    // hundreds of megabytes up front (past it, the table grows as it fills).
+    const qint64 wanted = qMin<qint64>(qint64(m_interned) + qMax<qint64>(0, more), kReserveAtMost) * 2;
+    quint32 size = m_tableSize;
+    while (qint64(size) < wanted)
+        size *= 2;
+    if (size != m_tableSize)
+        grow(size);
 }
 
 quint32 StringPool::add(QByteArrayView bytes)

@@ -27,6 +27,14 @@ public:
 
     // Writer thread only.
     quint32 intern(QByteArrayView bytes);
+    // The same with hashBytes(bytes) known, for bytes no longer than MaxLength (see prefetch()).
+    quint32 intern(QByteArrayView bytes, quint32 hash);
+    // Loads the look-up table's place for a hash ahead of intern(bytes, hash): a writer that knows its
+    // next strings spares itself the wait on memory, as the table of a large scan outgrows the caches.
+    void prefetch(quint32 hash) const;
+    // Room in the look-up table for this many more interned strings (up to a few million), so that a scan
+    // that knows its size does not rehash the table as it goes.
+    void reserve(qint64 more);
     quint32 intern(QStringView text); // stored as UTF-8
     // Two ids as one (e.g. original topic + consumer): the pair's 8 bytes are interned like a string.
     quint32 internPair(quint32 first, quint32 second);
