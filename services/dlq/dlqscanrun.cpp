@@ -35,10 +35,12 @@ constexpr int kMaxPartitions = 65536; // DlqIndexEntry::partition is 16 bits
 // Prefetch budget. Every partition's fetch queue forwards to the scan's one queue, and librdkafka checks
 // its limits against the queue it forwards to: so this bounds the whole scan, however many partitions. It
 // also caps each fetch response (fetch.max.bytes). Small, so records are still in the processor's caches
-// when the reader gets to them; a full queue would stop fetching until a broker thread next wakes up, which
-// FetchWaker sees to. Measured with bench_dlq --scans-only at 1M records, with the waker: 64 MB took
-// 4.1-4.9 s and 5.6-7.3 s of CPU, 8 MB 3.4-4.5 s and 4.6-6.3 s of CPU.
-constexpr int kQueueKbytes = 8 * 1024;
+// when the reader gets to them, and librdkafka's heap stays small (every page it grows by is faulted in
+// anew); a full queue would stop fetching until a broker thread next wakes up, which FetchWaker sees to.
+// Measured with bench_dlq --scans-only at 1M records, with the waker: 64 MB took 4.1-4.9 s and 5.6-7.3 s
+// of CPU, 8 MB 3.4-4.5 s and 4.6-6.3 s. With the indexer's look-ahead, alternating runs: 8 MB 3.28 s and
+// 4.46 s of CPU (mean of 6), 4 MB 3.00 s and 3.67 s, 2 MB 4.64 s (the brokers wait on the waker).
+constexpr int kQueueKbytes = 4 * 1024;
 constexpr int kQueueMessages = 1000000;
 // How long a wake-up round may wait for its answers (it only matters when a broker does not answer).
 constexpr int kWakeTimeoutMs = 500;
