@@ -322,6 +322,28 @@ private Q_SLOTS:
             QVERIFY(batchPool.bytes(batchPool.intern(longKey)).endsWith("\xe2\x80\xa6"));
     }
 
+    // The fast path finds headers by name: a name one byte away from a known one (at the start, the
+    // middle or the end) is not that header.
+    void nearMissNamesAreNotRecognised()
+    {
+        const QList<QByteArray> names = {"kafka_dlt-exception-message", "kafka_dlt-original-topic",
+                                         "idempotency-key", "dlq-reason", "__connect.errors.exception.message"};
+        for (const QByteArray &name : names) {
+            for (qsizetype at : {qsizetype(0), name.size() / 2, name.size() - 9, name.size() - 1}) {
+                QByteArray near = name;
+                near[at] = near[at] == 'x' ? 'y' : 'x';
+                const DlqHeaderView real{name, "v", false}, fake{near, "v", false};
+                DlqFastFields withReal, withFake;
+                QVERIFY(decodeDlqHeadersFast(&real, 1, withReal));
+                const bool taken = decodeDlqHeadersFast(&fake, 1, withFake);
+                QVERIFY2(!taken || withFake.dialect != withReal.dialect
+                             || (withFake.reason.isEmpty() && withFake.originalTopic.isEmpty()
+                                 && withFake.idempotencyKey.isEmpty()),
+                         near.constData());
+            }
+        }
+    }
+
     void reservedPoolKeepsItsIds()
     {
         StringPool pool;
