@@ -254,8 +254,6 @@ DlqIndexEntry DlqEntryInterner::internWith(const DlqDecodedBatch &batch, const D
     e.exceptionId = m_pool.intern(text(B::Exception));
     e.causeId = m_pool.intern(text(B::Cause));
     e.routeId = route(m_pool.intern(text(B::Topic)), m_pool.intern(text(B::Consumer)));
-    const QByteArrayView key = keyOf(batch, record);
-    // Longer ones are cut, and hashed as cut, by the pool.
-    e.idempotencyKeyId = key.size() > StringPool::MaxLength ? m_pool.intern(key) : m_pool.intern(key, keyHash);
+    e.idempotencyKeyId = m_pool.intern(keyOf(batch, record), keyHash);
     return e;
 }

@@ -92,7 +92,8 @@ quint32 StringPool::intern(QByteArrayView bytes)
 
 quint32 StringPool::intern(QByteArrayView bytes, quint32 h)
 {
-    Q_ASSERT(bytes.size() <= MaxLength);
+    if (bytes.size() > MaxLength)
+        return intern(bytes); // cut first: the hash of the whole string is not the one stored
     if (bytes.isEmpty())
         return 0;
     TableEntry &recent = m_recent[h & (RecentSize - 1)];

@@ -27,7 +27,8 @@ public:
 
     // Writer thread only.
     quint32 intern(QByteArrayView bytes);
-    // The same with hashBytes(bytes) known, for bytes no longer than MaxLength (see prefetch()).
+    // The same with hashBytes(bytes) known (see prefetch()); a string longer than MaxLength is hashed
+    // again once cut.
     quint32 intern(QByteArrayView bytes, quint32 hash);
     // Loads the look-up table's place for a hash ahead of intern(bytes, hash): a writer that knows its
     // next strings spares itself the wait on memory, as the table of a large scan outgrows the caches.
