@@ -1,5 +1,6 @@
-// FetchWaker: a wake-up round goes to the leaders only after the reader's queue was half full and has drained,
-// reaches them (the mock cluster answers it), and never holds up the scan's end when a broker is gone.
+// FetchWaker: a wake-up round goes to the leaders only after the reader's queue was half full (or the reader
+// took half a queue at once) and has drained, reaches them (the mock cluster answers it), and never holds up
+// the scan's end when a broker is gone.
 
 #include "services/demo/mockkafkacluster.h"
 #include "services/kafka/fetchwaker.h"
@@ -8,6 +9,7 @@
 #include <QElapsedTimer>
 #include <QTest>
 
+#include <memory>
 #include <thread>
 
 using namespace Qt::StringLiterals;
@@ -15,16 +17,31 @@ using namespace Qt::StringLiterals;
 class TestFetchWaker : public QObject {
     Q_OBJECT
 
+    // A waker over a three-broker cluster whose topic "dlt" has a partition led by each broker.
+    struct ThreeLeaders {
+        MockKafkaCluster cluster{3};
+        KafkaHandle rk;
+        std::unique_ptr<FetchWaker> waker;
+    };
+    static void start(ThreeLeaders &t)
+    {
+        QVERIFY2(t.cluster.isValid(), qPrintable(t.cluster.error()));
+        QVERIFY(t.cluster.createTopic(u"dlt"_s, 3));
+        QString error;
+        t.rk = KafkaConfig::createClient(RD_KAFKA_CONSUMER, t.cluster.clientProperties(), &error);
+        QVERIFY2(t.rk, qPrintable(error));
+        t.waker = std::make_unique<FetchWaker>(
+            t.rk.get(), QList<TopicPartition>{{u"dlt"_s, 0}, {u"dlt"_s, 1}, {u"dlt"_s, 2}}, 5000);
+    }
+
 private Q_SLOTS:
     void roundOnlyAfterTheQueueFilledAndDrained()
     {
-        MockKafkaCluster cluster(3);
-        QVERIFY2(cluster.isValid(), qPrintable(cluster.error()));
-        QVERIFY(cluster.createTopic(u"dlt"_s, 3));
-        QString error;
-        KafkaHandle rk = KafkaConfig::createClient(RD_KAFKA_CONSUMER, cluster.clientProperties(), &error);
-        QVERIFY2(rk, qPrintable(error));
-        FetchWaker waker(rk.get(), {{u"dlt"_s, 0}, {u"dlt"_s, 1}, {u"dlt"_s, 2}}, 5000);
+        ThreeLeaders leaders;
+        start(leaders);
+        if (QTest::currentTestFailed())
+            return;
+        FetchWaker &waker = *leaders.waker;
 
         // A queue that never reaches half of what it holds: the brokers are fetching, nothing to wake.
         for (const size_t depth : {0, 10, 49, 20, 0})
@@ -50,12 +67,44 @@ private Q_SLOTS:
         QCOMPARE(waker.unansweredRounds(), 0);
     }
 
+    void aLargeTakeCountsAsAFullQueue()
+    {
+        // librdkafka's callback consumer takes all that is queued at once: the queue then reads empty while
+        // the reader works through what it took, which may be what stopped every broker.
+        ThreeLeaders leaders;
+        start(leaders);
+        if (QTest::currentTestFailed())
+            return;
+        FetchWaker &waker = *leaders.waker;
+
+        // Small takes from a queue that never fills: nothing to wake.
+        QVERIFY(!waker.observe(0, 100, 10));
+        QVERIFY(!waker.observe(0, 100, 49));
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        QCOMPARE(waker.answeredRounds() + waker.unansweredRounds(), 0);
+
+        // Half a queue taken in one go, the queue now below half: a round, at once.
+        QVERIFY(waker.observe(0, 100, 50));
+        QTRY_COMPARE_WITH_TIMEOUT(waker.answeredRounds(), 1, 10000);
+
+        // The reader counts afresh from the round: a smaller take after it wakes nobody again.
+        QVERIFY(!waker.observe(0, 100, 30));
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        QCOMPARE(waker.answeredRounds(), 1);
+
+        // A large take while the queue is still half full waits until it is not.
+        QVERIFY(!waker.observe(60, 100, 80));
+        QVERIFY(waker.observe(20, 100, 90));
+        QTRY_COMPARE_WITH_TIMEOUT(waker.answeredRounds(), 2, 10000);
+        QCOMPARE(waker.unansweredRounds(), 0);
+    }
+
     void brokerGoneDoesNotHoldTheEnd()
     {
         // A port nothing listens on: the round cannot be answered, and ending waits at most its timeout.
         QString error;
-        KafkaHandle rk = KafkaConfig::createClient(
-            RD_KAFKA_CONSUMER, {{u"bootstrap.servers"_s, u"127.0.0.1:1"_s}}, &error);
+        KafkaHandle rk = KafkaConfig::createClient(RD_KAFKA_CONSUMER,
+                                                   {{u"bootstrap.servers"_s, u"127.0.0.1:1"_s}}, &error);
         QVERIFY2(rk, qPrintable(error));
         QElapsedTimer clock;
         {

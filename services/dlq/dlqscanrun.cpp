@@ -33,14 +33,16 @@ using QueueHandle = std::unique_ptr<rd_kafka_queue_t, QueueDeleter>;
 
 constexpr int kMaxPartitions = 65536; // DlqIndexEntry::partition is 16 bits
 // Prefetch budget. Every partition's fetch queue forwards to the scan's one queue, and librdkafka checks
-// its limits against the queue it forwards to: so this bounds the whole scan, however many partitions. It
-// also caps each fetch response (fetch.max.bytes). Small, so records are still in the processor's caches
-// when the reader gets to them, and librdkafka's heap stays small (every page it grows by is faulted in
-// anew); a full queue would stop fetching until a broker thread next wakes up, which FetchWaker sees to.
-// Measured with bench_dlq --scans-only at 1M records, with the waker: 64 MB took 4.1-4.9 s and 5.6-7.3 s
-// of CPU, 8 MB 3.4-4.5 s and 4.6-6.3 s. With the indexer's look-ahead, alternating runs: 8 MB 3.28 s and
-// 4.46 s of CPU (mean of 6), 4 MB 3.00 s and 3.67 s, 2 MB 4.64 s (the brokers wait on the waker).
-constexpr int kQueueKbytes = 4 * 1024;
+// its limits against the queue it forwards to: so this bounds the whole scan, however many partitions. A
+// broker thread that finds the queue over it stops fetching until something wakes it (FetchWaker), and
+// the cluster sits idle meanwhile. So a fetch response is capped at half of it (consumerProperties): it
+// takes two responses the reader has not started on to stop a broker. The reader outpaces the brokers,
+// so the queue is rarely that full and memory stays small.
+// Measured with bench_dlq --scans-only at 1M records, 4 alternating runs against one mock cluster, whose
+// single thread bounds both readers: a 4 MB queue (with 4 MB responses) took 3.17 s (median) against
+// kcat's 2.66 s, because nearly every response filled the queue; 16 MB with 8 MB responses 2.64 s against
+// kcat's 2.81 s. 8 MB and 32 MB queues were no better than 16 MB.
+constexpr int kQueueKbytes = 16 * 1024;
 constexpr int kQueueMessages = 1000000;
 // How long a wake-up round may wait for its answers (it only matters when a broker does not answer).
 constexpr int kWakeTimeoutMs = 500;
@@ -122,6 +124,7 @@ private:
     std::unique_ptr<FetchWaker> m_waker;
     qint64 m_readRecords = 0;
     qint64 m_readValueBytes = 0;
+    qint64 m_takenFrom = 0; // m_readRecords when the current take from the queue began, or at the last round
 };
 
 bool Scan::open(QString *error)
@@ -410,7 +413,9 @@ void Scan::watchQueue()
     // librdkafka counts the queue's bytes by record value, and stops at either limit.
     const qint64 averageValue = qMax<qint64>(1, m_readValueBytes / m_readRecords);
     const qint64 capacity = qMin<qint64>(kQueueMessages, qint64(kQueueKbytes) * 1024 / averageValue);
-    m_waker->observe(rd_kafka_queue_length(m_queue.get()), size_t(capacity));
+    if (m_waker->observe(rd_kafka_queue_length(m_queue.get()), size_t(capacity),
+                         size_t(m_readRecords - m_takenFrom)))
+        m_takenFrom = m_readRecords;
 }
 
 bool Scan::startPartition(PartitionState &p)
@@ -438,6 +443,7 @@ void Scan::consume()
         if (cancelled())
             break;
         watchQueue();
+        m_takenFrom = m_readRecords; // this call takes all that is queued now
         rd_kafka_consume_callback_queue(m_queue.get(), 100, &Scan::onMessage, this);
         rd_kafka_poll(m_rk.get(), 0); // error callbacks
         if (!m_fatal.isEmpty())
@@ -495,6 +501,10 @@ KafkaProperties consumerProperties(const KafkaProperties &cluster, int queueKbyt
     KafkaProperties props = {
         {u"client.id"_s, u"berth-dlq-scan"_s},
         {u"fetch.message.max.bytes"_s, QString::number(qMin(1024, queueKbytes) * 1024)},
+        // Set, or librdkafka caps a response at the whole queue. Too small a cap costs the brokers: the
+        // partitions past it still get looked up, answered empty and asked again (the mock cluster, which
+        // walks each partition's log from its start, spent a tenth more time on a scan).
+        {u"fetch.max.bytes"_s, QString::number(qMax(1024, queueKbytes / 2) * 1024)},
         {u"fetch.wait.max.ms"_s, u"100"_s},
         {u"queued.min.messages"_s, QString::number(kQueueMessages)},
         {u"queued.max.messages.kbytes"_s, QString::number(queueKbytes)},

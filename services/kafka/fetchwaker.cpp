@@ -24,22 +24,25 @@ FetchWaker::~FetchWaker()
         m_thread.join();
 }
 
-void FetchWaker::observe(std::size_t depth, std::size_t capacity)
+bool FetchWaker::observe(std::size_t depth, std::size_t capacity, std::size_t taken)
 {
     if (capacity == 0 || !m_thread.joinable())
-        return;
+        return false;
+    if (taken * 2 >= capacity)
+        m_armed = true; // the queue held half of it when the reader took it
     if (depth * 2 >= capacity) {
         m_armed = true;
-        return;
+        return false;
     }
     if (!m_armed)
-        return;
+        return false;
     m_armed = false;
     {
         std::lock_guard lock(m_mutex);
         m_pending = true; // merges with a round not yet sent
     }
     m_wanted.notify_one();
+    return true;
 }
 
 long long FetchWaker::answeredRounds() const

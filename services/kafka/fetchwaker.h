@@ -22,6 +22,12 @@
 // is back below half, a thread of the waker's own asks each leader for an end offset: that request wakes
 // the leader's broker thread, which finds room in the queue and fetches again. One request per leader and
 // at most one round in flight, so a scan that never fills its queue sends none.
+//
+// librdkafka's callback consumer takes everything queued in one go: the queue then reads empty while the
+// reader works through what it took. So the reader also reports how many records it has taken since it
+// last looked at the queue (or since the last round): half a queue's worth counts as a half-full queue.
+// Without that, responses that filled the queue while the reader waited went unseen, and every broker
+// slept its full second (seen with bench_dlq: 1 s with no fetch on any broker, one scan in three).
 class FetchWaker final {
 public:
     // oneLeaderEach: a partition led by each broker the reader fetches from.
@@ -30,8 +36,9 @@ public:
     FetchWaker(const FetchWaker &) = delete;
     FetchWaker &operator=(const FetchWaker &) = delete;
 
-    // On the reader's thread: the queue holds depth records and about capacity fit.
-    void observe(std::size_t depth, std::size_t capacity);
+    // On the reader's thread: the queue holds depth records, about capacity fit, and the reader holds taken
+    // more that it took out in one go. True when this started a round: count taken afresh from here.
+    bool observe(std::size_t depth, std::size_t capacity, std::size_t taken = 0);
     // Wake-up rounds so far that every leader answered, and that some did not.
     long long answeredRounds() const;
     long long unansweredRounds() const;

@@ -19,6 +19,7 @@
 #include <QElapsedTimer>
 #include <QTableView>
 #include <QTimer>
+#include <QDir>
 #include <QFile>
 #include <QProcess>
 #include <QStandardPaths>
@@ -81,6 +82,20 @@ double cpuSecondsOf(qint64 pid)
     return double(fields.at(11).toLongLong() + fields.at(12).toLongLong()) / double(sysconf(_SC_CLK_TCK));
 }
 
+// Seconds the mock cluster's threads have spent runnable but waiting for a core (Linux schedstat): the
+// cluster is what bounds a scan, so its waits show how much the reader's own threads get in its way.
+double queueSecondsOf(qint64 pid)
+{
+    double total = 0;
+    const QString tasks = u"/proc/"_s + QString::number(pid) + u"/task/"_s;
+    for (const QString &tid : QDir(tasks).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        QFile stat(tasks + tid + u"/schedstat"_s);
+        if (stat.open(QIODevice::ReadOnly))
+            total += stat.readAll().split(' ').value(1).toDouble() / 1e9;
+    }
+    return total;
+}
+
 // Child: the cluster and the records; prints READY and lives until its stdin closes.
 int serve(qint64 records)
 {
@@ -127,6 +142,7 @@ struct KcatFigures {
     double seconds = -1;
     double cpuSeconds = -1;
     double mockCpuSeconds = -1; // the mock cluster's, serving this run
+    double mockQueueSeconds = -1; // of it waiting for a core
 };
 
 KcatFigures kcatOnce(const QString &bootstrap)
@@ -139,6 +155,7 @@ KcatFigures kcatOnce(const QString &bootstrap)
     kcat.setProcessEnvironment(env);
     const double cpuBefore = cpuSeconds(RUSAGE_CHILDREN);
     const double mockBefore = cpuSecondsOf(mockPid);
+    const double queueBefore = queueSecondsOf(mockPid);
     QElapsedTimer clock;
     clock.start();
     kcat.start(u"kcat"_s,
@@ -149,6 +166,7 @@ KcatFigures kcatOnce(const QString &bootstrap)
     f.seconds = double(clock.nsecsElapsed()) / 1e9;
     f.cpuSeconds = cpuSeconds(RUSAGE_CHILDREN) - cpuBefore; // the mock cluster child is not reaped yet
     f.mockCpuSeconds = cpuSecondsOf(mockPid) - mockBefore;
+    f.mockQueueSeconds = queueSecondsOf(mockPid) - queueBefore;
     return f;
 }
 
@@ -156,6 +174,7 @@ struct ScanFigures {
     double seconds = -1;
     double cpuSeconds = -1; // this process's, over the scan (the mock cluster runs in the child)
     double mockCpuSeconds = -1;
+    double mockQueueSeconds = -1;
     double firstRowsMs = -1;
     qint64 records = 0;
 };
@@ -239,11 +258,12 @@ ScanFigures scanOnce(const QString &bootstrap, DlqBrowserModel &model)
             f.firstRowsMs = double(clock.nsecsElapsed()) / 1e6;
         model.appendBatch(batch);
     });
-    double cpuBefore = 0, mockBefore = 0;
+    double cpuBefore = 0, mockBefore = 0, queueBefore = 0;
     QObject::connect(&scanner, &DlqScanner::scanFinished, &model, [&](const DlqScanResult &r) {
         f.seconds = double(clock.nsecsElapsed()) / 1e9;
         f.cpuSeconds = cpuSeconds(RUSAGE_SELF) - cpuBefore;
         f.mockCpuSeconds = cpuSecondsOf(mockPid) - mockBefore;
+        f.mockQueueSeconds = queueSecondsOf(mockPid) - queueBefore;
         f.records = r.progress.records;
         if (!r.error.isEmpty())
             std::cerr << "scan: " << qPrintable(r.error) << std::endl;
@@ -255,6 +275,7 @@ ScanFigures scanOnce(const QString &bootstrap, DlqBrowserModel &model)
     request.topic = kTopic;
     cpuBefore = cpuSeconds(RUSAGE_SELF);
     mockBefore = cpuSecondsOf(mockPid);
+    queueBefore = queueSecondsOf(mockPid);
     clock.start();
     scanner.start(request);
     while (!done)
@@ -314,8 +335,9 @@ int main(int argc, char **argv)
             DlqBrowserModel model;
             const ScanFigures f = scanOnce(bootstrap, model);
             std::cerr << "# kcat " << kc.seconds << " s, CPU " << kc.cpuSeconds << " s, mock " << kc.mockCpuSeconds
-                      << " s | scan " << f.seconds << " s, CPU " << f.cpuSeconds << " s, mock " << f.mockCpuSeconds
-                      << " s | ratio " << f.seconds / kc.seconds << std::endl;
+                      << " s (waited " << kc.mockQueueSeconds << " s) | scan " << f.seconds << " s, CPU "
+                      << f.cpuSeconds << " s, mock " << f.mockCpuSeconds << " s (waited " << f.mockQueueSeconds
+                      << " s) | ratio " << f.seconds / kc.seconds << std::endl;
         }
         server.closeWriteChannel();
         server.waitForFinished(30'000);
