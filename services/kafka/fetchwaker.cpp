@@ -24,25 +24,24 @@ FetchWaker::~FetchWaker()
         m_thread.join();
 }
 
-bool FetchWaker::observe(std::size_t depth, std::size_t capacity, std::size_t taken)
+void FetchWaker::observe(std::size_t depth, std::size_t capacity, std::size_t taken)
 {
     if (capacity == 0 || !m_thread.joinable())
-        return false;
+        return;
     if (taken * 2 >= capacity)
         m_armed = true; // the queue held half of it when the reader took it
     if (depth * 2 >= capacity) {
         m_armed = true;
-        return false;
+        return;
     }
     if (!m_armed)
-        return false;
+        return;
     m_armed = false;
     {
         std::lock_guard lock(m_mutex);
         m_pending = true; // merges with a round not yet sent
     }
     m_wanted.notify_one();
-    return true;
 }
 
 long long FetchWaker::answeredRounds() const

@@ -23,11 +23,10 @@
 // the leader's broker thread, which finds room in the queue and fetches again. One request per leader and
 // at most one round in flight, so a scan that never fills its queue sends none.
 //
-// librdkafka's callback consumer takes everything queued in one go: the queue then reads empty while the
-// reader works through what it took. So the reader also reports how many records it has taken since it
-// last looked at the queue (or since the last round): half a queue's worth counts as a half-full queue.
-// Without that, responses that filled the queue while the reader waited went unseen, and every broker
-// slept its full second (seen with bench_dlq: 1 s with no fetch on any broker, one scan in three).
+// Records the reader has taken out of the queue and not handled yet count as queued: it reports how many
+// it holds. A reader that takes all that is queued at once (librdkafka's callback consumer does) leaves
+// the queue reading empty while it works; responses that filled the queue while it waited then went
+// unseen, and every broker slept its full second (seen with bench_dlq, one scan in three).
 class FetchWaker final {
 public:
     // oneLeaderEach: a partition led by each broker the reader fetches from.
@@ -37,8 +36,8 @@ public:
     FetchWaker &operator=(const FetchWaker &) = delete;
 
     // On the reader's thread: the queue holds depth records, about capacity fit, and the reader holds taken
-    // more that it took out in one go. True when this started a round: count taken afresh from here.
-    bool observe(std::size_t depth, std::size_t capacity, std::size_t taken = 0);
+    // more that it has taken out.
+    void observe(std::size_t depth, std::size_t capacity, std::size_t taken = 0);
     // Wake-up rounds so far that every leader answered, and that some did not.
     long long answeredRounds() const;
     long long unansweredRounds() const;
