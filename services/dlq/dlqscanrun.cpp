@@ -8,6 +8,7 @@
 
 #include <QElapsedTimer>
 
+#include <cstdint>
 #include <map>
 #include <set>
 #include <thread>
@@ -445,11 +446,12 @@ bool Scan::takeQueued(int timeoutMs)
         for (ssize_t i = 0; i < n; ++i) {
             if (i + 2 * kAhead < n)
                 __builtin_prefetch(slice[i + 2 * kAhead]);
-            if (i + kAhead < n) {
+            if (i + kAhead < n && slice[i + kAhead]->payload) { // events (a partition's end) have none
+                // As an address only: the bytes past the value belong to librdkafka's buffer, not to it.
                 const rd_kafka_message_t *next = slice[i + kAhead];
-                const char *headers = static_cast<const char *>(next->payload) + next->len;
-                for (int line = 0; line < 8; ++line)
-                    __builtin_prefetch(headers + 64 * line);
+                const auto headers = reinterpret_cast<std::uintptr_t>(next->payload) + next->len;
+                for (std::uintptr_t line = 0; line < 8; ++line)
+                    __builtin_prefetch(reinterpret_cast<const void *>(headers + 64 * line));
             }
             m_held = size_t(n - i);
             if (!m_stop)

@@ -28,12 +28,10 @@ void FetchWaker::observe(std::size_t depth, std::size_t capacity, std::size_t ta
 {
     if (capacity == 0 || !m_thread.joinable())
         return;
-    if (taken * 2 >= capacity)
-        m_armed = true; // the queue held half of it when the reader took it
-    if (depth * 2 >= capacity) {
-        m_armed = true;
+    if ((depth + taken) * 2 >= capacity)
+        m_armed = true; // the brokers may have found the queue full
+    if (depth * 2 >= capacity)
         return;
-    }
     if (!m_armed)
         return;
     m_armed = false;
