@@ -21,7 +21,8 @@
 // The reader reports the queue's depth as it consumes. Each time the queue has been at least half full and
 // is back below half, a thread of the waker's own asks each leader for an end offset: that request wakes
 // the leader's broker thread, which finds room in the queue and fetches again. One request per leader and
-// at most one round in flight, so a scan that never fills its queue sends none.
+// one round at a time (it waits for the answers up to its timeout), so a scan that never fills its queue
+// sends none.
 //
 // Records the reader has taken out of the queue and not handled yet count as queued: it reports how many
 // it holds. A reader that takes all that is queued at once (librdkafka's callback consumer does) leaves
