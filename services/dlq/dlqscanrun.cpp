@@ -426,6 +426,19 @@ bool Scan::startPartition(PartitionState &p)
     return true;
 }
 
+// Has the processor fetch a record's value and the header bytes after it, as addresses only: the bytes
+// past the value belong to librdkafka's buffer, not to it. Up to 4 KB of a value (a large one streams by
+// itself) and 512 bytes of headers; events (a partition's end) have no payload.
+void prefetchBytes(const rd_kafka_message_t *m)
+{
+    if (!m->payload)
+        return;
+    const auto from = reinterpret_cast<std::uintptr_t>(m->payload);
+    const auto to = from + std::min<std::uintptr_t>(m->len, 4096) + 512;
+    for (std::uintptr_t at = from; at < to; at += 64)
+        __builtin_prefetch(reinterpret_cast<const void *>(at));
+}
+
 // Takes what is queued, a slice at a time, or waits up to timeoutMs for one record. True if anything came.
 // A slice, not everything queued (as librdkafka's callback consumer takes it): the queue's depth then says
 // how far behind the reader is, which FetchWaker goes by. While handling a record it has the processor
@@ -451,15 +464,8 @@ bool Scan::takeQueued(int timeoutMs)
         for (ssize_t i = 0; i < n; ++i) {
             if (i + 2 * kAhead < n)
                 __builtin_prefetch(slice[i + 2 * kAhead]);
-            if (i + kAhead < n && slice[i + kAhead]->payload) { // events (a partition's end) have none
-                // As addresses only: the bytes past the value belong to librdkafka's buffer, not to it. Up to
-                // 4 KB of a value (a large one streams by itself) and 512 bytes of headers.
-                const rd_kafka_message_t *next = slice[i + kAhead];
-                const auto from = reinterpret_cast<std::uintptr_t>(next->payload);
-                const auto to = from + std::min<std::uintptr_t>(next->len, 4096) + 512;
-                for (std::uintptr_t at = from; at < to; at += 64)
-                    __builtin_prefetch(reinterpret_cast<const void *>(at));
-            }
+            if (i + kAhead < n)
+                prefetchBytes(slice[i + kAhead]);
             m_held = size_t(n - i);
             if (!m_stop)
                 handle(slice[i]);
