@@ -1,5 +1,6 @@
 #include "services/dlq/dlqentrybuilder.h"
 #include "services/dlq/dlqheadercodec.h"
+#include "services/dlq/utf8check.h"
 
 #include <QRandomGenerator>
 #include <QSet>
@@ -113,8 +114,9 @@ class TestDlqEntryBuilder final : public QObject {
         QVERIFY2(a.originalOffset == b.originalOffset, qPrintable(where + u": offset"_s));
         QVERIFY2(a.attempts == b.attempts, qPrintable(where + u": attempts"_s));
         // Reasons are stored, not interned (equal ones may have different ids): compared as text.
-        QVERIFY2(pool.bytes(a.reasonId) == pool.bytes(b.reasonId),
-                 qPrintable(where + u": reason "_s + pool.text(a.reasonId) + u" / "_s + pool.text(b.reasonId)));
+        QVERIFY2(
+            pool.bytes(a.reasonId) == pool.bytes(b.reasonId),
+            qPrintable(where + u": reason "_s + pool.text(a.reasonId) + u" / "_s + pool.text(b.reasonId)));
         QVERIFY2(a.exceptionId == b.exceptionId, qPrintable(where + u": exception"_s));
         QVERIFY2(a.causeId == b.causeId, qPrintable(where + u": cause"_s));
         QVERIFY2(a.routeId == b.routeId, qPrintable(where + u": topic / consumer"_s));
@@ -134,6 +136,32 @@ class TestDlqEntryBuilder final : public QObject {
     }
 
 private Q_SLOTS:
+    // The ASCII shortcut must answer as Qt's validator does, wherever the first non-ASCII byte falls
+    // relative to its 64-, 16- and 8-byte steps, for valid characters, stray bytes and cut sequences.
+    void utf8CheckAgreesWithQt()
+    {
+        const QByteArray pieces[] = {"\xc3\xa9",         "\x80", "\xe2\x82",
+                                     "\xf0\x9f\x99\x82", "\xff", "\xef\xbb\xbf"};
+        int checked = 0;
+        for (int length = 0; length <= 140; ++length) {
+            const QByteArray ascii(length, 'a');
+            QCOMPARE(Utf8Check::asciiPrefix(ascii), qsizetype(length));
+            QVERIFY(Utf8Check::isValid(ascii));
+            for (int at = 0; at <= length; ++at) {
+                for (const QByteArray &piece : pieces) {
+                    const QByteArray v = ascii.left(at) + piece + ascii.mid(at);
+                    QVERIFY(Utf8Check::asciiPrefix(v) <= at);
+                    QCOMPARE(Utf8Check::isValid(v), QByteArrayView(v).isValidUtf8());
+                    ++checked;
+                }
+            }
+        }
+        QVERIFY(checked > 50000);
+        QVERIFY(Utf8Check::startsWithBom("\xef\xbb\xbfx"));
+        QVERIFY(!Utf8Check::startsWithBom("\xef\xbb"));
+        QVERIFY(!Utf8Check::startsWithBom("x\xef\xbb\xbf"));
+    }
+
     void fastPathAgreesWithDecoder()
     {
         StringPool pool;
@@ -316,7 +344,7 @@ private Q_SLOTS:
         QSet<QByteArray> distinctKeys;
         for (const QByteArray &k : std::as_const(keys))
             distinctKeys.insert(k.size() > StringPool::MaxLength ? "cut" : k); // cut alike: one string
-        QCOMPARE(distinct.size(), distinctKeys.size() + 1); // and 0: no key
+        QCOMPARE(distinct.size(), distinctKeys.size() + 1);                    // and 0: no key
         const QByteArray longKey = QByteArray(StringPool::MaxLength + 10, 'k');
         if (distinctKeys.contains("cut"))
             QVERIFY(batchPool.bytes(batchPool.intern(longKey)).endsWith("\xe2\x80\xa6"));
@@ -327,7 +355,8 @@ private Q_SLOTS:
     void nearMissNamesAreNotRecognised()
     {
         const QList<QByteArray> names = {"kafka_dlt-exception-message", "kafka_dlt-original-topic",
-                                         "idempotency-key", "dlq-reason", "__connect.errors.exception.message"};
+                                         "idempotency-key", "dlq-reason",
+                                         "__connect.errors.exception.message"};
         for (const QByteArray &name : names) {
             for (qsizetype at : {qsizetype(0), name.size() / 2, name.size() - 9, name.size() - 1}) {
                 QByteArray near = name;

@@ -66,6 +66,11 @@ private Q_SLOTS:
         QTest::newRow("iso date") << u"No rate for 2024-03-01"_s << u"No rate for <time>"_s;
         QTest::newRow("email") << u"Mail to bob.smith+x@example.co.uk bounced."_s
                                << u"Mail to <email> bounced."_s;
+        QTest::newRow("email after its first word") << u"Reply from ops@acme.io"_s << u"Reply from <email>"_s;
+        QTest::newRow("hex word before a dash, no uuid")
+            << u"Build deadbee1-cafe failed"_s << u"Build <hex>-cafe failed"_s;
+        QTest::newRow("four digits before a dash, no date")
+            << u"Batch 2024-x failed"_s << u"Batch <num>-x failed"_s;
         QTest::newRow("url") << u"HTTP 503 from https://api.acme.com/orders/991"_s
                              << u"HTTP <num> from https://api.acme.com/orders/<num>"_s;
         QTest::newRow("json") << u"Bad body {\"id\":42,\"name\":\"x\"}"_s

@@ -1,6 +1,7 @@
 #include "dlqentrybuilder.h"
 
 #include "dlqheadercodec.h"
+#include "utf8check.h"
 
 #include <cstring>
 
@@ -36,7 +37,7 @@ qsizetype utf8Boundary(QByteArrayView bytes, qsizetype at)
 
 bool startIsUtf8(QByteArrayView bytes)
 {
-    return bytes.first(utf8Boundary(bytes, kUtf8CheckBytes)).isValidUtf8();
+    return Utf8Check::isValid(bytes.first(utf8Boundary(bytes, kUtf8CheckBytes)));
 }
 
 bool startIsPrintableUtf8(QByteArrayView bytes)
@@ -47,7 +48,7 @@ bool startIsPrintableUtf8(QByteArrayView bytes)
         if (u < 0x20 || u == 0x7f)
             return false;
     }
-    return start.isValidUtf8();
+    return Utf8Check::isValid(start);
 }
 } // namespace
 
@@ -240,8 +241,8 @@ DlqIndexEntry DlqEntryInterner::intern(const DlqDecodedBatch &batch, const DlqDe
     return internWith(batch, record, StringPool::hashBytes(keyOf(batch, record)));
 }
 
-DlqIndexEntry DlqEntryInterner::internWith(const DlqDecodedBatch &batch, const DlqDecodedBatch::Record &record,
-                                           quint32 keyHash)
+DlqIndexEntry DlqEntryInterner::internWith(const DlqDecodedBatch &batch,
+                                           const DlqDecodedBatch::Record &record, quint32 keyHash)
 {
     using B = DlqDecodedBatch;
     const auto text = [&](B::Field f) { return batch.view(record.text[f]); };
@@ -250,7 +251,8 @@ DlqIndexEntry DlqEntryInterner::internWith(const DlqDecodedBatch &batch, const D
     e.keyId = m_pool.add(text(B::Key));
     // Reasons mostly carry ids and are then all distinct: only runs of equal ones share their bytes. The
     // names repeat, in any order: the pool's cache of recent hits finds them without a look-up.
-    e.reasonId = record.reasonInterned ? m_pool.intern(text(B::Reason)) : m_pool.addUnlessRecent(text(B::Reason));
+    e.reasonId =
+        record.reasonInterned ? m_pool.intern(text(B::Reason)) : m_pool.addUnlessRecent(text(B::Reason));
     e.exceptionId = m_pool.intern(text(B::Exception));
     e.causeId = m_pool.intern(text(B::Cause));
     e.routeId = route(m_pool.intern(text(B::Topic)), m_pool.intern(text(B::Consumer)));

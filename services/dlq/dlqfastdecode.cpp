@@ -1,5 +1,7 @@
 #include "dlqfastdecode.h"
 
+#include "utf8check.h"
+
 #include <algorithm>
 #include <array>
 #include <cstring>
@@ -230,7 +232,7 @@ bool isCanonicalIso(QByteArrayView v)
 bool isText(QByteArrayView v)
 {
     // A leading BOM is dropped by decodeDlqHeaders' decoder: leave such values to it.
-    return v.isValidUtf8() && !v.startsWith("\xef\xbb\xbf");
+    return Utf8Check::isValid(v) && !Utf8Check::startsWithBom(v);
 }
 
 // The number the codec reads without a note, or false.

@@ -66,6 +66,23 @@ bool isWordAt(QByteArrayView s, qsizetype i)
     return kWord[b] && (b < 0x80 || specialAt(s, i).kind == Special::None);
 }
 
+// What may follow the first word of an address: more of its local part, or the '@'.
+bool isEmailJoin(char c)
+{
+    return c == '.' || c == '%' || c == '+' || c == '-' || c == '@';
+}
+
+// Where the word starting at `i` ends (i itself when none starts there).
+qsizetype wordEnd(QByteArrayView s, qsizetype i)
+{
+    for (; i < s.size(); ++i) {
+        const quint8 b = quint8(s[i]);
+        if (b < 0x80 ? !kWord[b] : !isWordAt(s, i))
+            break;
+    }
+    return i;
+}
+
 // Whether the character ending just before `i` is part of a word.
 bool wordBefore(QByteArrayView s, qsizetype i)
 {
@@ -177,11 +194,14 @@ qsizetype matchQuoted(QByteArrayView s, qsizetype at, QByteArrayView &open, QByt
             ++p;
             continue;
         }
-        if (s.sliced(p).startsWith(close) && !isWordAt(s, p + close.size()))
+        if (s[p] == close.front() && s.sliced(p).startsWith(close) && !isWordAt(s, p + close.size()))
             return p + close.size() - at;
     }
     return 0;
 }
+
+// What classifyWord returns for a number, this very array: a pointer comparison tells.
+constexpr char kNumber[] = "<num>";
 
 QByteArrayView classifyWord(QByteArrayView w)
 {
@@ -194,7 +214,7 @@ QByteArrayView classifyWord(QByteArrayView w)
     if (!digit)
         return w;
     if (!letter)
-        return "<num>";
+        return kNumber;
     if (w.size() > 2 && w[0] == '0' && (w[1] == 'x' || w[1] == 'X')) {
         bool hex = true;
         for (const char c : w.sliced(2))
@@ -282,20 +302,23 @@ void reasonPatternUtf8(QByteArrayView s, qsizetype maxBytes, QByteArray &buffer)
             continue;
         }
         if (isWordAt(s, i) && !wordBefore(s, i)) {
+            // The word first: each of the shapes below begins with a word that ends in a given character
+            // (a UUID with eight hex digits and '-', a date with four digits and '-', an address's local
+            // part with one of ".%+-@"), so a shape is tried only when its word does.
+            qsizetype end = wordEnd(s, i);
+            const char after = end < s.size() ? s[end] : '\0';
             qsizetype n = 0;
-            if ((n = matchShape(s, i, "hhhhhhhh-hhhh-hhhh-hhhh-hhhhhhhhhhhh"))) {
+            if (end - i == 8 && after == '-'
+                && (n = matchShape(s, i, "hhhhhhhh-hhhh-hhhh-hhhh-hhhhhhhhhhhh"))) {
                 put("<uuid>");
-            } else if ((n = matchTime(s, i))) {
+            } else if (end - i == 4 && after == '-' && (n = matchTime(s, i))) {
                 put("<time>");
-            } else if ((n = matchEmail(s, i))) {
+            } else if (isEmailJoin(after) && (n = matchEmail(s, i))) {
                 put("<email>");
             } else {
-                qsizetype end = i;
-                while (isWordAt(s, end))
-                    ++end;
                 const QByteArrayView word = classifyWord(s.sliced(i, end - i));
                 // A decimal fraction belongs to its number: "1.5" is one <num>, not two.
-                if (word == "<num>" && end + 1 < s.size() && (s[end] == '.' || s[end] == ',')
+                if (word.data() == kNumber && end + 1 < s.size() && (s[end] == '.' || s[end] == ',')
                     && isDigit(s[end + 1])) {
                     qsizetype frac = end + 1;
                     while (frac < s.size() && isDigit(s[frac]))

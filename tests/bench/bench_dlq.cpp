@@ -1,11 +1,11 @@
 // DLQ scan throughput against kcat, memory of a scanned index, time to first rows, and the longest stall of
-// the UI thread (the console's entry table shows the browser model, offscreen) while the scan fills it and while a filter
-// runs over it.
+// the UI thread (the console's entry table shows the browser model, offscreen) while the scan fills it and
+// while a filter runs over it.
 //
 // The mock cluster runs in a child process (this program with --serve), so the figures measure the
 // scanner alone. librdkafka's mock keeps 5 MB per partition: the topic gets enough partitions to hold
-// every record. Usage: bench_dlq [--quick] [--records N] [--property librdkafka-key=value ...] [--stock-delegate]
-// [--scans-only K [--bootstrap B --mock-pid P]]
+// every record. Usage: bench_dlq [--quick] [--records N] [--property librdkafka-key=value ...]
+// [--stock-delegate] [--scans-only K [--bootstrap B --mock-pid P]]
 
 #include "benchdeadletters.h"
 #include "models/dlqbrowsermodel.h"
@@ -16,14 +16,14 @@
 #include "views/dlqbrowserview.h"
 
 #include <QApplication>
-#include <QElapsedTimer>
-#include <QTableView>
-#include <QTimer>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
 #include <QStandardPaths>
 #include <QStyledItemDelegate>
+#include <QTableView>
+#include <QTimer>
 
 #include <cstdio>
 #include <cstdlib>
@@ -141,7 +141,7 @@ int serve(qint64 records)
 struct KcatFigures {
     double seconds = -1;
     double cpuSeconds = -1;
-    double mockCpuSeconds = -1; // the mock cluster's, serving this run
+    double mockCpuSeconds = -1;   // the mock cluster's, serving this run
     double mockQueueSeconds = -1; // of it waiting for a core
 };
 
@@ -149,9 +149,10 @@ KcatFigures kcatOnce(const QString &bootstrap)
 {
     QProcess kcat;
     kcat.setStandardOutputFile(QProcess::nullDevice());
-    // kcat as installed: malloc tunables tried on the scan are not kcat's.
+    // kcat as installed: malloc tunables or allocators tried on the scan are not kcat's.
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.remove(u"GLIBC_TUNABLES"_s);
+    env.remove(u"LD_PRELOAD"_s);
     kcat.setProcessEnvironment(env);
     const double cpuBefore = cpuSeconds(RUSAGE_CHILDREN);
     const double mockBefore = cpuSecondsOf(mockPid);
@@ -179,7 +180,8 @@ struct ScanFigures {
     qint64 records = 0;
 };
 
-// The UI thread's longest gap between 5 ms heartbeats, while it runs: what an operator would feel as a freeze.
+// The UI thread's longest gap between 5 ms heartbeats, while it runs: what an operator would feel as a
+// freeze.
 class StallMeter {
 public:
     StallMeter()
@@ -334,10 +336,11 @@ int main(int argc, char **argv)
             const KcatFigures kc = kcatOnce(bootstrap);
             DlqBrowserModel model;
             const ScanFigures f = scanOnce(bootstrap, model);
-            std::cerr << "# kcat " << kc.seconds << " s, CPU " << kc.cpuSeconds << " s, mock " << kc.mockCpuSeconds
-                      << " s (waited " << kc.mockQueueSeconds << " s) | scan " << f.seconds << " s, CPU "
-                      << f.cpuSeconds << " s, mock " << f.mockCpuSeconds << " s (waited " << f.mockQueueSeconds
-                      << " s) | ratio " << f.seconds / kc.seconds << std::endl;
+            std::cerr << "# kcat " << kc.seconds << " s, CPU " << kc.cpuSeconds << " s, mock "
+                      << kc.mockCpuSeconds << " s (waited " << kc.mockQueueSeconds << " s) | scan "
+                      << f.seconds << " s, CPU " << f.cpuSeconds << " s, mock " << f.mockCpuSeconds
+                      << " s (waited " << f.mockQueueSeconds << " s) | ratio " << f.seconds / kc.seconds
+                      << std::endl;
         }
         server.closeWriteChannel();
         server.waitForFinished(30'000);
@@ -394,9 +397,10 @@ int main(int argc, char **argv)
     for (const ScanFigures *f : {&first, &again})
         std::cerr << "# scan " << f->seconds << " s; CPU " << f->cpuSeconds << " s, mock cluster "
                   << f->mockCpuSeconds << " s" << std::endl;
-    std::cerr << "# longest UI gap " << stall.worstMs() << " ms (" << stall.worstCpuMs() << " ms of it on the CPU, "
-              << stall.worstQueueMs() << " ms waiting for one), ending " << stall.worstAtMs() / 1000.0
-              << " s after the scan began (scan " << first.seconds << " s, then the filter)" << std::endl;
+    std::cerr << "# longest UI gap " << stall.worstMs() << " ms (" << stall.worstCpuMs()
+              << " ms of it on the CPU, " << stall.worstQueueMs() << " ms waiting for one), ending "
+              << stall.worstAtMs() / 1000.0 << " s after the scan began (scan " << first.seconds
+              << " s, then the filter)" << std::endl;
     std::cerr << "# kcat " << kcat.seconds << " s; CPU " << kcat.cpuSeconds << " s, mock cluster "
               << kcat.mockCpuSeconds << " s" << std::endl;
     // Berth's time over kcat's: <= 1 means the scan is at least as fast as kcat reading the same topic.
