@@ -287,9 +287,8 @@ bool decodeDlqHeadersFast(const DlqHeaderView *headers, qsizetype count, DlqFast
     }
     out = DlqFastFields{};
     out.dialect = family;
-    for (int s = 0; s < kSpecCount; ++s) {
-        if (!(seen & (quint64(1) << s)))
-            continue;
+    for (quint64 left = seen; left; left &= left - 1) { // the specs seen, in the table's order
+        const int s = qCountTrailingZeroBits(left);
         const Spec &spec = kSpecs[s];
         const DlqHeaderView &h = headers[at[s]];
         if (spec.field == Field::Ignored)
