@@ -218,7 +218,8 @@ quint32 StringPool::append(QByteArrayView bytes)
 
 void StringPool::grow(quint32 size)
 {
-    auto *table = static_cast<TableEntry *>(LargeBuffer::allocate(size * sizeof(TableEntry))); // zeroed
+    auto *table =
+        static_cast<TableEntry *>(LargeBuffer::allocateRandomAccess(size * sizeof(TableEntry))); // zeroed
     const quint32 mask = size - 1;
     for (quint32 k = 0; k < m_tableSize; ++k) {
         const TableEntry t = m_table[k];
