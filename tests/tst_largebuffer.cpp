@@ -31,8 +31,6 @@ QByteArray vmFlagsOf(const void *start)
     const QByteArray head = QByteArray::number(quint64(reinterpret_cast<std::uintptr_t>(start)), 16) + '-';
     bool inside = false;
     for (const QByteArray &line : smaps.readAll().split('\n')) {
-        if (!line.isEmpty() && !line.contains(':'))
-            continue;
         if (line.startsWith(head))
             inside = true;
         else if (inside && line.startsWith("VmFlags:"))

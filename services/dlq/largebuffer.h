@@ -19,8 +19,8 @@ namespace LargeBuffer {
 // Zero-filled, at least 16-byte aligned; throws std::bad_alloc when the system refuses.
 void *allocate(size_t bytes);
 // The same for a table probed at random (StringPool's look-up table): from HugePage bytes on, in memory
-// aligned to one and advised to be backed by huge pages (Linux grants them on request where it does not
-// everywhere, as Debian's default has it). One TLB entry then covers 2 MB instead of 4 KB: on a 16 MB
+// aligned to one and advised to be backed by huge pages (a kernel that grants them only on request, as
+// many are set up, would not otherwise). One TLB entry then covers 2 MB instead of 4 KB: on a 16 MB
 // table every probe missed the TLB, and the scan's streaming data keeps the page tables out of the
 // caches. Measured on 1M-record scans (bench_dlq, the indexing thread's CPU time, alternating runs):
 // median 0.43 s instead of 0.50 s (6 pairs), and 0.38-0.41 s against 0.41-0.46 s (5 pairs). Only for
