@@ -89,11 +89,14 @@ private:
     }
     DlqIndexEntry internWith(const DlqDecodedBatch &batch, const DlqDecodedBatch::Record &record,
                              quint32 keyHash);
-    quint32 route(quint32 topic, quint32 consumer);
+    quint32 route(QByteArrayView topic, QByteArrayView consumer);
 
     StringPool &m_pool;
     std::vector<quint32> m_keyHashes; // internAll()'s
-    quint32 m_routeTopic = 0, m_routeConsumer = 0, m_route = 0;
+    // The last record's original topic and consumer, as bytes, and the route they made.
+    QByteArray m_routeTopic, m_routeConsumer;
+    quint32 m_route = 0;
+    bool m_routeKnown = false;
 };
 
 // Both steps on one thread, a record at a time.
