@@ -344,7 +344,8 @@ private Q_SLOTS:
         QSet<QByteArray> distinctKeys;
         for (const QByteArray &k : std::as_const(keys))
             distinctKeys.insert(k.size() > StringPool::MaxLength ? "cut" : k); // cut alike: one string
-        QCOMPARE(distinct.size(), distinctKeys.size() + 1);                    // and 0: no key
+        // And 0: no key.
+        QCOMPARE(distinct.size(), distinctKeys.size() + 1);
         const QByteArray longKey = QByteArray(StringPool::MaxLength + 10, 'k');
         if (distinctKeys.contains("cut"))
             QVERIFY(batchPool.bytes(batchPool.intern(longKey)).endsWith("\xe2\x80\xa6"));

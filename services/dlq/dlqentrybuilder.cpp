@@ -231,8 +231,11 @@ void DlqRecordDecoder::finish(const Raw &raw, quint8 headerFlags, DlqDecodedBatc
 quint32 DlqEntryInterner::route(QByteArrayView topic, QByteArrayView consumer)
 {
     if (!m_routeKnown || topic != m_routeTopic || consumer != m_routeConsumer) {
-        m_routeTopic = topic.toByteArray();
-        m_routeConsumer = consumer.toByteArray();
+        // Into the buffers' own storage: a DLQ that several consumers share changes route often.
+        m_routeTopic.truncate(0);
+        m_routeTopic.append(topic);
+        m_routeConsumer.truncate(0);
+        m_routeConsumer.append(consumer);
         m_route = m_pool.internPair(m_pool.intern(topic), m_pool.intern(consumer));
         m_routeKnown = true;
     }
