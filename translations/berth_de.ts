@@ -1357,6 +1357,10 @@ vorheriger %2</translation>
         <translation>Lesen und neu eintreffende Dead Letters fortlaufend mitlesen</translation>
     </message>
     <message>
+        <source>Filter: key, reason, exception, idempotency key</source>
+        <translation>Filter: Schlüssel, Grund, Exception, Idempotenzschlüssel</translation>
+    </message>
+    <message>
         <source>Filter by key, reason, exception or idempotency key (Ctrl+F)</source>
         <translation>Nach Schlüssel, Grund, Exception oder Idempotenzschlüssel filtern (Strg+F)</translation>
     </message>

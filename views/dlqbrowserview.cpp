@@ -8,19 +8,19 @@
 #include "services/dlq/dlqscanner.h"
 
 #include <QAction>
-#include <QFileDialog>
-#include <QProgressDialog>
-#include <QPointer>
-#include <QDir>
 #include <QComboBox>
 #include <QDataStream>
 #include <QDateTimeEdit>
+#include <QDir>
+#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
+#include <QPointer>
 #include <QProgressBar>
+#include <QProgressDialog>
 #include <QPushButton>
 #include <QRegularExpressionValidator>
 #include <QSortFilterProxyModel>
@@ -65,7 +65,8 @@ void DlqBrowserView::setUpEntryTable(QTableView *table, DlqBrowserModel *model)
     // Every header readable with its sort indicator; the wide columns get room for their usual text.
     const QFontMetrics headerMetrics(table->horizontalHeader()->font());
     for (int c = 0; c < int(DlqColumn::Count); ++c)
-        table->setColumnWidth(c, headerMetrics.horizontalAdvance(model->headerData(c, Qt::Horizontal).toString()) + 36);
+        table->setColumnWidth(
+            c, headerMetrics.horizontalAdvance(model->headerData(c, Qt::Horizontal).toString()) + 36);
     table->setColumnWidth(int(DlqColumn::Consumer), 150);
     table->setColumnWidth(int(DlqColumn::Time), 170);
     table->setColumnWidth(int(DlqColumn::Original), 200);
@@ -130,7 +131,9 @@ DlqBrowserView::DlqBrowserView(DlqScanner *scanner, QWidget *parent)
     m_progress->setMaximumHeight(m_progress->fontMetrics().height());
     m_notes->setWordWrap(true);
     m_notes->hide();
-    m_filter->setPlaceholderText(tr("Filter by key, reason, exception or idempotency key (Ctrl+F)"));
+    // Short enough to show whole beside the buttons at the groups panel's default width.
+    m_filter->setPlaceholderText(tr("Filter: key, reason, exception, idempotency key"));
+    m_filter->setToolTip(tr("Filter by key, reason, exception or idempotency key (Ctrl+F)"));
     m_filter->setClearButtonEnabled(true);
     m_filterDebounce->setSingleShot(true);
     m_filterDebounce->setInterval(250);
@@ -146,7 +149,14 @@ DlqBrowserView::DlqBrowserView(DlqScanner *scanner, QWidget *parent)
     m_groupTable->verticalHeader()->hide();
     m_groupTable->horizontalHeader()->setStretchLastSection(true);
     m_groupTable->setColumnWidth(FailureGroupModel::Exception, 200);
-    m_groupTable->setColumnWidth(FailureGroupModel::Pattern, 260);
+    // The count and the pattern side by side in the panel's default width; the rest scrolls in.
+    const QFontMetrics groupMetrics(m_groupTable->horizontalHeader()->font());
+    m_groupTable->setColumnWidth(
+        FailureGroupModel::Count,
+        groupMetrics.horizontalAdvance(
+            m_groups->headerData(FailureGroupModel::Count, Qt::Horizontal).toString())
+            + 36);
+    m_groupTable->setColumnWidth(FailureGroupModel::Pattern, 300);
     m_groupTable->setWordWrap(false);
     // The pattern tells groups apart at a glance (they often share one wrapper exception): show it first.
     m_groupTable->horizontalHeader()->moveSection(FailureGroupModel::Pattern, FailureGroupModel::Exception);
@@ -188,8 +198,9 @@ DlqBrowserView::DlqBrowserView(DlqScanner *scanner, QWidget *parent)
     exportButton->setToolTip(tr("Write the rows as shown (filtered and sorted) to CSV or JSON lines"));
     connect(exportButton, &QPushButton::clicked, this, [this] {
         QString filter;
-        const QString path = QFileDialog::getSaveFileName(this, tr("Export dead letters"), m_model->topic() + u".csv"_s,
-                                                          tr("CSV (*.csv);;JSON lines (*.jsonl)"), &filter);
+        const QString path =
+            QFileDialog::getSaveFileName(this, tr("Export dead letters"), m_model->topic() + u".csv"_s,
+                                         tr("CSV (*.csv);;JSON lines (*.jsonl)"), &filter);
         if (!path.isEmpty())
             exportRows(path);
     });
@@ -209,7 +220,8 @@ DlqBrowserView::DlqBrowserView(DlqScanner *scanner, QWidget *parent)
     m_outer->addWidget(m_inner);
     m_outer->setStretchFactor(0, 2);
     m_outer->setStretchFactor(1, 5);
-    m_outer->setSizes({440, 1100}); // the groups need room for a class name and a pattern
+    // The groups need room for a count and a pattern: at the demo's window size about 390 pixels.
+    m_outer->setSizes({540, 860});
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(controls);
@@ -321,8 +333,8 @@ void DlqBrowserView::setBootstrap(const QString &bootstrap)
 
 void DlqBrowserView::exportRows(const QString &path)
 {
-    auto *dialog = new QProgressDialog(tr("Exporting to %1…").arg(QDir::toNativeSeparators(path)), tr("Cancel"), 0,
-                                       1000, this);
+    auto *dialog = new QProgressDialog(tr("Exporting to %1…").arg(QDir::toNativeSeparators(path)),
+                                       tr("Cancel"), 0, 1000, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setWindowModality(Qt::WindowModal);
     dialog->setMinimumDuration(300); // a small export finishes before a dialog would flash up
@@ -331,14 +343,17 @@ void DlqBrowserView::exportRows(const QString &path)
     const DlqExport::Format format = DlqExport::formatForPath(path);
     QPointer<QProgressDialog> guard(dialog);
     m_exportJobs.start(
-        [source, format, path](const JobControl &control) { return DlqExport::write(path, format, source, control); },
+        [source, format, path](const JobControl &control) {
+            return DlqExport::write(path, format, source, control);
+        },
         [this, guard, path](const DlqExport::Outcome &outcome) {
             if (guard)
                 guard->close();
-            Q_EMIT statusMessage(outcome.error.isEmpty()
-                                     ? tr("Exported %n dead letter(s) to %1", nullptr, int(outcome.rows))
-                                           .arg(QDir::toNativeSeparators(path))
-                                     : tr("Export to %1 failed: %2").arg(QDir::toNativeSeparators(path), outcome.error));
+            Q_EMIT statusMessage(
+                outcome.error.isEmpty()
+                    ? tr("Exported %n dead letter(s) to %1", nullptr, int(outcome.rows))
+                          .arg(QDir::toNativeSeparators(path))
+                    : tr("Export to %1 failed: %2").arg(QDir::toNativeSeparators(path), outcome.error));
             Q_EMIT exportFinished(outcome.error.isEmpty(), outcome.rows);
         },
         [guard](qint64 done, qint64 total) {
