@@ -6,6 +6,7 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <atomic>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -82,7 +83,8 @@ private Q_SLOTS:
                     control.reportProgress(i, 5);
                 return true;
             },
-            [&](bool) { finished = true; }, [&](qint64 done, qint64 total) {
+            [&](bool) { finished = true; },
+            [&](qint64 done, qint64 total) {
                 QCOMPARE(total, 5);
                 seen << done;
             });
@@ -104,6 +106,40 @@ private Q_SLOTS:
         delete context;
         QTest::qWait(200);
         QVERIFY(!delivered);
+    }
+
+    void progressStopsWhenContextGoes()
+    {
+        // A job reporting progress as fast as it can while its context is deleted, at a different moment
+        // each round: nothing arrives once the context has gone, and nothing is posted to it afterwards
+        // (under the sanitizers a post reaching the deleted object fails the run).
+        for (int round = 0; round < 50; ++round) {
+            auto *context = new QObject;
+            JobTracker tracker(context);
+            std::atomic_bool stop = false;
+            std::atomic_int reports = 0;
+            int seen = 0;
+            std::atomic_bool ended = false;
+            tracker.start(
+                [&](const JobControl &control) {
+                    while (!stop) {
+                        control.reportProgress(reports.fetch_add(1), 0);
+                        std::this_thread::yield();
+                    }
+                    ended = true;
+                    return 0;
+                },
+                [](int) {}, [&](qint64, qint64) { ++seen; });
+            while (reports < round * 20)
+                std::this_thread::yield();
+            QCoreApplication::processEvents();
+            delete context;
+            const int seenAtDelete = seen;
+            QTest::qWait(5);
+            QCOMPARE(seen, seenAtDelete);
+            stop = true;
+            QTRY_VERIFY(ended);
+        }
     }
 
     // QtGui splits a large fill across Qt's global thread pool and the painting thread waits for the parts:

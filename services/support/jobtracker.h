@@ -1,7 +1,6 @@
 #pragma once
 
 #include <QObject>
-#include <QPointer>
 #include <QThreadPool>
 
 #include <atomic>
@@ -36,6 +35,14 @@ public:
         : m_context(context)
         , m_pool(pool)
     {
+        // A QPointer checked on a worker thread could pass just before the context goes, and the post then
+        // reach a deleted object. destroyed() comes first in ~QObject, before the object's posted events
+        // are dropped: marked under the gate that every post takes, no job posts to it afterwards, and one
+        // posted before is dropped with the rest.
+        m_contextGone = QObject::connect(context, &QObject::destroyed, [state = m_state] {
+            const std::lock_guard gate(state->gate);
+            state->contextGone = true;
+        });
     }
 
     // Where jobs run unless given their own pool. Not Qt's global pool: QtGui splits large fills across
@@ -43,25 +50,30 @@ public:
     // chain verify, a look-up on a slow database) would freeze the window while they run.
     static QThreadPool *backgroundPool();
 
-    ~JobTracker() { cancel(); }
+    ~JobTracker()
+    {
+        cancel();
+        QObject::disconnect(m_contextGone);
+    }
 
     using Progress = std::function<void(qint64 done, qint64 total)>;
 
-    template<typename Work, typename Done>
-    void start(Work work, Done done, Progress progress = {})
+    template <typename Work, typename Done> void start(Work work, Done done, Progress progress = {})
     {
         cancel();
         const quint64 generation = ++m_state->generation;
         JobControl control;
         m_cancelled = control.m_cancelled;
         auto state = m_state;
-        QPointer<QObject> context = m_context;
+        QObject *context = m_context;
         if (progress) {
-            control.m_progress = [state, generation, context, progress](qint64 d, qint64 t) {
-                if (!context)
+            control.m_progress = [state, generation, context, progress,
+                                  cancelled = control.m_cancelled](qint64 d, qint64 t) {
+                const std::lock_guard gate(state->gate);
+                if (cancelled->load(std::memory_order_relaxed) || state->contextGone)
                     return;
                 QMetaObject::invokeMethod(
-                    context.data(),
+                    context,
                     [state, generation, progress, d, t] {
                         if (state->generation == generation)
                             progress(d, t);
@@ -69,24 +81,24 @@ public:
                     Qt::QueuedConnection);
             };
         }
-        m_pool->start([work = std::move(work), done = std::move(done), control, state, generation,
-                       context]() mutable {
-            auto result = work(control);
-            // Checked and posted under the gate that cancel() takes: once the tracker is cancelled or gone
-            // (before its owner is), no job can still be reaching for the context.
-            const std::lock_guard gate(state->gate);
-            if (control.isCancelled() || !context)
-                return;
-            QMetaObject::invokeMethod(
-                context.data(),
-                [state, generation, done = std::move(done), result = std::move(result)]() mutable {
-                    if (state->generation != generation)
-                        return;
-                    state->running = false;
-                    done(std::move(result));
-                },
-                Qt::QueuedConnection);
-        });
+        m_pool->start(
+            [work = std::move(work), done = std::move(done), control, state, generation, context]() mutable {
+                auto result = work(control);
+                // Checked and posted under the gate that cancel() takes: once the tracker is cancelled or
+                // gone (before its owner is), no job can still be reaching for the context.
+                const std::lock_guard gate(state->gate);
+                if (control.isCancelled() || state->contextGone)
+                    return;
+                QMetaObject::invokeMethod(
+                    context,
+                    [state, generation, done = std::move(done), result = std::move(result)]() mutable {
+                        if (state->generation != generation)
+                            return;
+                        state->running = false;
+                        done(std::move(result));
+                    },
+                    Qt::QueuedConnection);
+            });
         m_state->running = true;
     }
 
@@ -107,9 +119,11 @@ private:
     struct State {
         quint64 generation = 0; // touched on the context's thread only
         bool running = false;
-        std::mutex gate; // between a finishing job and cancel()
+        std::mutex gate;          // between a job posting to the context and cancel() or the context going
+        bool contextGone = false; // under the gate
     };
-    QPointer<QObject> m_context;
+    QObject *const m_context;
+    QMetaObject::Connection m_contextGone;
     QThreadPool *m_pool;
     std::shared_ptr<State> m_state = std::make_shared<State>();
     std::shared_ptr<std::atomic_bool> m_cancelled;
