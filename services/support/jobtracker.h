@@ -36,9 +36,9 @@ public:
         , m_pool(pool)
     {
         // A QPointer checked on a worker thread could pass just before the context goes, and the post then
-        // reach a deleted object. destroyed() comes first in ~QObject, before the object's posted events
-        // are dropped: marked under the gate that every post takes, no job posts to it afterwards, and one
-        // posted before is dropped with the rest.
+        // reach a deleted object. destroyed() is emitted before the object's posted events are dropped (at
+        // the very end of its destruction): marked under the gate that every post takes, no job posts to it
+        // afterwards, and one posted before is dropped with the rest.
         m_contextGone = QObject::connect(context, &QObject::destroyed, [state = m_state] {
             const std::lock_guard gate(state->gate);
             state->contextGone = true;
