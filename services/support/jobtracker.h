@@ -55,6 +55,7 @@ public:
         cancel();
         QObject::disconnect(m_contextGone);
     }
+    Q_DISABLE_COPY_MOVE(JobTracker) // a copy would share the job and disconnect the context's watch twice
 
     using Progress = std::function<void(qint64 done, qint64 total)>;
 
