@@ -94,6 +94,8 @@ DlqInspectorView::DlqInspectorView(DlqScanner *scanner, QWidget *parent)
     payloadLayout->setContentsMargins(0, 0, 0, 0);
     payloadLayout->addWidget(m_payloadNote);
     payloadLayout->addWidget(m_payload, 1);
+    // Key-value lines, some long (a reason, the kcat command): read whole, wrapped at the pane's width.
+    m_summary->setLineWrapMode(QPlainTextEdit::WidgetWidth);
     m_tabs->addTab(m_summary, tr("Summary"));
     m_tabs->addTab(m_headers, tr("Headers"));
     m_tabs->addTab(m_key, tr("Key"));
