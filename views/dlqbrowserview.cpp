@@ -2,6 +2,7 @@
 
 #include "cachedtextdelegate.h"
 #include "dlqinspectorview.h"
+#include "headerwidth.h"
 #include "models/dlqbrowsermodel.h"
 #include "models/failuregroupmodel.h"
 #include "remediationwidgets.h"
@@ -63,10 +64,7 @@ void DlqBrowserView::setUpEntryTable(QTableView *table, DlqBrowserModel *model)
     table->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
     table->setSortingEnabled(true); // the model sorts, as a background job
     // Every header readable with its sort indicator; the wide columns get room for their usual text.
-    const QFontMetrics headerMetrics(table->horizontalHeader()->font());
-    for (int c = 0; c < int(DlqColumn::Count); ++c)
-        table->setColumnWidth(
-            c, headerMetrics.horizontalAdvance(model->headerData(c, Qt::Horizontal).toString()) + 36);
+    HeaderWidth::fitAllColumns(table);
     table->setColumnWidth(int(DlqColumn::Consumer), 150);
     table->setColumnWidth(int(DlqColumn::Time), 170);
     table->setColumnWidth(int(DlqColumn::Original), 200);
@@ -150,12 +148,7 @@ DlqBrowserView::DlqBrowserView(DlqScanner *scanner, QWidget *parent)
     m_groupTable->horizontalHeader()->setStretchLastSection(true);
     m_groupTable->setColumnWidth(FailureGroupModel::Exception, 200);
     // The count and the pattern side by side in the panel's default width; the rest scrolls in.
-    const QFontMetrics groupMetrics(m_groupTable->horizontalHeader()->font());
-    m_groupTable->setColumnWidth(
-        FailureGroupModel::Count,
-        groupMetrics.horizontalAdvance(
-            m_groups->headerData(FailureGroupModel::Count, Qt::Horizontal).toString())
-            + 36);
+    HeaderWidth::fitColumn(m_groupTable, FailureGroupModel::Count);
     m_groupTable->setColumnWidth(FailureGroupModel::Pattern, 300);
     m_groupTable->setWordWrap(false);
     // The pattern tells groups apart at a glance (they often share one wrapper exception): show it first.

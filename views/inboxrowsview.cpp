@@ -1,5 +1,6 @@
 #include "inboxrowsview.h"
 
+#include "headerwidth.h"
 #include "models/inboxrowsmodel.h"
 #include "remediationwidgets.h"
 #include "services/remediation/remediationtypes.h"
@@ -65,9 +66,7 @@ InboxRowsView::InboxRowsView(InboxRowsModel *model, QWidget *parent)
     m_table->setWordWrap(false);
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setStretchLastSection(true);
-    const QFontMetrics metrics(m_table->horizontalHeader()->font());
-    for (int c = 0; c < InboxRowsModel::ColumnCount; ++c)
-        m_table->setColumnWidth(c, metrics.horizontalAdvance(m_model->headerData(c, Qt::Horizontal).toString()) + 36);
+    HeaderWidth::fitAllColumns(m_table);
     m_table->setColumnWidth(InboxRowsModel::MessageId, 220);
     m_table->setColumnWidth(InboxRowsModel::Status, 200);
     m_table->setColumnWidth(InboxRowsModel::Error, 320);
@@ -87,7 +86,8 @@ InboxRowsView::InboxRowsView(InboxRowsModel *model, QWidget *parent)
         m_status->setText(m_model->statusLine());
         // At most a page of rows: measuring them is cheap, and no id or timestamp is clipped.
         m_table->resizeColumnsToContents();
-        m_table->setColumnWidth(InboxRowsModel::Error, std::min(m_table->columnWidth(InboxRowsModel::Error), 420));
+        m_table->setColumnWidth(InboxRowsModel::Error,
+                                std::min(m_table->columnWidth(InboxRowsModel::Error), 420));
     });
     m_status->setText(m_model->statusLine());
 }

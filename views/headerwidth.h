@@ -1,0 +1,10 @@
+#pragma once
+
+class QTableView;
+
+namespace HeaderWidth {
+// Sets a column just wide enough for its header's text and the sort indicator beside it.
+void fitColumn(QTableView *table, int column);
+// The same for every column of the table's model.
+void fitAllColumns(QTableView *table);
+} // namespace HeaderWidth
