@@ -87,15 +87,9 @@ void DlqRecordDecoder::decode(const rd_kafka_message_t *message, DlqDecodedBatch
 {
     m_views.clear();
     quint8 flags = 0;
-    rd_kafka_headers_t *headers = nullptr;
-    if (rd_kafka_message_headers(message, &headers) == RD_KAFKA_RESP_ERR_NO_ERROR && headers) {
-        const char *name = nullptr;
-        const void *value = nullptr;
-        size_t size = 0;
-        for (size_t i = 0;
-             rd_kafka_header_get_all(headers, i, &name, &value, &size) == RD_KAFKA_RESP_ERR_NO_ERROR; ++i)
-            flags |= addHeader(QByteArrayView(name, qsizetype(std::strlen(name))), value, size);
-    }
+    WireHeaders::forEach(message, m_wire, [&](QByteArrayView name, const void *value, size_t size) {
+        flags |= addHeader(name, value, size);
+    });
     Raw raw;
     raw.partition = message->partition;
     raw.offset = message->offset;

@@ -4,6 +4,7 @@
 #include "services/dlq/dlqfastdecode.h"
 #include "services/dlq/dlqindexentry.h"
 #include "services/kafka/kafkarecord.h"
+#include "services/kafka/wireheaders.h"
 
 #include <librdkafka/rdkafka.h>
 
@@ -11,9 +12,10 @@
 
 // Turns consumed records into index entries, in two steps that may run on two threads: DlqRecordDecoder
 // decodes a record's DLQ headers and copies out the strings the index keeps, DlqEntryInterner interns
-// them. The scanner runs them a million times, so decoding reads librdkafka's buffers in place, takes the
-// allocation-free path for well-formed headers (decodeDlqHeadersFast) and decodeDlqHeaders for everything
-// else; stack traces are not decoded (the index only notes that there is one, the inspector shows it).
+// them. The scanner runs them a million times, so decoding reads librdkafka's buffers in place (the
+// headers too, where WireHeaders can place them), takes the allocation-free path for well-formed headers
+// (decodeDlqHeadersFast) and decodeDlqHeaders for everything else; stack traces are not decoded (the index
+// only notes that there is one, the inspector shows it).
 class DlqRecordDecoder final {
 public:
     DlqRecordDecoder();
@@ -47,9 +49,10 @@ private:
     void decodeSlow(DlqDecodedBatch::Record &r, DlqDecodedBatch &out);
     DlqDecodedBatch::Text putText(const QString &text, qsizetype max, DlqDecodedBatch &out);
 
-    std::vector<DlqHeaderView> m_views; // into the record being decoded; reused
-    RecordHeaders m_headers;            // the same for decodeDlqHeaders; reused
-    QByteArray m_utf8;                  // conversion buffer
+    std::vector<DlqHeaderView> m_views;      // into the record being decoded; reused
+    std::vector<WireHeaders::Header> m_wire; // WireHeaders' scratch; reused
+    RecordHeaders m_headers;                 // the same for decodeDlqHeaders; reused
+    QByteArray m_utf8;                       // conversion buffer
     bool m_fastPath = true;
     qint64 m_fastDecoded = 0;
     qint64 m_slowDecoded = 0;

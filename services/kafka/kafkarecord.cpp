@@ -1,5 +1,7 @@
 #include "kafkarecord.h"
 
+#include "wireheaders.h"
+
 QByteArray KafkaRecord::header(QByteArrayView name) const
 {
     for (auto it = headers.crbegin(); it != headers.crend(); ++it) {
@@ -22,19 +24,14 @@ KafkaRecord KafkaRecord::fromMessage(const rd_kafka_message_t *message)
         record.key = QByteArray(static_cast<const char *>(message->key), qsizetype(message->key_len));
     if (message->payload)
         record.value = QByteArray(static_cast<const char *>(message->payload), qsizetype(message->len));
-    rd_kafka_headers_t *headers = nullptr;
-    if (rd_kafka_message_headers(message, &headers) == RD_KAFKA_RESP_ERR_NO_ERROR && headers) {
-        const char *name = nullptr;
-        const void *value = nullptr;
-        size_t size = 0;
-        for (size_t i = 0; rd_kafka_header_get_all(headers, i, &name, &value, &size) == RD_KAFKA_RESP_ERR_NO_ERROR; ++i) {
-            RecordHeader h;
-            h.name = QByteArray(name);
-            h.isNull = value == nullptr;
-            if (value)
-                h.value = QByteArray(static_cast<const char *>(value), qsizetype(size));
-            record.headers.append(std::move(h));
-        }
-    }
+    std::vector<WireHeaders::Header> scratch;
+    WireHeaders::forEach(message, scratch, [&record](QByteArrayView name, const void *value, size_t size) {
+        RecordHeader h;
+        h.name = name.toByteArray();
+        h.isNull = value == nullptr;
+        if (value)
+            h.value = QByteArray(static_cast<const char *>(value), qsizetype(size));
+        record.headers.append(std::move(h));
+    });
     return record;
 }
