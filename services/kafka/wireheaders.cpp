@@ -137,18 +137,22 @@ bool read(const rd_kafka_message_t *m, std::vector<Header> &out)
     if (!keySizeAt)
         return false;
     // Before the key: Length, attributes (one byte), timestamp delta, offset delta. Each delta ends in a
-    // byte without the continuation bit, so stepping back over them is unambiguous while the attributes
-    // byte has none either (the format leaves it unused, zero).
+    // byte without the continuation bit, so stepping back over them is exact up to the attributes byte,
+    // which the format leaves unused: zero. Any other value is declined, and that also catches a step back
+    // that went too far (past attributes with the continuation bit, onto the last byte of Length, which is
+    // never zero): so everything read lies within the record.
     const Byte *offsetDeltaAt = varintStartBefore(keySizeAt, 5);
     const Byte *timestampDeltaAt = offsetDeltaAt ? varintStartBefore(offsetDeltaAt, 10) : nullptr;
-    if (!timestampDeltaAt)
+    if (!timestampDeltaAt || timestampDeltaAt[-1] != 0)
         return false;
     const Byte *attributes = timestampDeltaAt - 1;
-    // Length counts from the attributes byte to the record's end. Read backwards, its start is ambiguous:
-    // the byte before it belongs to the previous record. Shorter readings give far smaller lengths (a
-    // varint's first byte holds its lowest bits), so the first reading long enough to reach past the value
-    // decides; it is never longer than the real one, so nothing past the record's end is read. (A record
-    // whose headers outweigh the rest a hundredfold can have a shorter reading decide: it is declined.)
+    // Length counts from the attributes byte to the record's end, which librdkafka checked lies at or past
+    // the value's end (else it would not have delivered the record). Read backwards, where Length starts is
+    // ambiguous: the byte before it belongs to the previous record. A shorter reading gives a far smaller
+    // length (a varint's first byte holds its lowest bits), so the first reading that reaches the value's
+    // end decides: it is never longer than the real one, so nothing before the record's start or past its
+    // end is read. (A record whose headers outweigh the rest a hundredfold can have a shorter reading
+    // decide: it is declined. So is one whose Length ends at the value, with no header count at all.)
     if (attributes[-1] & 0x80)
         return false;
     for (int k = 1; k <= 5; ++k) {
@@ -159,8 +163,8 @@ bool read(const rd_kafka_message_t *m, std::vector<Header> &out)
         qint64 length = 0;
         if (!readVarint(at, attributes, length) || at != attributes)
             return false;
-        if (length > headers - attributes) {
-            if (parse(headers, attributes + length, out))
+        if (length >= headers - attributes) {
+            if (length > headers - attributes && parse(headers, attributes + length, out))
                 return true;
             out.clear();
             return false;

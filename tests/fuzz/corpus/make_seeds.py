@@ -141,3 +141,33 @@ write("fuzz_filter", "unicode", piece("time:2024-03-01T10:00:00Z") + piece("\u00
 write("fuzz_filter", "group", piece("beginning") + piece("") + b"\x81\x02" + REC)
 # Found by fuzzing: a time past four-digit years once read back as "time:".
 write("fuzz_filter", "far_time", piece("time:202400000000000000") + piece("") + b"\x00\x00")
+
+
+# fuzz_wireheaders: one Kafka v2 record (Length, attributes, timestamp and offset deltas, key, value, headers).
+def varint(n):
+    u = (n << 1) ^ (n >> 63)
+    out = b""
+    while u >= 0x80:
+        out += bytes([(u & 0x7f) | 0x80])
+        u >>= 7
+    return out + bytes([u])
+
+
+def field(b):
+    return varint(-1) if b is None else varint(len(b)) + b
+
+
+def record(key, value, hs, attributes=0, ts=0, offset=0):
+    body = bytes([attributes]) + varint(ts) + varint(offset) + field(key) + field(value) + varint(len(hs))
+    for name, v in hs:
+        body += varint(len(name)) + name + field(v)
+    return varint(len(body)) + body
+
+
+write("fuzz_wireheaders", "spring_dlt", record(b"ORD-1", b'{"orderId":"ORD-1"}', [
+    (b"kafka_dlt-original-topic", b"orders"), (b"kafka_dlt-original-partition", b"\x00\x00\x00\x03"),
+    (b"kafka_dlt-exception-fqcn", b"com.acme.OrderNotFound"), (b"kafka_dlt-exception-stacktrace", b"at x\n" * 40)]))
+write("fuzz_wireheaders", "null_key_empty_value", record(None, b"", [(b"a", None), (b"", b"")], ts=1 << 40))
+write("fuzz_wireheaders", "tombstone", record(b"k", None, [(b"n\x00ul", b"1")], offset=300))
+write("fuzz_wireheaders", "heavy_headers", record(b"k", b"v", [(b"big", b"\xfe" * 3000)]))
+write("fuzz_wireheaders", "attributes", record(b"k", b"v", [(b"a", b"1")], attributes=0x80))
