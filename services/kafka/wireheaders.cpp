@@ -81,7 +81,8 @@ bool parse(const Byte *at, const Byte *end, std::vector<WireHeaders::Header> &ou
     qint64 count = 0;
     if (!readVarint(at, end, count) || count > kMaxHeaderCount)
         return false;
-    out.reserve(size_t(qMax<qint64>(0, count)));
+    // Each header takes two bytes at least: a count the section cannot hold reserves nothing it would not.
+    out.reserve(size_t(qBound(qint64(0), count, qint64((end - at) / 2))));
     for (qint64 i = 0; i < count; ++i) {
         qint64 nameSize = 0, valueSize = 0;
         if (!readVarint(at, end, nameSize) || nameSize < 0 || nameSize > end - at)
