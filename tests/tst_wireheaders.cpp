@@ -12,8 +12,6 @@
 #include <QRandomGenerator>
 #include <QTest>
 
-#include <cstring>
-
 using namespace Qt::StringLiterals;
 
 namespace {

@@ -34,25 +34,23 @@ struct Header {
 bool read(const rd_kafka_message_t *message, std::vector<Header> &out);
 
 // Every header of the record in order, as each(name, value, size) with a null value as nullptr: from the
-// buffer when it checks out, else through librdkafka. True when they came from the buffer. `scratch` is
-// the caller's, reused across records.
+// buffer when it checks out, else through librdkafka. `scratch` is the caller's, reused across records.
 template <typename Each>
-bool forEach(const rd_kafka_message_t *message, std::vector<Header> &scratch, Each &&each)
+void forEach(const rd_kafka_message_t *message, std::vector<Header> &scratch, Each &&each)
 {
     if (read(message, scratch)) {
         for (const Header &h : scratch)
             each(h.name, static_cast<const void *>(h.value), size_t(h.size));
-        return true;
+        return;
     }
     rd_kafka_headers_t *headers = nullptr;
     if (rd_kafka_message_headers(message, &headers) != RD_KAFKA_RESP_ERR_NO_ERROR || !headers)
-        return false;
+        return;
     const char *name = nullptr;
     const void *value = nullptr;
     size_t size = 0;
     for (size_t i = 0;
          rd_kafka_header_get_all(headers, i, &name, &value, &size) == RD_KAFKA_RESP_ERR_NO_ERROR; ++i)
         each(QByteArrayView(name, qsizetype(std::strlen(name))), value, size);
-    return false;
 }
 } // namespace WireHeaders
