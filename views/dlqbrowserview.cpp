@@ -2,6 +2,7 @@
 
 #include "cachedtextdelegate.h"
 #include "dlqinspectorview.h"
+#include "flatscrollbars.h"
 #include "headerwidth.h"
 #include "models/dlqbrowsermodel.h"
 #include "models/failuregroupmodel.h"
@@ -70,6 +71,7 @@ void DlqBrowserView::setUpEntryTable(QTableView *table, DlqBrowserModel *model)
     table->setColumnWidth(int(DlqColumn::Original), 200);
     table->setColumnWidth(int(DlqColumn::Exception), 220);
     table->setColumnWidth(int(DlqColumn::Reason), 300);
+    FlatScrollBars::apply(table); // it repaints with every batch of a scan
 }
 
 DlqBrowserView::DlqBrowserView(DlqScanner *scanner, QWidget *parent)
@@ -143,6 +145,7 @@ DlqBrowserView::DlqBrowserView(DlqScanner *scanner, QWidget *parent)
     m_groupTable->setSortingEnabled(true);
     m_groupTable->sortByColumn(FailureGroupModel::Count, Qt::DescendingOrder);
     m_groupTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+    FlatScrollBars::apply(m_groupTable); // updates with every batch too, and looks as the entry table does
     m_groupTable->setSelectionMode(QAbstractItemView::SingleSelection);
     m_groupTable->verticalHeader()->hide();
     m_groupTable->horizontalHeader()->setStretchLastSection(true);

@@ -5,7 +5,7 @@
 // The mock cluster runs in a child process (this program with --serve), so the figures measure the
 // scanner alone. librdkafka's mock keeps 5 MB per partition: the topic gets enough partitions to hold
 // every record. Usage: bench_dlq [--quick] [--records N] [--property librdkafka-key=value ...]
-// [--stock-delegate] [--scans-only K [--bootstrap B --mock-pid P]]
+// [--stock-delegate] [--scans-only K | --stalls-only K] [--bootstrap B --mock-pid P]
 
 #include "benchdeadletters.h"
 #include "models/dlqbrowsermodel.h"
@@ -247,6 +247,21 @@ private:
     static double threadCpuMs() { return cpuSeconds(RUSAGE_THREAD) * 1e3; }
 };
 
+// Shows a table set up as the console's browser is; stockDelegate compares Qt's own item painting.
+void showTable(QTableView &table, DlqBrowserModel &model, bool stockDelegate)
+{
+    table.resize(1400, 800);
+    DlqBrowserView::setUpEntryTable(&table, &model);
+    if (stockDelegate)
+        table.setItemDelegate(new QStyledItemDelegate(&table));
+    table.show();
+    // The window's first exposure and paint are not the scan's: let them happen before measuring.
+    QElapsedTimer settle;
+    settle.start();
+    while (settle.elapsed() < 300)
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+}
+
 // A scan as the console runs it: scanner thread, batches into the browser model on this thread.
 ScanFigures scanOnce(const QString &bootstrap, DlqBrowserModel &model)
 {
@@ -347,20 +362,31 @@ int main(int argc, char **argv)
         return 0;
     }
 
+    // --stalls-only K: K scans into a visible table, each with its longest interface gap (for tuning that).
+    if (const qsizetype i = args.indexOf(u"--stalls-only"_s); i >= 0 && i + 1 < args.size()) {
+        for (int k = 0; k < args.at(i + 1).toInt(); ++k) {
+            DlqBrowserModel model;
+            QTableView table;
+            showTable(table, model, false);
+            StallMeter stall;
+            stall.start();
+            const ScanFigures f = scanOnce(bootstrap, model);
+            stall.stop();
+            std::cerr << "# scan " << f.seconds << " s, CPU " << f.cpuSeconds << " s | longest UI gap "
+                      << stall.worstMs() << " ms (" << stall.worstCpuMs() << " ms on the CPU, "
+                      << stall.worstQueueMs() << " ms waiting for one) at " << stall.worstAtMs() / 1000.0
+                      << " s" << std::endl;
+        }
+        server.closeWriteChannel();
+        server.waitForFinished(30'000);
+        return 0;
+    }
+
     const double baseRss = rssMb();
     DlqBrowserModel model;
     // The first scan and the filter fill a visible table set up as the console's browser is.
     QTableView table;
-    table.resize(1400, 800);
-    DlqBrowserView::setUpEntryTable(&table, &model);
-    if (args.contains(u"--stock-delegate"_s)) // to compare: Qt's own item painting
-        table.setItemDelegate(new QStyledItemDelegate(&table));
-    table.show();
-    // The window's first exposure and paint are not the scan's: let them happen before measuring.
-    QElapsedTimer settle;
-    settle.start();
-    while (settle.elapsed() < 300)
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+    showTable(table, model, args.contains(u"--stock-delegate"_s));
     StallMeter stall;
     stall.start();
     const ScanFigures first = scanOnce(bootstrap, model);
