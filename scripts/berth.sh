@@ -2,9 +2,10 @@
 # Sets up, builds and runs Berth on Debian 12. Usage: scripts/berth.sh demo|test|sanitize|fuzz|build|deps [args...]
 #   demo      install what is missing, build, open the console on the demo world (args go to `berth demo`)
 #   test      install what is missing, build, run the whole test suite (ctest)
-#   sanitize  build the `asan` preset (ASan + UBSan, build-asan) and run the unit, model, integration and GUI
-#             tests under it (args go to ctest)
-#   fuzz [s]  build the libFuzzer targets (`fuzz` preset, build-fuzz) and run each for s seconds (default 60)
+#   sanitize  build the `asan` preset (clang, ASan + UBSan, build-asan; it holds the fuzz targets too) and run
+#             the unit, model, integration and GUI tests under it (args go to ctest)
+#   fuzz [s]  build the libFuzzer targets of the `asan` preset and run each for s seconds (default 60), as
+#             many at a time as there are cores
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -62,7 +63,7 @@ sanitizer_env() {
 sanitize() {
     local dir="${BERTH_ASAN_BUILD_DIR:-$ROOT/build-asan}" failed=0
     sanitizer_env # also for the build: test discovery runs each test binary
-    (cd "$ROOT" && cmake --preset asan -B "$dir" >/dev/null)
+    asan_configure "$dir"
     cmake --build "$dir" --parallel "$(nproc)"
     cd "$dir"
     local ctest_args=(--output-on-failure --timeout 900 -j "${BERTH_TEST_JOBS:-2}")
@@ -71,31 +72,47 @@ sanitize() {
     return "$failed"
 }
 
-# Runs every tests/fuzz/fuzz_*.cpp target for the given seconds on its seed corpus (tests/fuzz/corpus/<target>,
-# read-only) plus a working corpus in build-fuzz/corpus/<target>; prints executions and crashes per target.
+asan_configure() {
+    (cd "$ROOT" && cmake --preset asan -B "$1" >/dev/null)
+}
+
+# Runs one fuzz target for the given seconds on its seed corpus (tests/fuzz/corpus/<target>, read-only)
+# plus a working corpus in <build>/corpus/<target>; prints its executions and crashes.
+fuzz_one() {
+    local dir="$1" target="$2" seconds="$3" work log execs crashes=0
+    work="$dir/corpus/$target"
+    log="$dir/$target.log"
+    mkdir -p "$work"
+    if ! "$dir/tests/fuzz/$target" -max_total_time="$seconds" -timeout=30 -print_final_stats=1 \
+            -artifact_prefix="$dir/$target-" "$work" "$ROOT/tests/fuzz/corpus/$target" >"$log" 2>&1; then
+        crashes=1
+        grep -E "ERROR|SUMMARY|^fuzz_|artifact_prefix|Test unit written" "$log" >&2 || tail -n 20 "$log" >&2
+    fi
+    execs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)"
+    echo "FIGURE ${target}_execs ${execs:-0}"
+    echo "FIGURE ${target}_crashes ${crashes}"
+    return "$crashes"
+}
+
+# Every tests/fuzz/fuzz_*.cpp target.
 fuzz() {
-    local seconds="${1:-60}" dir="${BERTH_FUZZ_BUILD_DIR:-$ROOT/build-fuzz}" failed=0
-    (cd "$ROOT" && cmake --preset fuzz -B "$dir" >/dev/null)
-    cmake --build "$dir" --parallel "$(nproc)"
+    local seconds="${1:-60}" dir="${BERTH_ASAN_BUILD_DIR:-$ROOT/build-asan}" failed=0 targets=() pids=()
+    for src in "$ROOT"/tests/fuzz/fuzz_*.cpp; do targets+=("$(basename "$src" .cpp)"); done
+    asan_configure "$dir"
+    cmake --build "$dir" --parallel "$(nproc)" --target "${targets[@]}"
     # No allocation stacks: recording one per malloc halves the executions. To see them for a crash,
-    # rerun its artifact alone: build-fuzz/tests/fuzz/<target> <artifact>.
-    export ASAN_OPTIONS="malloc_context_size=0" UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
-    for src in "$ROOT"/tests/fuzz/fuzz_*.cpp; do
-        local target work log execs crashes
-        target="$(basename "$src" .cpp)"
-        work="$dir/corpus/$target"
-        log="$dir/$target.log"
-        mkdir -p "$work"
-        crashes=0
-        if ! "$dir/tests/fuzz/$target" -max_total_time="$seconds" -timeout=30 -print_final_stats=1 \
-                -artifact_prefix="$dir/$target-" "$work" "$ROOT/tests/fuzz/corpus/$target" >"$log" 2>&1; then
-            crashes=1
-            failed=1
-            grep -E "ERROR|SUMMARY|^fuzz_|artifact_prefix|Test unit written" "$log" >&2 || tail -n 20 "$log" >&2
-        fi
-        execs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)"
-        echo "FIGURE ${target}_execs ${execs:-0}"
-        echo "FIGURE ${target}_crashes ${crashes}"
+    # rerun its artifact alone: build-asan/tests/fuzz/<target> <artifact>.
+    export ASAN_OPTIONS="malloc_context_size=0:detect_leaks=1" UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
+    export LSAN_OPTIONS="suppressions=$ROOT/tests/sanitizers/lsan.supp:print_suppressions=0"
+    # In rounds of as many targets as there are cores (they all run for the same time).
+    local round="$(nproc)" i pid
+    for ((i = 0; i < ${#targets[@]}; i += round)); do
+        pids=()
+        for target in "${targets[@]:i:round}"; do
+            fuzz_one "$dir" "$target" "$seconds" &
+            pids+=("$!")
+        done
+        for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
     done
     return "$failed"
 }
