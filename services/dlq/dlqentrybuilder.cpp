@@ -1,9 +1,8 @@
 #include "dlqentrybuilder.h"
 
+#include "dlqdialects.h"
 #include "dlqheadercodec.h"
 #include "utf8check.h"
-
-#include <cstring>
 
 using namespace Qt::StringLiterals;
 
@@ -12,17 +11,10 @@ namespace {
 // record should not cost the scan 16 MB of validation.
 constexpr qsizetype kUtf8CheckBytes = 64 * 1024;
 
-// With the literal's length known here, the comparison compiles to a few loads: this runs for every
-// header of every record.
-template <size_t N> bool endsWith(QByteArrayView name, const char (&suffix)[N])
+// A stack trace header of some dialect: the index only notes that there is one.
+bool isStackTrace(int spec)
 {
-    constexpr qsizetype n = N - 1;
-    return name.size() >= n && std::memcmp(name.data() + name.size() - n, suffix, n) == 0;
-}
-template <size_t N> bool startsWith(QByteArrayView name, const char (&prefix)[N])
-{
-    constexpr qsizetype n = N - 1;
-    return name.size() >= n && std::memcmp(name.data(), prefix, n) == 0;
+    return spec >= 0 && DlqDialects::kSpecs[spec].field == DlqDialects::Field::StackTrace;
 }
 
 // Where a cut may end: never inside a UTF-8 sequence.
@@ -73,13 +65,14 @@ DlqRecordDecoder::DlqRecordDecoder()
 
 quint8 DlqRecordDecoder::addHeader(QByteArrayView name, const void *value, size_t size)
 {
+    const int spec = DlqDialects::specIndex(name);
     quint8 flags = 0;
-    if (endsWith(name, "stacktrace") && value && size > 0)
+    if (isStackTrace(spec) && value && size > 0)
         flags |= DlqIndexEntry::HasStackTrace;
-    if (startsWith(name, "kafka_dlt-key-exception-"))
+    if (spec >= 0 && DlqDialects::kSpecs[spec].keyFailure)
         flags |= DlqIndexEntry::KeyFailure;
-    m_views.push_back(
-        {name, QByteArrayView(static_cast<const char *>(value), qsizetype(size)), value == nullptr});
+    m_views.push_back({name, QByteArrayView(static_cast<const char *>(value), qsizetype(size)),
+                       value == nullptr, spec});
     return flags;
 }
 
@@ -163,7 +156,7 @@ void DlqRecordDecoder::decodeSlow(DlqDecodedBatch::Record &r, DlqDecodedBatch &o
         RecordHeader h;
         h.name = QByteArray::fromRawData(v.name.data(), v.name.size());
         h.isNull = v.isNull;
-        if (!v.isNull && !endsWith(v.name, "stacktrace"))
+        if (!v.isNull && !isStackTrace(v.spec))
             h.value = QByteArray::fromRawData(v.value.data(), v.value.size());
         m_headers.append(std::move(h));
     }

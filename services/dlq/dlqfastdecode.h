@@ -9,11 +9,15 @@
 // valid UTF-8 without a BOM, numbers in the form the dialect writes). Then decoding is a plain mapping,
 // done here on the record's bytes without a single allocation. Anything else (which decodeDlqHeaders
 // would note) is declined, and the caller uses decodeDlqHeaders itself: the two must agree on every
-// record this accepts (tst_dlqscanner checks it on random header sets).
+// record this accepts (tst_dlqscanner checks it on random header sets). Both read the one dialect table
+// (dlqdialects.h) and the same number parsers (dlqheadernumbers.h).
 struct DlqHeaderView {
+    static constexpr int NotLookedUp = -2;
     QByteArrayView name;
     QByteArrayView value;
     bool isNull = false;
+    // The header's row in DlqDialects::kSpecs (-1: none) when the caller has looked it up already.
+    int spec = NotLookedUp;
 };
 
 // The fields of DlqMetadata the scan's index keeps, as views into the record.

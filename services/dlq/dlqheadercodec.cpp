@@ -1,176 +1,22 @@
 #include "dlqheadercodec.h"
 
+#include "dlqdialects.h"
+#include "dlqheadernumbers.h"
+
 #include <QDateTime>
 #include <QStringDecoder>
 #include <QtEndian>
-#include <QtNumeric>
 
 #include <algorithm>
 #include <array>
-#include <limits>
 #include <string_view>
 
 using namespace Qt::StringLiterals;
 
 namespace {
 
-// A header family is its dialect; enum order breaks ties when two families have as many recognised
-// headers. Unknown holds the business headers read whatever the dialect (it never decides the dialect).
-using Family = DlqDialect;
-constexpr Family kCommon = DlqDialect::Unknown;
-constexpr int kFamilyCount = int(DlqDialect::BerthCanonical) + 1;
-
-// Grouped by type, in the order of the member tables below: QString fields, int fields (from
-// OriginalPartition), qint64 fields (from OriginalOffset), then None: recognised for detection only.
-// clang-format off
-enum class Field : quint8 {
-    OriginalTopic, TimestampType, ConsumerGroup, ExceptionClass, CauseClass, Reason, StackTrace,
-    SchemaVersion, CorrelationId, IdempotencyKey, ConnectorName, ConnectorTask, ConnectorStage,
-    ConnectorClass, OriginalPartition, Attempts, OriginalOffset, OriginalTimestamp, FirstFailure,
-    LastFailure, None
-};
-// clang-format on
-constexpr int kFieldCount = int(Field::None) + 1;
-
-// How the producer writes the value. Every numeric codec also accepts the other form (DESIGN.md:
-// "fall back by length/charset"): decimal text is recognised by its charset, binary by its length.
-enum class Codec : quint8 {
-    Text,    // UTF-8 string
-    BinInt,  // big-endian two's complement, 4 bytes for int fields, 8 for long fields
-    BigInt,  // Java BigInteger.toByteArray(): 1..4 / 1..8 bytes (Spring retry_topic-*)
-    DecInt,  // decimal text
-    DecTime, // ISO-8601 text or epoch millis text
-};
-
-struct HeaderSpec {
-    std::string_view name;
-    Family family;
-    Field field;
-    Codec codec;
-    bool keyFailure = false; // Spring's kafka_dlt-key-exception-*: the key, not the value, failed
-    // Spring's retry_topic-*: also on DLT records of @RetryableTopic listeners, so they count towards
-    // the retry dialect only when no kafka_dlt-* header is present.
-    bool retryTopic = false;
-};
-
-// Within a family, earlier rows win when two headers feed the same field.
-constexpr std::array kSpecs = {
-    HeaderSpec{"kafka_dlt-original-topic", Family::SpringDlt, Field::OriginalTopic, Codec::Text},
-    HeaderSpec{"kafka_dlt-original-partition", Family::SpringDlt, Field::OriginalPartition, Codec::BinInt},
-    HeaderSpec{"kafka_dlt-original-offset", Family::SpringDlt, Field::OriginalOffset, Codec::BinInt},
-    HeaderSpec{"kafka_dlt-original-timestamp", Family::SpringDlt, Field::OriginalTimestamp, Codec::BinInt},
-    HeaderSpec{"kafka_dlt-original-timestamp-type", Family::SpringDlt, Field::TimestampType, Codec::Text},
-    HeaderSpec{"kafka_dlt-original-consumer-group", Family::SpringDlt, Field::ConsumerGroup, Codec::Text},
-    HeaderSpec{"kafka_dlt-exception-fqcn", Family::SpringDlt, Field::ExceptionClass, Codec::Text},
-    HeaderSpec{"kafka_dlt-exception-cause-fqcn", Family::SpringDlt, Field::CauseClass, Codec::Text},
-    HeaderSpec{"kafka_dlt-exception-message", Family::SpringDlt, Field::Reason, Codec::Text},
-    HeaderSpec{"kafka_dlt-exception-stacktrace", Family::SpringDlt, Field::StackTrace, Codec::Text},
-    HeaderSpec{"kafka_dlt-key-exception-fqcn", Family::SpringDlt, Field::ExceptionClass, Codec::Text, true},
-    HeaderSpec{"kafka_dlt-key-exception-cause-fqcn", Family::SpringDlt, Field::CauseClass, Codec::Text, true},
-    HeaderSpec{"kafka_dlt-key-exception-message", Family::SpringDlt, Field::Reason, Codec::Text, true},
-    HeaderSpec{"kafka_dlt-key-exception-stacktrace", Family::SpringDlt, Field::StackTrace, Codec::Text, true},
-
-    HeaderSpec{"kafka_original-topic", Family::SpringRetry, Field::OriginalTopic, Codec::Text},
-    HeaderSpec{"kafka_original-partition", Family::SpringRetry, Field::OriginalPartition, Codec::BinInt},
-    HeaderSpec{"kafka_original-offset", Family::SpringRetry, Field::OriginalOffset, Codec::BinInt},
-    HeaderSpec{"kafka_original-timestamp", Family::SpringRetry, Field::OriginalTimestamp, Codec::BinInt},
-    HeaderSpec{"kafka_original-timestamp-type", Family::SpringRetry, Field::TimestampType, Codec::Text},
-    HeaderSpec{"kafka_exception-fqcn", Family::SpringRetry, Field::ExceptionClass, Codec::Text},
-    HeaderSpec{"kafka_exception-cause-fqcn", Family::SpringRetry, Field::CauseClass, Codec::Text},
-    HeaderSpec{"kafka_exception-message", Family::SpringRetry, Field::Reason, Codec::Text},
-    HeaderSpec{"kafka_exception-stacktrace", Family::SpringRetry, Field::StackTrace, Codec::Text},
-    HeaderSpec{"retry_topic-attempts", Family::SpringRetry, Field::Attempts, Codec::BigInt, false, true},
-    HeaderSpec{"retry_topic-original-timestamp", Family::SpringRetry, Field::OriginalTimestamp, Codec::BigInt,
-               false, true},
-    HeaderSpec{"retry_topic-backoff-timestamp", Family::SpringRetry, Field::None, Codec::BigInt, false, true},
-
-    HeaderSpec{"x-original-topic", Family::SpringCloudStream, Field::OriginalTopic, Codec::Text},
-    HeaderSpec{"x-original-partition", Family::SpringCloudStream, Field::OriginalPartition, Codec::BinInt},
-    HeaderSpec{"x-original-offset", Family::SpringCloudStream, Field::OriginalOffset, Codec::BinInt},
-    HeaderSpec{"x-original-timestamp", Family::SpringCloudStream, Field::OriginalTimestamp, Codec::BinInt},
-    HeaderSpec{"x-original-timestamp-type", Family::SpringCloudStream, Field::TimestampType, Codec::Text},
-    HeaderSpec{"x-exception-fqcn", Family::SpringCloudStream, Field::ExceptionClass, Codec::Text},
-    HeaderSpec{"x-exception-message", Family::SpringCloudStream, Field::Reason, Codec::Text},
-    HeaderSpec{"x-exception-stacktrace", Family::SpringCloudStream, Field::StackTrace, Codec::Text},
-
-    HeaderSpec{"__connect.errors.topic", Family::KafkaConnect, Field::OriginalTopic, Codec::Text},
-    HeaderSpec{"__connect.errors.partition", Family::KafkaConnect, Field::OriginalPartition, Codec::DecInt},
-    HeaderSpec{"__connect.errors.offset", Family::KafkaConnect, Field::OriginalOffset, Codec::DecInt},
-    HeaderSpec{"__connect.errors.connector.name", Family::KafkaConnect, Field::ConnectorName, Codec::Text},
-    HeaderSpec{"__connect.errors.task.id", Family::KafkaConnect, Field::ConnectorTask, Codec::Text},
-    HeaderSpec{"__connect.errors.stage", Family::KafkaConnect, Field::ConnectorStage, Codec::Text},
-    HeaderSpec{"__connect.errors.class.name", Family::KafkaConnect, Field::ConnectorClass, Codec::Text},
-    HeaderSpec{"__connect.errors.exception.class.name", Family::KafkaConnect, Field::ExceptionClass,
-               Codec::Text},
-    HeaderSpec{"__connect.errors.exception.message", Family::KafkaConnect, Field::Reason, Codec::Text},
-    HeaderSpec{"__connect.errors.exception.stacktrace", Family::KafkaConnect, Field::StackTrace, Codec::Text},
-
-    HeaderSpec{"__streams.errors.topic", Family::KafkaStreams, Field::OriginalTopic, Codec::Text},
-    HeaderSpec{"__streams.errors.partition", Family::KafkaStreams, Field::OriginalPartition, Codec::DecInt},
-    HeaderSpec{"__streams.errors.offset", Family::KafkaStreams, Field::OriginalOffset, Codec::DecInt},
-    HeaderSpec{"__streams.errors.exception", Family::KafkaStreams, Field::ExceptionClass, Codec::Text},
-    HeaderSpec{"__streams.errors.message", Family::KafkaStreams, Field::Reason, Codec::Text},
-    HeaderSpec{"__streams.errors.stacktrace", Family::KafkaStreams, Field::StackTrace, Codec::Text},
-
-    HeaderSpec{"dlq-original-topic", Family::BerthCanonical, Field::OriginalTopic, Codec::Text},
-    HeaderSpec{"dlq-original-partition", Family::BerthCanonical, Field::OriginalPartition, Codec::DecInt},
-    HeaderSpec{"dlq-original-offset", Family::BerthCanonical, Field::OriginalOffset, Codec::DecInt},
-    HeaderSpec{"dlq-consumer", Family::BerthCanonical, Field::ConsumerGroup, Codec::Text},
-    HeaderSpec{"dlq-reason", Family::BerthCanonical, Field::Reason, Codec::Text},
-    HeaderSpec{"dlq-exception-class", Family::BerthCanonical, Field::ExceptionClass, Codec::Text},
-    HeaderSpec{"dlq-attempts", Family::BerthCanonical, Field::Attempts, Codec::DecInt},
-    HeaderSpec{"dlq-first-failure-at", Family::BerthCanonical, Field::FirstFailure, Codec::DecTime},
-    HeaderSpec{"dlq-last-failure-at", Family::BerthCanonical, Field::LastFailure, Codec::DecTime},
-    HeaderSpec{"dlq-schema-version", Family::BerthCanonical, Field::SchemaVersion, Codec::Text},
-
-    HeaderSpec{"correlation-id", kCommon, Field::CorrelationId, Codec::Text},
-    HeaderSpec{"idempotency-key", kCommon, Field::IdempotencyKey, Codec::Text},
-};
-constexpr int kSpecCount = int(kSpecs.size());
-
-// Name lookup: an open-addressing table built at compile time. The hash reads only the length and a
-// few bytes (names share long prefixes, their ends and lengths tell them apart), so a lookup costs a
-// handful of loads and usually one memcmp; names of any other length are rejected at once.
-constexpr quint32 nameHash(std::string_view n)
-{
-    const auto at = [&](size_t i) { return quint32(quint8(n[i])); };
-    const size_t z = n.size();
-    return (quint32(z) * 0x9e3779b1u) ^ (at(z - 1) * 0x85ebca6bu) ^ (at(z - 2) * 0xc2b2ae35u)
-           ^ (at(z / 2) * 0x27d4eb2fu) ^ (at(2) * 0x165667b1u);
-}
-constexpr auto kByLength = [](const HeaderSpec &a, const HeaderSpec &b) {
-    return a.name.size() < b.name.size();
-};
-constexpr size_t kMinName = std::min_element(kSpecs.begin(), kSpecs.end(), kByLength)->name.size();
-constexpr size_t kMaxName = std::max_element(kSpecs.begin(), kSpecs.end(), kByLength)->name.size();
-static_assert(kSpecCount < 128, "slots hold spec indices as qint8");
-constexpr quint32 kSlots = 256;
-constexpr auto kSlotOf = [] {
-    std::array<qint8, kSlots> slots{};
-    slots.fill(-1);
-    for (int i = 0; i < kSpecCount; ++i) {
-        quint32 h = nameHash(kSpecs[i].name) % kSlots;
-        while (slots[h] >= 0) {
-            if (kSpecs[slots[h]].name == kSpecs[i].name)
-                throw "duplicate header name in kSpecs";
-            h = (h + 1) % kSlots;
-        }
-        slots[h] = qint8(i);
-    }
-    return slots;
-}();
-
-int specIndex(QByteArrayView name)
-{
-    const std::string_view key(name.data(), size_t(name.size()));
-    if (key.size() < kMinName || key.size() > kMaxName)
-        return -1;
-    for (quint32 h = nameHash(key) % kSlots; kSlotOf[h] >= 0; h = (h + 1) % kSlots) {
-        if (kSpecs[kSlotOf[h]].name == key)
-            return kSlotOf[h];
-    }
-    return -1;
-}
+using namespace DlqDialects;
+using namespace DlqHeaderNumbers;
 
 // Rows of one family are contiguous in kSpecs: decoding a family walks only its own rows.
 constexpr auto kFamilyRows = [] {
@@ -197,14 +43,8 @@ constexpr std::array kTextMembers = {&DlqMetadata::originalTopic,  &DlqMetadata:
 constexpr std::array kIntMembers = {&DlqMetadata::originalPartition, &DlqMetadata::attempts};
 constexpr std::array kLongMembers = {&DlqMetadata::originalOffset, &DlqMetadata::originalTimestampMs,
                                      &DlqMetadata::firstFailureMs, &DlqMetadata::lastFailureMs};
-constexpr int kFirstInt = int(Field::OriginalPartition), kFirstLong = int(Field::OriginalOffset);
-static_assert(kTextMembers.size() == kFirstInt && kFirstInt + kIntMembers.size() == kFirstLong
-              && kFirstLong + kLongMembers.size() == int(Field::None));
-
-constexpr bool isIntField(Field f)
-{
-    return int(f) >= kFirstInt && int(f) < kFirstLong;
-}
+static_assert(kTextMembers.size() == kFirstIntField && kFirstIntField + kIntMembers.size() == kFirstLongField
+              && kFirstLongField + kLongMembers.size() == int(Field::None));
 
 template <typename M> auto &textOf(M &m, Field f)
 {
@@ -213,15 +53,16 @@ template <typename M> auto &textOf(M &m, Field f)
 
 qint64 numberOf(const DlqMetadata &m, Field f)
 {
-    return isIntField(f) ? m.*kIntMembers[int(f) - kFirstInt] : m.*kLongMembers[int(f) - kFirstLong];
+    return isIntField(f) ? m.*kIntMembers[int(f) - kFirstIntField]
+                         : m.*kLongMembers[int(f) - kFirstLongField];
 }
 
 void setNumber(DlqMetadata &m, Field f, qint64 v)
 {
     if (isIntField(f))
-        m.*kIntMembers[int(f) - kFirstInt] = int(v);
+        m.*kIntMembers[int(f) - kFirstIntField] = int(v);
     else
-        m.*kLongMembers[int(f) - kFirstLong] = v;
+        m.*kLongMembers[int(f) - kFirstLongField] = v;
 }
 
 // Raw bytes for a note; long values are cut, the note already says how long they are.
@@ -232,87 +73,8 @@ QString rawHex(QByteArrayView v)
     return QString::fromLatin1(hex) + (v.size() > kMaxShown ? u"…"_s : QString());
 }
 
-constexpr auto isDigit = [](char c) { return c >= '0' && c <= '9'; };
-QByteArrayView trimmed(QByteArrayView v)
-{
-    while (!v.isEmpty() && (v.front() == ' ' || v.front() == '\t'))
-        v = v.sliced(1);
-    while (!v.isEmpty() && (v.back() == ' ' || v.back() == '\t'))
-        v.chop(1);
-    return v;
-}
-
-// Decimal text: optional sign and at least one digit, nothing else (surrounding blanks allowed).
-enum class Decimal { No, OutOfRange, Yes };
-Decimal parseDecimal(QByteArrayView v, qint64 &out)
-{
-    v = trimmed(v);
-    const bool negative = !v.isEmpty() && v.front() == '-';
-    if (!v.isEmpty() && (negative || v.front() == '+'))
-        v = v.sliced(1);
-    if (v.isEmpty() || !std::all_of(v.begin(), v.end(), isDigit))
-        return Decimal::No;
-    qint64 value = 0; // accumulated negatively, so that INT64_MIN parses too
-    for (const char c : v) {
-        if (qMulOverflow(value, qint64(10), &value) || qSubOverflow(value, qint64(c - '0'), &value))
-            return Decimal::OutOfRange;
-    }
-    if (!negative && value == std::numeric_limits<qint64>::min())
-        return Decimal::OutOfRange;
-    out = negative ? value : -value;
-    return Decimal::Yes;
-}
-
-// Sign-extending big-endian read of 1..8 bytes.
-qint64 readBigEndian(QByteArrayView v)
-{
-    quint64 u = (quint8(v.front()) & 0x80) ? ~quint64(0) : 0;
-    for (const char c : v)
-        u = (u << 8) | quint8(c);
-    return qint64(u);
-}
-
-// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm): the canonical ISO form
-// is parsed without QDateTime, which is far slower, and the scanner is hot.
-constexpr qint64 daysFromCivil(qint64 y, unsigned m, unsigned d)
-{
-    y -= m <= 2;
-    const qint64 era = (y >= 0 ? y : y - 399) / 400;
-    const unsigned yoe = unsigned(y - era * 400);
-    const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + qint64(doe) - 719468;
-}
-
-constexpr qint64 kMsPerDay = 86'400'000;
 constexpr qint64 kIsoMinMs = daysFromCivil(1, 1, 1) * kMsPerDay; // outside 0001..9999 write millis
 constexpr qint64 kIsoMaxMs = daysFromCivil(10000, 1, 1) * kMsPerDay - 1;
-
-// "YYYY-MM-DDTHH:MM:SS[.mmm]Z", what encodeDlqHeaders writes (Qt::ISODateWithMs in UTC).
-bool parseCanonicalIso(QByteArrayView v, qint64 &out)
-{
-    if ((v.size() != 20 && v.size() != 24) || v.back() != 'Z')
-        return false;
-    auto num = [&](qsizetype pos, qsizetype len, unsigned &n) {
-        n = 0;
-        for (qsizetype i = pos; i < pos + len; ++i) {
-            if (!isDigit(v[i]))
-                return false;
-            n = n * 10 + unsigned(v[i] - '0');
-        }
-        return true;
-    };
-    unsigned y, mo, d, h, mi, s, ms = 0;
-    if (!num(0, 4, y) || v[4] != '-' || !num(5, 2, mo) || v[7] != '-' || !num(8, 2, d) || v[10] != 'T'
-        || !num(11, 2, h) || v[13] != ':' || !num(14, 2, mi) || v[16] != ':' || !num(17, 2, s))
-        return false;
-    if (v.size() == 24 && (v[19] != '.' || !num(20, 3, ms)))
-        return false;
-    if (y < 1 || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 59)
-        return false;
-    out = daysFromCivil(y, mo, d) * kMsPerDay + ((h * 60 + mi) * 60 + s) * 1000 + ms;
-    return true;
-}
 
 // Decodes one header into `m`. Returns true when the field got a value.
 class FieldDecoder final {
@@ -584,12 +346,7 @@ RecordHeaders encodeDlqHeaders(DlqDialect dialect, const DlqMetadata &m)
 
 bool isDiagnosticDlqHeader(QByteArrayView name)
 {
-    // Prefixes, not the table: producers add diagnostics over time (Spring did several times).
-    static constexpr std::string_view kPrefixes[] = {
-        "kafka_dlt-",   "kafka_original-",   "kafka_exception-",  "retry_topic-", "x-original-",
-        "x-exception-", "__connect.errors.", "__streams.errors.", "dlq-",
-    };
     const std::string_view n(name.data(), size_t(name.size()));
-    return std::any_of(std::begin(kPrefixes), std::end(kPrefixes),
+    return std::any_of(kDiagnosticPrefixes.begin(), kDiagnosticPrefixes.end(),
                        [&](std::string_view p) { return n.starts_with(p); });
 }

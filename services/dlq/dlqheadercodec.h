@@ -5,7 +5,8 @@
 #include <QByteArray>
 #include <QByteArrayView>
 
-// Reads and writes the dead-letter header dialects of DESIGN.md ("Contracts / DLQ header dialects").
+// Reads and writes the dead-letter header dialects (ARCHITECTURE.md, Contracts: DLQ header dialects),
+// as the table in dlqdialects.h lists them.
 // Pure functions, no Kafka calls: the DLQ scanner decodes every record with them, so decoding compares
 // names as bytes against a compile-time table and allocates only for the strings it returns.
 
@@ -24,7 +25,8 @@ DlqMetadata decodeDlqHeaders(const RecordHeaders &headers);
 RecordHeaders encodeDlqHeaders(DlqDialect dialect, const DlqMetadata &m);
 
 // True for every dialect's diagnostic header (replay drops these and keeps the rest). Matches by family
-// prefix, so diagnostic headers Berth does not decode yet are dropped too. `correlation-id` and
+// prefix (DlqDialects::kDiagnosticPrefixes), so diagnostic headers Berth does not decode yet are dropped
+// too. `correlation-id` and
 // `idempotency-key` are business headers, not diagnostics.
 bool isDiagnosticDlqHeader(QByteArrayView name);
 
