@@ -2,6 +2,7 @@
 
 #include "connectionoptions.h"
 
+#include "services/dlq/dlqentryfields.h"
 #include "services/dlq/dlqscanrun.h"
 
 #include <QCommandLineParser>
@@ -24,50 +25,49 @@ void onInterrupt(int)
     g_interrupted = true; // the scan loop notices within 100 ms and ends cleanly
 }
 
-QJsonArray flagNames(const DlqIndexEntry &e)
+QJsonArray flagNames(const DlqEntryFields &e)
 {
-    static constexpr std::pair<DlqIndexEntry::Flag, const char *> kNames[] = {
-        {DlqIndexEntry::HasNotes, "decodeNotes"},     {DlqIndexEntry::NullKey, "nullKey"},
-        {DlqIndexEntry::NullValue, "nullValue"},      {DlqIndexEntry::BinaryKey, "binaryKey"},
-        {DlqIndexEntry::InvalidUtf8, "valueNotUtf8"}, {DlqIndexEntry::Huge, "huge"},
-        {DlqIndexEntry::HasStackTrace, "stackTrace"}, {DlqIndexEntry::KeyFailure, "keyFailure"},
+    const std::pair<bool, QLatin1StringView> names[] = {
+        {e.hasDecodeNotes, "decodeNotes"_L1}, {e.keyIsNull, "nullKey"_L1},
+        {e.valueIsNull, "nullValue"_L1},      {e.binaryKey, "binaryKey"_L1},
+        {e.valueNotUtf8, "valueNotUtf8"_L1},  {e.hugeValue, "huge"_L1},
+        {e.hasStackTrace, "stackTrace"_L1},   {e.keyFailure, "keyFailure"_L1},
     };
     QJsonArray out;
-    for (const auto &[flag, name] : kNames) {
-        if (e.has(flag))
-            out.append(QLatin1StringView(name));
+    for (const auto &[set, name] : names) {
+        if (set)
+            out.append(name);
     }
     return out;
 }
 
-QJsonObject entryToJson(const DlqIndexEntry &e, quint32 groupId, const StringPool &pool)
+QJsonObject entryToJson(const DlqEntryFields &e, quint32 groupId)
 {
     QJsonObject o;
     o.insert(u"type"_s, u"entry"_s);
-    o.insert(u"partition"_s, int(e.partition));
+    o.insert(u"partition"_s, e.partition);
     o.insert(u"offset"_s, e.offset);
     o.insert(u"timestamp"_s, e.timestampMs);
-    o.insert(u"key"_s,
-             e.has(DlqIndexEntry::NullKey) ? QJsonValue(QJsonValue::Null) : DlqEntryText::key(e, pool));
-    o.insert(u"keySize"_s, qint64(e.keySize));
-    o.insert(u"valueSize"_s, qint64(e.valueSize));
-    o.insert(u"dialect"_s, dialectName(e.dialectValue()));
+    o.insert(u"key"_s, e.keyIsNull ? QJsonValue(QJsonValue::Null) : QJsonValue(e.key));
+    o.insert(u"keySize"_s, e.keySize);
+    o.insert(u"valueSize"_s, e.valueSize);
+    o.insert(u"dialect"_s, dialectName(e.dialect));
     auto text = [&](const QString &name, const QString &value) {
         if (!value.isEmpty())
             o.insert(name, value);
     };
-    text(u"originalTopic"_s, DlqEntryText::originalTopic(e, pool));
+    text(u"originalTopic"_s, e.originalTopic);
     if (e.originalPartition >= 0)
         o.insert(u"originalPartition"_s, e.originalPartition);
     if (e.originalOffset >= 0)
         o.insert(u"originalOffset"_s, e.originalOffset);
-    text(u"consumer"_s, DlqEntryText::consumer(e, pool));
-    text(u"exceptionClass"_s, DlqEntryText::exceptionClass(e, pool));
-    text(u"causeClass"_s, DlqEntryText::causeClass(e, pool));
-    text(u"reason"_s, DlqEntryText::reason(e, pool));
-    if (e.attemptCount() >= 0)
-        o.insert(u"attempts"_s, e.attemptCount());
-    text(u"idempotencyKey"_s, DlqEntryText::idempotencyKey(e, pool));
+    text(u"consumer"_s, e.consumer);
+    text(u"exceptionClass"_s, e.exceptionClass);
+    text(u"causeClass"_s, e.causeClass);
+    text(u"reason"_s, e.reason);
+    if (e.attempts >= 0)
+        o.insert(u"attempts"_s, e.attempts);
+    text(u"idempotencyKey"_s, e.idempotencyKey);
     o.insert(u"group"_s, qint64(groupId));
     const QJsonArray flags = flagNames(e);
     if (!flags.isEmpty())
@@ -178,18 +178,16 @@ int dlqScan(const QStringList &arguments)
     sink.batch = [&](DlqScanBatch &&batch) {
         QByteArray chunk;
         for (qsizetype i = 0; i < batch.entries.size(); ++i) {
-            const DlqIndexEntry &e = batch.entries[i];
+            const DlqEntryFields e = DlqEntryFields::from(batch.entries[i], *strings);
             if (json) {
-                chunk += line(entryToJson(e, batch.groupIds[i], *strings));
+                chunk += line(entryToJson(e, batch.groupIds[i]));
             } else {
                 const QString text =
                     QString::number(e.partition) + u'/' + QString::number(e.offset) + u'\t'
                     + (e.timestampMs < 0 ? QString()
                                          : QDateTime::fromMSecsSinceEpoch(e.timestampMs, Qt::UTC)
                                                .toString(Qt::ISODateWithMs))
-                    + u'\t' + DlqEntryText::exceptionClass(e, *strings) + u'\t'
-                    + oneLine(DlqEntryText::reason(e, *strings)) + u'\t'
-                    + oneLine(DlqEntryText::key(e, *strings)) + u'\n';
+                    + u'\t' + e.exceptionClass + u'\t' + oneLine(e.reason) + u'\t' + oneLine(e.key) + u'\n';
                 chunk += text.toUtf8();
             }
         }

@@ -113,7 +113,8 @@ void DlqBrowserModel::lookUpNewKeys()
         m_inboxLookup->enqueue(m_scanId, ids, keys);
     const int rows = rowCount();
     if (rows > 0) // "looking up…" where the column was empty
-        Q_EMIT dataChanged(index(0, int(DlqColumn::InboxStatus)), index(rows - 1, int(DlqColumn::InboxStatus)));
+        Q_EMIT dataChanged(index(0, int(DlqColumn::InboxStatus)),
+                           index(rows - 1, int(DlqColumn::InboxStatus)));
 }
 
 void DlqBrowserModel::applyInboxAnswer(const InboxKeyLookupResult &result)
@@ -123,7 +124,8 @@ void DlqBrowserModel::applyInboxAnswer(const InboxKeyLookupResult &result)
     m_inbox.apply(result);
     const int rows = rowCount();
     if (rows > 0)
-        Q_EMIT dataChanged(index(0, int(DlqColumn::InboxStatus)), index(rows - 1, int(DlqColumn::InboxStatus)));
+        Q_EMIT dataChanged(index(0, int(DlqColumn::InboxStatus)),
+                           index(rows - 1, int(DlqColumn::InboxStatus)));
 }
 
 void DlqBrowserModel::appendBatch(const DlqScanBatch &batch)
@@ -262,40 +264,41 @@ int DlqBrowserModel::columnCount(const QModelIndex &parent) const
     return parent.isValid() ? 0 : int(DlqColumn::Count);
 }
 
+DlqEntryFields DlqBrowserModel::fields(int row) const
+{
+    return m_strings ? DlqEntryFields::from(entry(row), *m_strings) : DlqEntryFields();
+}
+
 const DlqBrowserModel::RowText &DlqBrowserModel::rowText(quint32 entryIndex) const
 {
     if (const RowText *cached = m_text.object(entryIndex))
         return *cached;
-    const DlqIndexEntry &e = m_store.at(entryIndex);
-    const StringPool &pool = *m_strings;
+    const DlqEntryFields f = DlqEntryFields::from(m_store.at(entryIndex), *m_strings);
     auto *t = new RowText;
     auto cell = [t](DlqColumn c) -> QString & { return t->cells[size_t(c)]; };
-    if (e.timestampMs >= 0)
+    if (f.timestampMs >= 0)
         cell(DlqColumn::Time) =
-            QDateTime::fromMSecsSinceEpoch(e.timestampMs, Qt::UTC).toString(u"yyyy-MM-dd HH:mm:ss.zzz"_s);
-    cell(DlqColumn::Position) = QString::number(e.partition) + u" / "_s + QString::number(e.offset);
-    const QString originalTopic = DlqEntryText::originalTopic(e, pool);
-    if (!originalTopic.isEmpty() || e.originalPartition >= 0 || e.originalOffset >= 0) {
+            QDateTime::fromMSecsSinceEpoch(f.timestampMs, Qt::UTC).toString(u"yyyy-MM-dd HH:mm:ss.zzz"_s);
+    cell(DlqColumn::Position) = QString::number(f.partition) + u" / "_s + QString::number(f.offset);
+    if (!f.originalTopic.isEmpty() || f.originalPartition >= 0 || f.originalOffset >= 0) {
         QString &o = cell(DlqColumn::Original);
-        o = visibleText(originalTopic);
-        if (e.originalPartition >= 0)
-            o += u" ["_s + QString::number(e.originalPartition) + u']';
-        if (e.originalOffset >= 0)
-            o += u" @ "_s + QString::number(e.originalOffset);
+        o = visibleText(f.originalTopic);
+        if (f.originalPartition >= 0)
+            o += u" ["_s + QString::number(f.originalPartition) + u']';
+        if (f.originalOffset >= 0)
+            o += u" @ "_s + QString::number(f.originalOffset);
     }
-    cell(DlqColumn::Consumer) = visibleText(DlqEntryText::consumer(e, pool));
-    cell(DlqColumn::Exception) = visibleText(DisplayFormat::shortClassName(DlqEntryText::exceptionClass(e, pool)));
-    cell(DlqColumn::Cause) = visibleText(DisplayFormat::shortClassName(DlqEntryText::causeClass(e, pool)));
-    cell(DlqColumn::Reason) = visibleText(DlqEntryText::reason(e, pool));
-    if (e.attemptCount() >= 0)
-        cell(DlqColumn::Attempts) =
-            QString::number(e.attemptCount())
-            + (e.attemptCount() >= int(DlqIndexEntry::MaxAttempts) ? u"+"_s : QString());
-    cell(DlqColumn::Key) =
-        e.has(DlqIndexEntry::NullKey) ? tr("(null)") : visibleText(DlqEntryText::key(e, pool));
-    cell(DlqColumn::Size) =
-        e.has(DlqIndexEntry::NullValue) ? tr("tombstone") : QLocale().formattedDataSize(e.valueSize);
-    cell(DlqColumn::Dialect) = dialectName(e.dialectValue());
+    cell(DlqColumn::Consumer) = visibleText(f.consumer);
+    t->exceptionClass = visibleText(f.exceptionClass);
+    t->causeClass = visibleText(f.causeClass);
+    cell(DlqColumn::Exception) = visibleText(DisplayFormat::shortClassName(f.exceptionClass));
+    cell(DlqColumn::Cause) = visibleText(DisplayFormat::shortClassName(f.causeClass));
+    cell(DlqColumn::Reason) = visibleText(f.reason);
+    if (f.attempts >= 0)
+        cell(DlqColumn::Attempts) = QString::number(f.attempts) + (f.attemptsCapped ? u"+"_s : QString());
+    cell(DlqColumn::Key) = f.keyIsNull ? tr("(null)") : visibleText(f.key);
+    cell(DlqColumn::Size) = f.valueIsNull ? tr("tombstone") : QLocale().formattedDataSize(f.valueSize);
+    cell(DlqColumn::Dialect) = dialectName(f.dialect);
     m_text.insert(entryIndex, t);
     return *t;
 }
@@ -334,13 +337,11 @@ QVariant DlqBrowserModel::data(const QModelIndex &index, int role) const
             return QColor(0x1e, 0x7b, 0x34); // completed: a replay would change nothing
         return {};
     case Qt::ToolTipRole: {
-        const StringPool &pool = *m_strings;
-        const DlqIndexEntry &e = m_store.at(entryIndex);
         // Class columns show the simple name; the tooltip names the class in full.
-        const QString text = column == int(DlqColumn::InboxStatus) ? m_inbox.toolTip(e)
-                             : column == int(DlqColumn::Exception) ? visibleText(DlqEntryText::exceptionClass(e, pool))
-                             : column == int(DlqColumn::Cause)   ? visibleText(DlqEntryText::causeClass(e, pool))
-                                                                 : rowText(entryIndex).cells[size_t(column)];
+        const QString text = column == int(DlqColumn::InboxStatus) ? m_inbox.toolTip(m_store.at(entryIndex))
+                             : column == int(DlqColumn::Exception) ? rowText(entryIndex).exceptionClass
+                             : column == int(DlqColumn::Cause)     ? rowText(entryIndex).causeClass
+                                                               : rowText(entryIndex).cells[size_t(column)];
         if (text.isEmpty())
             return {};
         // Tooltips guess at rich text: hand them escaped text, so markup in a reason stays text.

@@ -4,6 +4,7 @@
 #include "models/dlqexport.h"
 #include "models/dlqinboxcolumn.h"
 #include "models/dlqrowquery.h"
+#include "services/dlq/dlqentryfields.h"
 #include "services/dlq/dlqscantypes.h"
 #include "services/support/jobtracker.h"
 
@@ -52,6 +53,7 @@ public:
     quint32 entryIndex(int row) const { return m_identity ? quint32(row) : m_rows[size_t(row)]; }
     quint32 groupOf(int row) const { return m_store.groupOf(entryIndex(row)); }
     int rowOfEntry(quint32 entryIndex) const; // -1 when filtered out
+    DlqEntryFields fields(int row) const;     // what the row's entry says, for the inspector
     std::shared_ptr<const StringPool> strings() const { return m_strings; }
     QString topic() const { return m_topic; }
     quint64 scanId() const { return m_scanId; }
@@ -73,6 +75,8 @@ Q_SIGNALS:
 private:
     struct RowText {
         std::array<QString, int(DlqColumn::Count)> cells;
+        QString exceptionClass; // in full, for the tooltip (the cell shows the simple name)
+        QString causeClass;
     };
     void startQuery();
     void applyQuery(std::vector<quint32> rows, quint32 coveredEntries, qint64 elapsedMs);

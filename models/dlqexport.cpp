@@ -1,6 +1,6 @@
 #include "dlqexport.h"
 
-#include "services/dlq/stringpool.h"
+#include "services/dlq/dlqentryfields.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -13,34 +13,46 @@ using namespace Qt::StringLiterals;
 
 namespace DlqExport {
 namespace {
-const QStringList csvHeader = {u"time"_s,         u"topic"_s,           u"partition"_s,          u"offset"_s,
-                               u"original_topic"_s, u"original_partition"_s, u"original_offset"_s, u"consumer"_s,
-                               u"exception"_s,    u"cause"_s,           u"reason"_s,             u"attempts"_s,
-                               u"key"_s,          u"idempotency_key"_s, u"value_size"_s,         u"dialect"_s};
+const QStringList csvHeader = {u"time"_s,
+                               u"topic"_s,
+                               u"partition"_s,
+                               u"offset"_s,
+                               u"original_topic"_s,
+                               u"original_partition"_s,
+                               u"original_offset"_s,
+                               u"consumer"_s,
+                               u"exception"_s,
+                               u"cause"_s,
+                               u"reason"_s,
+                               u"attempts"_s,
+                               u"key"_s,
+                               u"idempotency_key"_s,
+                               u"value_size"_s,
+                               u"dialect"_s};
 
 QString isoTime(qint64 ms)
 {
     return ms < 0 ? QString() : QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODateWithMs);
 }
 
-QByteArray csvLine(const QString &topic, const DlqIndexEntry &e, const StringPool &pool)
+QByteArray csvLine(const QString &topic, const DlqEntryFields &e)
 {
     const QStringList fields = {isoTime(e.timestampMs),
                                 topic,
                                 QString::number(e.partition),
                                 QString::number(e.offset),
-                                DlqEntryText::originalTopic(e, pool),
+                                e.originalTopic,
                                 e.originalPartition < 0 ? QString() : QString::number(e.originalPartition),
                                 e.originalOffset < 0 ? QString() : QString::number(e.originalOffset),
-                                DlqEntryText::consumer(e, pool),
-                                DlqEntryText::exceptionClass(e, pool),
-                                DlqEntryText::causeClass(e, pool),
-                                DlqEntryText::reason(e, pool),
-                                e.attemptCount() < 0 ? QString() : QString::number(e.attemptCount()),
-                                DlqEntryText::key(e, pool),
-                                DlqEntryText::idempotencyKey(e, pool),
+                                e.consumer,
+                                e.exceptionClass,
+                                e.causeClass,
+                                e.reason,
+                                e.attempts < 0 ? QString() : QString::number(e.attempts),
+                                e.key,
+                                e.idempotencyKey,
                                 QString::number(e.valueSize),
-                                dialectName(e.dialectValue())};
+                                dialectName(e.dialect)};
     QStringList quoted;
     quoted.reserve(fields.size());
     for (const QString &f : fields)
@@ -48,27 +60,27 @@ QByteArray csvLine(const QString &topic, const DlqIndexEntry &e, const StringPoo
     return quoted.join(u',').toUtf8() + "\r\n"; // RFC 4180 line ends
 }
 
-QByteArray jsonLine(const QString &topic, const DlqIndexEntry &e, const StringPool &pool)
+QByteArray jsonLine(const QString &topic, const DlqEntryFields &e)
 {
     QJsonObject o{{u"time"_s, isoTime(e.timestampMs)},
                   {u"topic"_s, topic},
                   {u"partition"_s, e.partition},
                   {u"offset"_s, e.offset},
-                  {u"originalTopic"_s, DlqEntryText::originalTopic(e, pool)},
-                  {u"consumer"_s, DlqEntryText::consumer(e, pool)},
-                  {u"exception"_s, DlqEntryText::exceptionClass(e, pool)},
-                  {u"cause"_s, DlqEntryText::causeClass(e, pool)},
-                  {u"reason"_s, DlqEntryText::reason(e, pool)},
-                  {u"key"_s, DlqEntryText::key(e, pool)},
-                  {u"idempotencyKey"_s, DlqEntryText::idempotencyKey(e, pool)},
-                  {u"valueSize"_s, qint64(e.valueSize)},
-                  {u"dialect"_s, dialectName(e.dialectValue())}};
+                  {u"originalTopic"_s, e.originalTopic},
+                  {u"consumer"_s, e.consumer},
+                  {u"exception"_s, e.exceptionClass},
+                  {u"cause"_s, e.causeClass},
+                  {u"reason"_s, e.reason},
+                  {u"key"_s, e.key},
+                  {u"idempotencyKey"_s, e.idempotencyKey},
+                  {u"valueSize"_s, e.valueSize},
+                  {u"dialect"_s, dialectName(e.dialect)}};
     if (e.originalPartition >= 0)
         o.insert(u"originalPartition"_s, e.originalPartition);
     if (e.originalOffset >= 0)
         o.insert(u"originalOffset"_s, e.originalOffset);
-    if (e.attemptCount() >= 0)
-        o.insert(u"attempts"_s, e.attemptCount());
+    if (e.attempts >= 0)
+        o.insert(u"attempts"_s, e.attempts);
     return QJsonDocument(o).toJson(QJsonDocument::Compact) + '\n';
 }
 } // namespace
@@ -79,8 +91,8 @@ QString csvField(const QString &text)
     // A spreadsheet reads these leading characters as the start of a formula (OWASP "CSV injection"):
     // a quote in front keeps the cell text.
     if (!f.isEmpty()
-        && (f.front() == u'=' || f.front() == u'+' || f.front() == u'-' || f.front() == u'@' || f.front() == u'\t'
-            || f.front() == u'\r'))
+        && (f.front() == u'=' || f.front() == u'+' || f.front() == u'-' || f.front() == u'@'
+            || f.front() == u'\t' || f.front() == u'\r'))
         f.prepend(u'\'');
     if (f.contains(u',') || f.contains(u'"') || f.contains(u'\n') || f.contains(u'\r'))
         return u'"' + f.replace(u'"', u"\"\""_s) + u'"';
@@ -112,8 +124,9 @@ Outcome write(const QString &path, Format format, const Source &source, const Jo
     if (format == Format::Csv)
         buffer = csvHeader.join(u',').toUtf8() + "\r\n";
     for (quint32 row = 0; row < total; ++row) {
-        const DlqIndexEntry &e = source.entries.at(source.identity ? row : source.rows[row]);
-        buffer += format == Format::Csv ? csvLine(source.topic, e, pool) : jsonLine(source.topic, e, pool);
+        const DlqEntryFields e =
+            DlqEntryFields::from(source.entries.at(source.identity ? row : source.rows[row]), pool);
+        buffer += format == Format::Csv ? csvLine(source.topic, e) : jsonLine(source.topic, e);
         if (buffer.size() > (1 << 20) || row + 1 == total) {
             if (file.write(buffer) != buffer.size()) {
                 out.error = file.errorString();
@@ -141,4 +154,4 @@ Outcome write(const QString &path, Format format, const Source &source, const Jo
     control.reportProgress(total, total);
     return out;
 }
-}
+} // namespace DlqExport

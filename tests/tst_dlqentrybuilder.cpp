@@ -1,4 +1,5 @@
 #include "services/dlq/dlqentrybuilder.h"
+#include "services/dlq/dlqentryfields.h"
 #include "services/dlq/dlqheadercodec.h"
 #include "services/dlq/utf8check.h"
 

@@ -317,7 +317,7 @@ private Q_SLOTS:
         QSignalSpy loaded(&inspector, &DlqInspectorView::recordLoaded);
         auto inspect = [&](const DlqIndexEntry &e) {
             loaded.clear();
-            inspector.showEntry(e, out.strings, topic, m_cluster->bootstrapServers());
+            inspector.showEntry(DlqEntryFields::from(e, *out.strings), topic, m_cluster->bootstrapServers());
             return QTest::qWaitFor([&] { return loaded.count() == 1; }, 30000);
         };
         QVERIFY(inspect(E[5]));
@@ -606,10 +606,10 @@ private:
     QString DlqRecordFormatCommand(const QString &topic, qint64 offset) const
     {
         DlqInspectorView inspector(nullptr);
-        DlqIndexEntry e;
+        DlqEntryFields e;
         e.partition = 0;
         e.offset = offset;
-        inspector.showEntry(e, nullptr, topic, m_cluster->bootstrapServers());
+        inspector.showEntry(e, topic, m_cluster->bootstrapServers());
         return inspector.kcatCommand();
     }
 };

@@ -545,8 +545,7 @@ void DlqBrowserView::onCurrentRowChanged()
     const QModelIndex current = m_table->currentIndex();
     if (!current.isValid())
         return;
-    const DlqIndexEntry &entry = m_model->entry(current.row());
-    m_inspector->showEntry(entry, m_model->strings(), m_model->topic(), m_bootstrapShown);
+    m_inspector->showEntry(m_model->fields(current.row()), m_model->topic(), m_bootstrapShown);
 }
 
 void DlqBrowserView::focusFilter()

@@ -150,8 +150,7 @@ void DlqInspectorView::setBusy(const QString &message)
     m_state->setVisible(!message.isEmpty());
 }
 
-void DlqInspectorView::showEntry(const DlqIndexEntry &e, const std::shared_ptr<const StringPool> &strings,
-                                 const QString &topic, const QString &bootstrap)
+void DlqInspectorView::showEntry(const DlqEntryFields &e, const QString &topic, const QString &bootstrap)
 {
     clear();
     m_topic = topic;
@@ -161,23 +160,20 @@ void DlqInspectorView::showEntry(const DlqIndexEntry &e, const std::shared_ptr<c
     m_title->setText(tr("%1 [%2] @ %3").arg(topic).arg(e.partition).arg(e.offset));
     m_copyKcat->setEnabled(true);
     // What the index knows, until the record itself arrives.
-    if (strings) {
-        const StringPool &pool = *strings;
-        QString s;
-        line(s, tr("Time"), timeText(e.timestampMs));
-        line(s, tr("Dialect"), dialectName(e.dialectValue()));
-        line(s, tr("Original topic"), DlqEntryText::originalTopic(e, pool));
-        line(s, tr("Original partition"),
-             e.originalPartition >= 0 ? QString::number(e.originalPartition) : QString());
-        line(s, tr("Original offset"), e.originalOffset >= 0 ? QString::number(e.originalOffset) : QString());
-        line(s, tr("Consumer"), DlqEntryText::consumer(e, pool));
-        line(s, tr("Exception"), DlqEntryText::exceptionClass(e, pool));
-        line(s, tr("Cause"), DlqEntryText::causeClass(e, pool));
-        line(s, tr("Reason"), DlqEntryText::reason(e, pool));
-        line(s, tr("Attempts"), e.attemptCount() >= 0 ? QString::number(e.attemptCount()) : QString());
-        line(s, tr("Idempotency key"), DlqEntryText::idempotencyKey(e, pool));
-        m_summary->setPlainText(DlqRecordFormat::visibleText(s.toUtf8()));
-    }
+    QString s;
+    line(s, tr("Time"), timeText(e.timestampMs));
+    line(s, tr("Dialect"), dialectName(e.dialect));
+    line(s, tr("Original topic"), e.originalTopic);
+    line(s, tr("Original partition"),
+         e.originalPartition >= 0 ? QString::number(e.originalPartition) : QString());
+    line(s, tr("Original offset"), e.originalOffset >= 0 ? QString::number(e.originalOffset) : QString());
+    line(s, tr("Consumer"), e.consumer);
+    line(s, tr("Exception"), e.exceptionClass);
+    line(s, tr("Cause"), e.causeClass);
+    line(s, tr("Reason"), e.reason);
+    line(s, tr("Attempts"), e.attempts >= 0 ? QString::number(e.attempts) : QString());
+    line(s, tr("Idempotency key"), e.idempotencyKey);
+    m_summary->setPlainText(DlqRecordFormat::visibleText(s.toUtf8()));
     if (m_scanner) {
         setBusy(tr("Fetching the record…"));
         m_requestId = m_scanner->fetchRecord(e.partition, e.offset);

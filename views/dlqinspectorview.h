@@ -1,6 +1,6 @@
 #pragma once
 
-#include "services/dlq/dlqindexentry.h"
+#include "services/dlq/dlqentryfields.h"
 #include "services/dlq/dlqscantypes.h"
 
 #include <QWidget>
@@ -25,8 +25,8 @@ public:
 
     explicit DlqInspectorView(DlqScanner *scanner, QWidget *parent = nullptr);
 
-    void showEntry(const DlqIndexEntry &entry, const std::shared_ptr<const StringPool> &strings,
-                   const QString &topic, const QString &bootstrap);
+    // What the index knows of a dead letter of `topic`, shown at once; the record itself is fetched.
+    void showEntry(const DlqEntryFields &entry, const QString &topic, const QString &bootstrap);
     void clear();
 
     bool hasRecord() const { return m_loaded; }

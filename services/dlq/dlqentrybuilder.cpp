@@ -44,19 +44,6 @@ bool startIsPrintableUtf8(QByteArrayView bytes)
 }
 } // namespace
 
-QString DlqEntryText::key(const DlqIndexEntry &e, const StringPool &pool)
-{
-    if (e.has(DlqIndexEntry::NullKey))
-        return {};
-    const QByteArrayView stored = pool.bytes(e.keyId);
-    const bool cut = e.keySize > quint32(stored.size());
-    if (e.has(DlqIndexEntry::BinaryKey)) {
-        const QByteArray hex = QByteArray::fromRawData(stored.data(), stored.size()).toHex();
-        return u"0x"_s + QString::fromLatin1(hex) + (cut ? u"…"_s : QString());
-    }
-    return QString::fromUtf8(stored) + (cut ? u"…"_s : QString());
-}
-
 DlqRecordDecoder::DlqRecordDecoder()
 {
     m_headers.reserve(32);

@@ -58,33 +58,3 @@ static_assert(std::is_trivially_copyable_v<DlqIndexEntry>);
 
 Q_DECLARE_TYPEINFO(DlqIndexEntry, Q_RELOCATABLE_TYPE);
 using DlqIndexEntries = QList<DlqIndexEntry>;
-
-// An entry's strings, resolved against the pool it was interned in.
-namespace DlqEntryText {
-inline QString originalTopic(const DlqIndexEntry &e, const StringPool &pool)
-{
-    return pool.text(pool.pair(e.routeId).first);
-}
-inline QString consumer(const DlqIndexEntry &e, const StringPool &pool)
-{
-    return pool.text(pool.pair(e.routeId).second);
-}
-inline QString exceptionClass(const DlqIndexEntry &e, const StringPool &pool)
-{
-    return pool.text(e.exceptionId);
-}
-inline QString causeClass(const DlqIndexEntry &e, const StringPool &pool)
-{
-    return pool.text(e.causeId);
-}
-inline QString reason(const DlqIndexEntry &e, const StringPool &pool)
-{
-    return pool.text(e.reasonId);
-}
-inline QString idempotencyKey(const DlqIndexEntry &e, const StringPool &pool)
-{
-    return pool.text(e.idempotencyKeyId);
-}
-// The key as text, or "0x…" hex when it is binary; the stored prefix ends in "…" when the key is longer.
-QString key(const DlqIndexEntry &e, const StringPool &pool);
-} // namespace DlqEntryText

@@ -1,5 +1,6 @@
 #include "failuregroups.h"
 
+#include "dlqentryfields.h"
 #include "reasonpattern.h"
 
 using namespace Qt::StringLiterals;

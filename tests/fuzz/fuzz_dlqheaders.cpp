@@ -4,6 +4,7 @@
 // dialect.
 #include "fuzzinput.h"
 #include "services/dlq/dlqentrybuilder.h"
+#include "services/dlq/dlqentryfields.h"
 #include "services/dlq/dlqheadercodec.h"
 
 #include <cstdio>
