@@ -58,8 +58,8 @@ quint8 DlqRecordDecoder::addHeader(QByteArrayView name, const void *value, size_
         flags |= DlqIndexEntry::HasStackTrace;
     if (spec >= 0 && DlqDialects::kSpecs[spec].keyFailure)
         flags |= DlqIndexEntry::KeyFailure;
-    m_views.push_back({name, QByteArrayView(static_cast<const char *>(value), qsizetype(size)),
-                       value == nullptr, spec});
+    m_views.push_back(
+        {name, QByteArrayView(static_cast<const char *>(value), qsizetype(size)), value == nullptr, spec});
     return flags;
 }
 
@@ -67,7 +67,7 @@ void DlqRecordDecoder::decode(const rd_kafka_message_t *message, DlqDecodedBatch
 {
     m_views.clear();
     quint8 flags = 0;
-    WireHeaders::forEach(message, m_wire, [&](QByteArrayView name, const void *value, size_t size) {
+    forEachHeader(message, [&](QByteArrayView name, const void *value, size_t size) {
         flags |= addHeader(name, value, size);
     });
     Raw raw;

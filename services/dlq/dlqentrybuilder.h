@@ -4,7 +4,6 @@
 #include "services/dlq/dlqfastdecode.h"
 #include "services/dlq/dlqindexentry.h"
 #include "services/kafka/kafkarecord.h"
-#include "services/kafka/wireheaders.h"
 
 #include <librdkafka/rdkafka.h>
 
@@ -12,8 +11,8 @@
 
 // Turns consumed records into index entries, in two steps that may run on two threads: DlqRecordDecoder
 // decodes a record's DLQ headers and copies out the strings the index keeps, DlqEntryInterner interns
-// them. The scanner runs them a million times, so decoding reads librdkafka's buffers in place (the
-// headers too, where WireHeaders can place them), takes the allocation-free path for well-formed headers
+// them. The scanner runs them a million times, so decoding reads the key, value and headers where
+// librdkafka hands them out, takes the allocation-free path for well-formed headers
 // (decodeDlqHeadersFast) and decodeDlqHeaders for everything else; stack traces are not decoded (the index
 // only notes that there is one, the inspector shows it).
 class DlqRecordDecoder final {
@@ -49,10 +48,9 @@ private:
     void decodeSlow(DlqDecodedBatch::Record &r, DlqDecodedBatch &out);
     DlqDecodedBatch::Text putText(const QString &text, qsizetype max, DlqDecodedBatch &out);
 
-    std::vector<DlqHeaderView> m_views;      // into the record being decoded; reused
-    std::vector<WireHeaders::Header> m_wire; // WireHeaders' scratch; reused
-    RecordHeaders m_headers;                 // the same for decodeDlqHeaders; reused
-    QByteArray m_utf8;                       // conversion buffer
+    std::vector<DlqHeaderView> m_views; // into the record being decoded; reused
+    RecordHeaders m_headers;            // the same for decodeDlqHeaders; reused
+    QByteArray m_utf8;                  // conversion buffer
     bool m_fastPath = true;
     qint64 m_fastDecoded = 0;
     qint64 m_slowDecoded = 0;

@@ -1,7 +1,5 @@
 #include "kafkarecord.h"
 
-#include "wireheaders.h"
-
 QByteArray KafkaRecord::header(QByteArrayView name) const
 {
     for (auto it = headers.crbegin(); it != headers.crend(); ++it) {
@@ -24,8 +22,7 @@ KafkaRecord KafkaRecord::fromMessage(const rd_kafka_message_t *message)
         record.key = QByteArray(static_cast<const char *>(message->key), qsizetype(message->key_len));
     if (message->payload)
         record.value = QByteArray(static_cast<const char *>(message->payload), qsizetype(message->len));
-    std::vector<WireHeaders::Header> scratch;
-    WireHeaders::forEach(message, scratch, [&record](QByteArrayView name, const void *value, size_t size) {
+    forEachHeader(message, [&record](QByteArrayView name, const void *value, size_t size) {
         RecordHeader h;
         h.name = name.toByteArray();
         h.isNull = value == nullptr;

@@ -6,6 +6,8 @@
 
 #include <librdkafka/rdkafka.h>
 
+#include <cstring>
+
 struct RecordHeader {
     QByteArray name;
     QByteArray value;
@@ -27,6 +29,22 @@ struct KafkaRecord {
     QByteArray header(QByteArrayView name) const; // last occurrence wins
     static KafkaRecord fromMessage(const rd_kafka_message_t *message);
 };
+
+// Calls each(name, value, size) for every header of a consumed message, in order, as librdkafka's public
+// API hands them out (rd_kafka_message_headers, rd_kafka_header_get_all); a null value comes as nullptr.
+// Name and value stay valid while the message does.
+template <typename Each> void forEachHeader(const rd_kafka_message_t *message, Each &&each)
+{
+    rd_kafka_headers_t *headers = nullptr;
+    if (rd_kafka_message_headers(message, &headers) != RD_KAFKA_RESP_ERR_NO_ERROR || !headers)
+        return;
+    const char *name = nullptr;
+    const void *value = nullptr;
+    size_t size = 0;
+    for (size_t i = 0;
+         rd_kafka_header_get_all(headers, i, &name, &value, &size) == RD_KAFKA_RESP_ERR_NO_ERROR; ++i)
+        each(QByteArrayView(name, qsizetype(std::strlen(name))), value, size);
+}
 
 // One record to produce. partition -1: let the partitioner choose by key.
 struct OutgoingRecord {
