@@ -128,7 +128,10 @@ int dlqScan(const QStringList &arguments)
                       u"Where to start: beginning, end, end-N (last N per partition), offset:N, "
                       u"time:<ISO-8601 or epoch ms>."_s,
                       u"position"_s, u"beginning"_s});
-    parser.addOption({u"partition"_s, u"A partition to read (repeatable; default all)."_s, u"n"_s});
+    parser.addOption({u"partition"_s,
+                      u"Partitions to read: a number, a range such as 5-7, or several separated by commas "
+                      u"(repeatable; default all)."_s,
+                      u"list"_s});
     parser.addOption({u"live"_s, u"Keep reading new dead letters until interrupted."_s});
     parser.addOption({u"json"_s, u"One JSON object per line: entries, then groups, poison and a summary."_s});
     parser.addOption({u"timeout"_s, u"Per-request timeout in milliseconds."_s, u"ms"_s, u"10000"_s});
@@ -153,15 +156,9 @@ int dlqScan(const QStringList &arguments)
         err.write("berth dlq scan: " + error.toUtf8() + '\n');
         return 2;
     }
-    for (const QString &p : parser.values(u"partition"_s)) {
-        for (const QString &one : p.split(u',', Qt::SkipEmptyParts)) {
-            bool ok = false;
-            request.partitions.append(one.trimmed().toInt(&ok));
-            if (!ok) {
-                err.write("berth dlq scan: not a partition: " + one.toUtf8() + '\n');
-                return 2;
-            }
-        }
+    if (!request.parsePartitions(parser.values(u"partition"_s).join(u','), &error)) {
+        err.write("berth dlq scan: not a partition: " + error.toUtf8() + '\n');
+        return 2;
     }
 
     const bool json = parser.isSet(u"json"_s);

@@ -493,6 +493,50 @@ private Q_SLOTS:
         QCOMPARE(again.startValue, far.startValue);
     }
 
+    void parsePartitions_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QList<int>>("partitions"); // what is read; unchanged on an error
+        QTest::addColumn<QString>("badPart");       // named by the error; empty: no error
+
+        const QList<int> before = {9};
+        QTest::newRow("empty: all") << u""_s << QList<int>() << QString();
+        QTest::newRow("blanks: all") << u"  "_s << QList<int>() << QString();
+        QTest::newRow("one") << u"3"_s << QList<int>{3} << QString();
+        QTest::newRow("list and range") << u"0,2,5-7"_s << QList<int>{0, 2, 5, 6, 7} << QString();
+        QTest::newRow("blanks around") << u" 7 , 2 - 3 ,2 "_s << QList<int>{2, 3, 7} << QString();
+        QTest::newRow("sorted, once") << u"5,1-3,2,5"_s << QList<int>{1, 2, 3, 5} << QString();
+        QTest::newRow("one-partition range") << u"4-4"_s << QList<int>{4} << QString();
+        QTest::newRow("empty parts") << u",1,,2,"_s << QList<int>{1, 2} << QString();
+        QTest::newRow("highest") << u"65535"_s << QList<int>{65535} << QString();
+        QTest::newRow("negative") << u"1,-2"_s << before << u"-2"_s;
+        QTest::newRow("reversed") << u"7-5"_s << before << u"7-5"_s;
+        QTest::newRow("garbage") << u"0,x1,2"_s << before << u"x1"_s;
+        QTest::newRow("sign") << u"+1"_s << before << u"+1"_s;
+        QTest::newRow("two dashes") << u"1-2-3"_s << before << u"1-2-3"_s;
+        QTest::newRow("open range") << u"3-"_s << before << u"3-"_s;
+        QTest::newRow("dash alone") << u"-"_s << before << u"-"_s;
+        QTest::newRow("blank inside a number") << u"1 2"_s << before << u"1 2"_s;
+        QTest::newRow("beyond any topic") << u"65536"_s << before << u"65536"_s;
+        QTest::newRow("range beyond any topic") << u"0-99999999999"_s << before << u"0-99999999999"_s;
+    }
+
+    void parsePartitions()
+    {
+        QFETCH(QString, text);
+        QFETCH(QList<int>, partitions);
+        QFETCH(QString, badPart);
+        DlqScanRequest req;
+        req.partitions = {9};
+        QString error;
+        QCOMPARE(req.parsePartitions(text, &error), badPart.isEmpty());
+        QCOMPARE(req.partitions, partitions);
+        if (badPart.isEmpty())
+            QVERIFY(error.isEmpty());
+        else
+            QVERIFY2(error.contains(u'"' + badPart + u'"'), qPrintable(error));
+    }
+
     void unreachableClusterIsAReadableError()
     {
         DlqScanRequest req = request(u"orders-dlt"_s);

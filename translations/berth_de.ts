@@ -1420,10 +1420,6 @@ vorheriger %2</translation>
         <translation>Wählen Sie ein Topic zum Scannen.</translation>
     </message>
     <message>
-        <source>Cannot read the partitions &quot;%1&quot;: use e.g. 0,2,5-7</source>
-        <translation>Partitionsangabe „%1“ nicht lesbar: z. B. 0,2,5-7 verwenden</translation>
-    </message>
-    <message>
         <source>Scanning %1…</source>
         <translation>%1 wird gescannt …</translation>
     </message>
@@ -1481,6 +1477,10 @@ vorheriger %2</translation>
     <message>
         <source>Select one or more dead letters to request a replay or skip.</source>
         <translation>Wählen Sie einen oder mehrere Dead Letters, um ein Replay oder einen Skip anzufordern.</translation>
+    </message>
+    <message>
+        <source>Cannot read the partitions: %1; use e.g. 0,2,5-7</source>
+        <translation>Partitionsangabe nicht lesbar: %1; z. B. 0,2,5-7 verwenden</translation>
     </message>
 </context>
 <context>

@@ -401,17 +401,9 @@ bool DlqBrowserView::buildRequest(DlqScanRequest &request, bool liveTail, QStrin
         *error = tr("Choose a topic to scan.");
         return false;
     }
-    for (const QString &part : m_partitions->text().split(u',', Qt::SkipEmptyParts)) {
-        const QStringList range = part.trimmed().split(u'-');
-        bool okFirst = false, okLast = true;
-        const int first = range.value(0).toInt(&okFirst);
-        const int last = range.size() == 2 ? range.value(1).toInt(&okLast) : first;
-        if (!okFirst || !okLast || range.size() > 2 || last < first || last - first > 65535) {
-            *error = tr("Cannot read the partitions \"%1\": use e.g. 0,2,5-7").arg(m_partitions->text());
-            return false;
-        }
-        for (int p = first; p <= last; ++p)
-            request.partitions.append(p);
+    if (QString why; !request.parsePartitions(m_partitions->text(), &why)) {
+        *error = tr("Cannot read the partitions: %1; use e.g. 0,2,5-7").arg(why);
+        return false;
     }
     return true;
 }

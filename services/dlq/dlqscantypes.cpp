@@ -2,6 +2,9 @@
 
 #include <QDateTime>
 
+#include <algorithm>
+#include <limits>
+
 using namespace Qt::StringLiterals;
 
 bool DlqScanRequest::parseStart(QStringView text, QString *error)
@@ -72,4 +75,57 @@ QString DlqScanRequest::startText() const
         return u"end-"_s + QString::number(startValue);
     }
     return {};
+}
+
+bool DlqScanRequest::parsePartitions(QStringView text, QString *error)
+{
+    // The index keeps a partition in 16 bits (DlqIndexEntry::partition): no topic it reads has more.
+    constexpr qint64 maxPartition = 65535;
+    // Digits only (no sign, no blank inside); a number too long for qint64 reads as beyond any topic.
+    auto number = [](QStringView digits, qint64 &out) {
+        if (digits.isEmpty()
+            || !std::all_of(digits.begin(), digits.end(), [](QChar c) { return c >= u'0' && c <= u'9'; }))
+            return false;
+        bool ok = false;
+        out = digits.toLongLong(&ok);
+        if (!ok)
+            out = std::numeric_limits<qint64>::max();
+        return true;
+    };
+    auto fail = [error](QStringView part, QStringView why) {
+        if (error)
+            *error = u'"' + part + u'"' + (why.isEmpty() ? QString() : QString(u" ("_s + why + u')'));
+        return false;
+    };
+    QList<int> read;
+    for (const QStringView raw : text.split(u',')) {
+        const QStringView part = raw.trimmed();
+        if (part.isEmpty())
+            continue;
+        qint64 first = 0;
+        qint64 last = 0;
+        if (part.startsWith(u'-')) {
+            if (number(part.sliced(1).trimmed(), first))
+                return fail(part, u"partitions count from 0");
+            return fail(part, {});
+        }
+        if (const qsizetype dash = part.indexOf(u'-'); dash >= 0) {
+            if (!number(part.first(dash).trimmed(), first) || !number(part.sliced(dash + 1).trimmed(), last))
+                return fail(part, u"use a number or a range such as 5-7");
+            if (first > last)
+                return fail(part, u"a range runs from low to high");
+        } else if (number(part, first)) {
+            last = first;
+        } else {
+            return fail(part, {});
+        }
+        if (last > maxPartition)
+            return fail(part, u"no topic has a partition beyond 65535");
+        for (qint64 p = first; p <= last; ++p)
+            read.append(int(p));
+    }
+    std::sort(read.begin(), read.end());
+    read.erase(std::unique(read.begin(), read.end()), read.end());
+    partitions = std::move(read);
+    return true;
 }

@@ -34,6 +34,11 @@ struct DlqScanRequest {
     // "beginning", "end", "end-N" (last N per partition), "offset:N", "time:<ISO-8601 or epoch ms>".
     bool parseStart(QStringView text, QString *error);
     QString startText() const;
+    // Sets partitions from a list such as "0, 2, 5-7": numbers and ranges "a-b" (a <= b) separated by
+    // commas, blanks allowed; the result is sorted, each partition once, and empty text means all.
+    // Negative numbers, reversed ranges and anything else leave partitions as they were; *error then
+    // quotes the part that is wrong, and says why where it can.
+    bool parsePartitions(QStringView text, QString *error);
 };
 
 struct DlqPartitionRange {
