@@ -5,6 +5,7 @@
 #include "services/policy/policyloader.h"
 #include "services/remediation/dryrun.h"
 #include "services/remediation/replayexecutor.h"
+#include "services/remediation/replayjob.h"
 #include "services/remediation/requestbuilder.h"
 #include "support/berthcli.h"
 #include "support/replayworld.h"
@@ -13,6 +14,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QProcess>
+#include <QSignalSpy>
 #include <QTest>
 
 #include <csignal>
@@ -444,6 +446,31 @@ private Q_SLOTS:
         QCOMPARE(readTopic(Orders).size(), records.size());
         const ChainVerification chain = AuditChain::verify(m_world->admin());
         QVERIFY2(chain.ok, qPrintable(chain.problem + chain.error));
+    }
+
+    // The console's job: a second start is refused while a run goes, and destroying the job mid-run cancels
+    // the run and waits for it, so the request is cancelled, not left executing, once the destructor returns.
+    void replayJobDestroyedMidRunCancelsAndWaits()
+    {
+        QString error;
+        QVERIFY2(m_world->seedDlq(0, 200, 5, &error), qPrintable(error));
+        const qint64 id = approvedRequest(replayDraft(*m_world, 0, 200, 100)); // 100 msgs/s: two seconds
+        QVERIFY(id > 0);
+        ReplayOptions options;
+        options.batchSize = 20;
+        auto job = std::make_unique<ReplayJob>();
+        QSignalSpy progressed(job.get(), &ReplayJob::progressed);
+        QVERIFY(job->start(m_world->conninfo(u"alice"_s), m_world->kafka(), id, options));
+        QVERIFY(job->isRunning());
+        QVERIFY(!job->start(m_world->conninfo(u"alice"_s), m_world->kafka(), id, options));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !progressed.isEmpty() && progressed.last().at(0).value<ReplayProgress>().done >= 20, 30'000);
+        job.reset();
+        QCOMPARE(m_world->statusOf(id), u"cancelled"_s);
+        const QList<QJsonObject> records = readTopic(Orders);
+        QVERIFY2(records.size() >= 20 && records.size() < 200, qPrintable(QString::number(records.size())));
+        for (const int count : replayIdCounts(records))
+            QCOMPARE(count, 1);
     }
 
     void changedSourceRecordIsRefused()

@@ -3,30 +3,29 @@
 #include "services/audit/auditmigrator.h"
 #include "services/inbox/pgsession.h"
 
-#include <QElapsedTimer>
-#include <QPointer>
-#include <QThread>
-
 using namespace Qt::StringLiterals;
 
 ReplayJob::ReplayJob(QObject *parent)
     : QObject(parent)
 {
+    m_pool.setMaxThreadCount(1); // one run at a time
+    m_pool.setObjectName(u"berth-replay"_s);
 }
 
 ReplayJob::~ReplayJob()
 {
-    if (m_thread) {
-        m_control->resume();
+    // The run posts its progress to this object: it must see the cancel and end before any member goes.
+    if (m_control) {
+        m_control->resume(); // a paused run wakes up to see the cancel
         m_control->cancel();
-        m_thread->wait();
-        delete m_thread; // not a QObject child: the thread object is ours to free
     }
+    m_run.cancel();
+    m_pool.waitForDone();
 }
 
 bool ReplayJob::isRunning() const
 {
-    return m_thread && m_thread->isRunning();
+    return m_run.isRunning();
 }
 
 bool ReplayJob::start(const QString &auditConninfo, const KafkaProperties &cluster, qint64 requestId,
@@ -34,48 +33,36 @@ bool ReplayJob::start(const QString &auditConninfo, const KafkaProperties &clust
 {
     if (isRunning())
         return false;
-    if (m_thread) {
-        m_thread->wait();
-        delete m_thread;
-    }
     m_control = std::make_shared<ReplayControl>();
-    auto control = m_control;
-    QPointer<ReplayJob> self(this);
-    m_thread = QThread::create([=] {
-        ReplayOutcome outcome;
-        PgSession audit;
-        PgSession inbox;
-        QString error;
-        const AuditMigrationOutcome migrated =
-            audit.connect(auditConninfo, &error) ? AuditMigrator::migrate(audit) : AuditMigrationOutcome{};
-        if (!audit.isOpen() || !migrated.ok) {
-            outcome.error = error.isEmpty() ? migrated.error : error;
-        } else if (!inboxConninfo.isEmpty() && !inbox.connect(inboxConninfo, &error)) {
-            outcome.error = error;
-        } else {
+    ReplayJob *self = this; // the run ends before this object does (see the destructor)
+    // Cancelling goes through the ReplayControl, not the tracker: a cancelled run still reports its outcome.
+    m_run.start(
+        [auditConninfo, cluster, requestId, options, inboxConninfo, control = m_control,
+         self](const JobControl &) {
+            ReplayOutcome outcome;
+            PgSession audit;
+            PgSession inbox;
+            QString error;
+            const AuditMigrationOutcome migrated = audit.connect(auditConninfo, &error)
+                                                       ? AuditMigrator::migrate(audit)
+                                                       : AuditMigrationOutcome{};
+            if (!audit.isOpen() || !migrated.ok) {
+                outcome.error = error.isEmpty() ? migrated.error : error;
+                return outcome;
+            }
+            if (!inboxConninfo.isEmpty() && !inbox.connect(inboxConninfo, &error)) {
+                outcome.error = error;
+                return outcome;
+            }
             ReplayExecutor executor(audit, cluster, inboxConninfo.isEmpty() ? &audit : &inbox);
-            // Progress is coalesced by the executor (at most every 100 ms); posted, never waited for.
-            outcome = executor.run(requestId, options, *control, [self](const ReplayProgress &p) {
-                if (self)
-                    QMetaObject::invokeMethod(
-                        self.data(),
-                        [self, p] {
-                            if (self)
-                                Q_EMIT self->progressed(p);
-                        },
-                        Qt::QueuedConnection);
+            // Coalesced by the executor (at most every 100 ms); posted, never waited for, and queued before
+            // the outcome, so the last progress arrives before finished().
+            return executor.run(requestId, options, *control, [self](const ReplayProgress &p) {
+                QMetaObject::invokeMethod(
+                    self, [self, p] { Q_EMIT self->progressed(p); }, Qt::QueuedConnection);
             });
-        }
-        if (self)
-            QMetaObject::invokeMethod(
-                self.data(),
-                [self, outcome] {
-                    if (self)
-                        Q_EMIT self->finished(outcome);
-                },
-                Qt::QueuedConnection);
-    });
-    m_thread->start();
+        },
+        [this](const ReplayOutcome &outcome) { Q_EMIT finished(outcome); });
     return true;
 }
 
