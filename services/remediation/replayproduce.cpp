@@ -10,6 +10,55 @@
 using namespace Qt::StringLiterals;
 
 namespace ReplayRunDetail {
+LookAhead::~LookAhead()
+{
+    {
+        std::lock_guard lock(m_mutex);
+        m_stop = true;
+    }
+    m_wake.notify_all();
+    if (m_thread.joinable())
+        m_thread.join();
+}
+
+void LookAhead::handOver(std::function<Prepared()> preparation)
+{
+    {
+        std::lock_guard lock(m_mutex);
+        m_next = std::move(preparation);
+    }
+    m_handed = true;
+    if (!m_thread.joinable())
+        m_thread = std::thread([this] { loop(); });
+    m_wake.notify_all();
+}
+
+Prepared LookAhead::take()
+{
+    std::unique_lock lock(m_mutex);
+    m_wake.wait(lock, [this] { return m_result.has_value(); });
+    Prepared out = std::move(*m_result);
+    m_result.reset();
+    m_handed = false;
+    return out;
+}
+
+void LookAhead::loop()
+{
+    std::unique_lock lock(m_mutex);
+    for (;;) {
+        m_wake.wait(lock, [this] { return m_next || m_stop; });
+        if (m_stop)
+            return;
+        const std::function<Prepared()> preparation = std::exchange(m_next, nullptr);
+        lock.unlock();
+        Prepared prepared = preparation();
+        lock.lock();
+        m_result = std::move(prepared);
+        m_wake.notify_all();
+    }
+}
+
 void Run::pace()
 {
     if (m_rate <= 0)
@@ -99,7 +148,8 @@ Prepared Run::prepare(const QList<int> &itemNos, const QSet<int> &unjournaled, c
                                        (item.sourceTopic + u'/' + QString::number(item.sourcePartition) + u'/'
                                         + QString::number(item.sourceOffset))
                                            .toUtf8()});
-                record.headers.append({RemediationHeaders::ReplayCount, QByteArray::number(previousCount + 1)});
+                record.headers.append(
+                    {RemediationHeaders::ReplayCount, QByteArray::number(previousCount + 1)});
                 out.ready.append({i, no, std::move(record)});
                 out.topics.insert(destTopic);
             }
@@ -129,7 +179,7 @@ QSet<int> Run::unjournaled(const QList<int> &itemNos) const
     return out;
 }
 
-// Prepares the likely next batch on a worker while this one is produced. What the worker needs of the
+// Prepares the likely next batch on the look-ahead thread while this one is produced. What it needs of the
 // run's changing state (which items need an intent, which topics are marked) is copied for it now.
 void Run::prepareAhead(const QList<int> &itemNos)
 {
@@ -138,15 +188,15 @@ void Run::prepareAhead(const QList<int> &itemNos)
     QSet<QString> marked;
     for (auto it = m_marks.cbegin(); it != m_marks.cend(); ++it)
         marked.insert(it.key());
-    m_ahead = std::async(std::launch::async, [this, itemNos, fresh = unjournaled(itemNos), marked] {
+    m_ahead.handOver([this, itemNos, fresh = unjournaled(itemNos), marked] {
         return prepare(itemNos, fresh, marked, m_aheadJournal.get());
     });
 }
 
 Prepared Run::takePrepared(const QList<int> &itemNos)
 {
-    if (m_ahead.valid()) {
-        Prepared ahead = m_ahead.get();
+    if (m_ahead.isHanded()) {
+        Prepared ahead = m_ahead.take();
         // Whatever it journaled is pending now, used for this batch or not.
         if (ahead.journaled) {
             for (const IntentJournal::Update &u : std::as_const(ahead.journal)) {

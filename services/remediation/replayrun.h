@@ -17,8 +17,12 @@
 #include <QHash>
 #include <QSet>
 
-#include <future>
+#include <condition_variable>
+#include <functional>
 #include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
 
 namespace ReplayRunDetail {
 using State = IntentJournal::State;
@@ -42,11 +46,37 @@ struct Prepared {
     };
     QList<int> itemNos;
     QList<Ready> ready;
-    QHash<int, QString> refused; // item no -> why
+    QHash<int, QString> refused;          // item no -> why
     QList<IntentJournal::Update> journal; // intents this batch adds
     QSet<QString> topics;                 // its destinations
     bool journaled = false;               // `journal` is written already
     QString error;                        // journaling failed
+};
+
+// Prepares the next batch on a thread of the run's own while the current one is produced (ARCHITECTURE.md,
+// Threads: an owned loop thread). One preparation at a time: the run hands one over, produces, and takes it
+// before handing over another. The thread starts with the first hand-over; the destructor stops it and
+// waits for a preparation under way.
+class LookAhead final {
+public:
+    LookAhead() = default;
+    ~LookAhead();
+    Q_DISABLE_COPY_MOVE(LookAhead)
+
+    void handOver(std::function<Prepared()> preparation);
+    bool isHanded() const { return m_handed; }
+    Prepared take(); // waits for the preparation handed over
+
+private:
+    void loop();
+
+    std::mutex m_mutex;
+    std::condition_variable m_wake;   // both ways: a preparation handed over, its result ready, stop
+    std::function<Prepared()> m_next; // under m_mutex
+    std::optional<Prepared> m_result; // under m_mutex
+    bool m_stop = false;              // under m_mutex
+    bool m_handed = false;            // the run's own: handed over and not taken yet
+    std::thread m_thread;
 };
 
 class Run final {
@@ -111,8 +141,8 @@ private:
     std::unique_ptr<PgSession> m_aheadDb;
     std::unique_ptr<IntentJournal> m_aheadJournal;
     // The next batch, prepared while this one is produced. Declared after what it uses: it is destroyed
-    // (waited for) first.
-    std::future<Prepared> m_ahead;
+    // (stopped and waited for) first.
+    LookAhead m_ahead;
     std::unique_ptr<TopicRangeReader> m_reader;
     std::unique_ptr<KafkaProducer> m_producer;
     std::unique_ptr<SettleQueue> m_settler; // null: delivery results are written in line, on m_audit
