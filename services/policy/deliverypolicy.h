@@ -7,7 +7,7 @@
 
 #include <optional>
 
-// The delivery policy file (DESIGN.md "Delivery policy file", seed 000 §34) as plain values.
+// The delivery policy file (ARCHITECTURE.md, Contracts: Delivery policy file) as plain values.
 // Every answer can be "not stated" (std::nullopt, empty string): the consumer checklist (§37) flags
 // missing answers, so a missing `dlq.enabled` must stay distinguishable from `dlq.enabled: false`.
 

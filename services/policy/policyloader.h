@@ -8,7 +8,7 @@
 #include <QString>
 #include <QStringList>
 
-// Reads the delivery policy file (DESIGN.md "Delivery policy file", seed 000 §34 shape):
+// Reads the delivery policy file (ARCHITECTURE.md, Contracts: Delivery policy file):
 //
 //   deliverySemantics:
 //     topics:
@@ -54,9 +54,9 @@ struct PolicyLoadResult {
 // Compiler style, so editors and terminals can jump to it: "policy.yaml:12:7: warning: unknown key ...".
 QString formatDiagnostic(const QString &sourceName, const PolicyDiagnostic &diagnostic);
 
-// A policy is a few kilobytes (a thousand consumers fit in ~300 KiB). yaml-cpp needs up to ~250 bytes of
-// memory and a microsecond per input byte, so the limit keeps a wrong path (a log, a dump) from stalling
-// the console or eating gigabytes.
+// A policy is a few kilobytes (a thousand consumers fit in a third of the limit). yaml-cpp needs many times
+// the input's size in memory and time grows with it, so the limit keeps a wrong path (a log, a dump) from
+// stalling the console or eating gigabytes.
 inline constexpr qsizetype MaxPolicyBytes = 1024 * 1024;
 
 PolicyLoadResult loadPolicy(const QByteArray &yaml, const QString &sourceName);

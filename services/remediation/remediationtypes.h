@@ -37,7 +37,7 @@ struct PinnedItem {
 };
 
 namespace RemediationHeaders {
-// Headers Berth adds to every replayed record (DESIGN.md "Replay headers added by Berth").
+// Headers Berth adds to every replayed record (ARCHITECTURE.md, Contracts: Replay headers).
 inline constexpr char ReplayId[] = "berth-replay-id";         // "<request id>-<item no>"
 inline constexpr char RequestId[] = "berth-request-id";       // "<request id>"
 inline constexpr char ReplayedFrom[] = "berth-replayed-from"; // "<topic>/<partition>/<offset>"

@@ -14,10 +14,10 @@ constexpr int kArenas = 2; // the main arena and one more: the scan and librdkaf
 // defaults the first ones are mapped anew and the later ones reuse heap memory that free() hands back to the
 // kernel as soon as it is on top: either way every page is faulted in and zeroed again, for every response.
 // Fixed thresholds keep blocks up to 32 MB (glibc's ceiling) in the heap and up to 32 MB of free memory on
-// top of each heap, so the buffers are reused. The scan trims at its end (DlqScanRun::run), but malloc_trim()
-// leaves a thread arena's top alone: a larger threshold could keep up to 64 MB resident after a scan (seen:
-// 274 MB instead of 218). Measured with a million-record scan (berth dlq scan): CPU 7.6-8.4 s instead of
-// 9.0-10.7 s, a third fewer page faults.
+// top of each heap, so the buffers are reused instead of faulted in and zeroed again (FIGURE dlq_scan_s,
+// tests/bench/bench_dlq.cpp). The scan trims at its end (DlqScanRun::run), but malloc_trim() leaves a thread
+// arena's top alone, up to the trim threshold: a larger one would keep more resident after a scan (FIGURE
+// dlq_rss_1m_mb).
 constexpr int kMmapThreshold = 32 << 20;
 constexpr int kTrimThreshold = 32 << 20;
 } // namespace
