@@ -1,7 +1,5 @@
 #include "services/support/jobtracker.h"
 
-#include <QImage>
-#include <QPainter>
 #include <QSemaphore>
 #include <QSignalSpy>
 #include <QTest>
@@ -143,7 +141,8 @@ private Q_SLOTS:
     }
 
     // QtGui splits a large fill across Qt's global thread pool and the painting thread waits for the parts:
-    // jobs there would freeze every repaint of the window while they run.
+    // jobs there would freeze every repaint of the window while they run. With every background thread
+    // held by a job, work on the global pool still runs at once.
     void jobsLeaveThePaintingPoolFree()
     {
         QObject context;
@@ -156,7 +155,7 @@ private Q_SLOTS:
             trackers.back()->start(
                 [&](const JobControl &) {
                     ++started;
-                    release.acquire(); // holds its thread until the painting below is over
+                    release.acquire(); // holds its thread until the global pool's work below is over
                     return 0;
                 },
                 [](int) {});
@@ -164,24 +163,13 @@ private Q_SLOTS:
         QTRY_COMPARE(started.load(), threads);
 
         std::atomic_bool done = false;
-        QColor centre;
-        std::thread painter([&] {
-            QImage image(1024, 1024, QImage::Format_ARGB32_Premultiplied);
-            image.fill(Qt::white);
-            QPainter p(&image);
-            p.fillRect(image.rect(), QColor(0, 0, 255, 128)); // translucent: blended span by span
-            p.end();
-            centre = image.pixelColor(512, 512);
-            done = true;
-        });
-        const bool painted = QTest::qWaitFor([&] { return done.load(); }, 10'000); // a deadlock bound
+        QThreadPool::globalInstance()->start([&] { done = true; });
+        const bool ran = QTest::qWaitFor([&] { return done.load(); }, 10'000); // a deadlock bound
         release.release(threads);
-        painter.join();
+        QThreadPool::globalInstance()->waitForDone();
         // The jobs use this function's semaphore: they must be out of it before it goes.
         QVERIFY(JobTracker::backgroundPool()->waitForDone(10'000));
-        QVERIFY2(painted, "painting waited for the background jobs");
-        QCOMPARE(centre.blue(), 255);
-        QVERIFY(centre.red() < 200);
+        QVERIFY2(ran, "the global pool waited for the background jobs");
     }
 };
 
