@@ -6,12 +6,14 @@ using namespace Qt::StringLiterals;
 
 std::unique_ptr<DlqRecordFetcher> DlqRecordFetcher::create(const KafkaProperties &cluster, QString *error)
 {
-    KafkaProperties props = KafkaConfig::readerProperties(cluster, u"berth-dlq-inspect"_s);
     // One record is all we want: no deep prefetch (a record larger than the fetch size still comes whole).
-    props.append({u"fetch.message.max.bytes"_s, u"65536"_s});
-    props.append({u"queued.min.messages"_s, u"1"_s});
-    props.append({u"queued.max.messages.kbytes"_s, u"1024"_s});
-    props.append({u"fetch.wait.max.ms"_s, u"50"_s});
+    // An offset that is gone must say so, not silently read another record.
+    const KafkaProperties props = KafkaConfig::readerProperties(cluster, {.clientId = u"berth-dlq-inspect"_s,
+                                                                          .autoOffsetReset = u"error"_s,
+                                                                          .fetchWaitMs = 50,
+                                                                          .fetchPartitionBytes = 65536,
+                                                                          .queueMinMessages = 1,
+                                                                          .queueMaxKbytes = 1024});
     KafkaHandle rk = KafkaConfig::createClient(RD_KAFKA_CONSUMER, props, error);
     if (!rk)
         return {};
@@ -30,11 +32,7 @@ rd_kafka_topic_t *DlqRecordFetcher::topic(const QString &name)
 {
     if (rd_kafka_topic_t *t = m_topics.value(name))
         return t;
-    rd_kafka_topic_conf_t *tconf = rd_kafka_topic_conf_new();
-    char errstr[256];
-    // An offset that is gone must say so, not silently read another record.
-    rd_kafka_topic_conf_set(tconf, "auto.offset.reset", "error", errstr, sizeof errstr);
-    rd_kafka_topic_t *t = rd_kafka_topic_new(m_rk.get(), name.toUtf8().constData(), tconf);
+    rd_kafka_topic_t *t = rd_kafka_topic_new(m_rk.get(), name.toUtf8().constData(), nullptr);
     if (t)
         m_topics.insert(name, t);
     return t;

@@ -36,22 +36,45 @@ constexpr int kMaxPartitions = 65536; // DlqIndexEntry::partition is 16 bits
 // Prefetch budget. Every partition's fetch queue forwards to the scan's one queue, and librdkafka checks
 // its limits against the queue it forwards to: so this bounds the whole scan, however many partitions. A
 // broker thread that finds the queue over it stops fetching until something wakes it (FetchWaker), and
-// the cluster sits idle meanwhile. So a fetch response is capped at half of it (consumerProperties): it
+// the cluster sits idle meanwhile. So a fetch response is capped at half of it (readerOptions): it
 // takes two responses the reader has not started on to stop a broker. The reader outpaces the brokers,
-// so the queue is rarely that full and memory stays small.
-// Measured with bench_dlq --scans-only at 1M records, 4 alternating runs against one mock cluster, whose
-// single thread bounds both readers: a 4 MB queue (with 4 MB responses) took 3.17 s (median) against
-// kcat's 2.66 s, because nearly every response filled the queue; 16 MB with 8 MB responses 2.64 s against
-// kcat's 2.81 s. 8 MB and 32 MB queues were no better than 16 MB.
+// so the queue is rarely that full and memory stays small. With a smaller queue nearly every response
+// fills it and the scan falls behind kcat; a larger one is no faster (FIGURE dlq_scan_ratio_vs_kcat,
+// tests/bench/bench_dlq.cpp).
 constexpr int kQueueKbytes = 16 * 1024;
 constexpr int kQueueMessages = 1000000;
 // How long a wake-up round waits for its answers. They are not needed: queueing the request woke each
 // broker thread. But the scan's end waits for a round in flight, and an answer can queue behind a fetch
-// the broker holds for fetch.wait.max.ms: with 500 ms, ending took up to 45 ms more (bench_dlq).
+// the broker holds for fetch.wait.max.ms: a long wait here would end every scan that much later.
 constexpr int kWakeTimeoutMs = 25;
 // Decoded records are handed to the indexing thread in blocks of up to this many (or bytes of strings).
 constexpr size_t kBlockRecords = 2048;
 constexpr size_t kBlockBytes = 1024 * 1024;
+
+// The scan's reader: throughput first. A prefetch queue of kQueueKbytes for the whole scan, which the
+// brokers keep filling (FetchWaker), so the decoder stays fed.
+KafkaConfig::ReaderOptions readerOptions()
+{
+    return {
+        .clientId = u"berth-dlq-scan"_s,
+        // Records deleted by retention while we read: go on from the log start, never jump to the end.
+        .autoOffsetReset = u"earliest"_s,
+        .fetchWaitMs = 100,
+        // A megabyte per partition and fetch (librdkafka's default): with hundreds of partitions a broker
+        // answers that faster than larger ones, and the broker's CPU is what bounds a scan there, for Berth
+        // as for kcat (FIGURE dlq_scan_ratio_vs_kcat, tests/bench/bench_dlq.cpp).
+        .fetchPartitionBytes = qMin(1024, kQueueKbytes) * 1024,
+        // Set, or librdkafka caps a response at the whole queue. Too small a cap costs the brokers: the
+        // partitions past it still get looked up, answered empty and asked again.
+        .fetchResponseBytes = qMax(1024, kQueueKbytes / 2) * 1024,
+        // A partition whose fetch failed waits this long before it is fetched again (500 ms by default),
+        // and the scan waits with it. Real fetch errors are retried as soon, which a scan of minutes can
+        // afford.
+        .fetchErrorBackoffMs = 20,
+        .queueMinMessages = kQueueMessages,
+        .queueMaxKbytes = kQueueKbytes,
+    };
+}
 
 bool isFatal(rd_kafka_resp_err_t err)
 {
@@ -133,7 +156,7 @@ private:
 bool Scan::open(QString *error)
 {
     rd_kafka_conf_t *conf =
-        KafkaConfig::build(DlqScanRun::consumerProperties(m_request.cluster, kQueueKbytes), error);
+        KafkaConfig::build(KafkaConfig::readerProperties(m_request.cluster, readerOptions()), error);
     if (!conf)
         return false;
     rd_kafka_conf_set_error_cb(conf, &Scan::onError);
@@ -146,10 +169,7 @@ bool Scan::open(QString *error)
         return false;
     }
     m_rk.reset(rk);
-    rd_kafka_topic_conf_t *tconf = rd_kafka_topic_conf_new();
-    // Records deleted by retention while we read: go on from the log start, never jump to the end.
-    rd_kafka_topic_conf_set(tconf, "auto.offset.reset", "earliest", errstr, sizeof errstr);
-    m_topic.reset(rd_kafka_topic_new(rk, m_request.topic.toUtf8().constData(), tconf));
+    m_topic.reset(rd_kafka_topic_new(rk, m_request.topic.toUtf8().constData(), nullptr));
     if (!m_topic) {
         *error = u"Cannot open topic "_s + m_request.topic + u": "_s
                  + KafkaConfig::errorText(rd_kafka_last_error());
@@ -535,40 +555,6 @@ DlqScanResult Scan::run()
 } // namespace
 
 namespace DlqScanRun {
-KafkaProperties consumerProperties(const KafkaProperties &cluster, int queueKbytes)
-{
-    // Throughput first: a prefetch queue of queueKbytes for the whole scan, which the brokers keep filling
-    // (FetchWaker), so the decoder stays fed. A megabyte per partition and fetch (librdkafka's default):
-    // with hundreds of partitions a broker answers that faster than 4 MB ones (measured with bench_dlq at 1M
-    // records: the broker's CPU is what bounds a scan there, for Berth as for kcat).
-    KafkaProperties props = {
-        {u"client.id"_s, u"berth-dlq-scan"_s},
-        {u"fetch.message.max.bytes"_s, QString::number(qMin(1024, queueKbytes) * 1024)},
-        // Set, or librdkafka caps a response at the whole queue. Too small a cap costs the brokers: the
-        // partitions past it still get looked up, answered empty and asked again (the mock cluster, which
-        // walks each partition's log from its start, spent a tenth more time on a scan).
-        {u"fetch.max.bytes"_s, QString::number(qMax(1024, queueKbytes / 2) * 1024)},
-        {u"fetch.wait.max.ms"_s, u"100"_s},
-        {u"queued.min.messages"_s, QString::number(kQueueMessages)},
-        {u"queued.max.messages.kbytes"_s, QString::number(queueKbytes)},
-        // A partition whose fetch failed waits this long before it is fetched again: 500 ms by default.
-        // Measured with bench_dlq --scans-only at 1M records (before FetchWaker): 5.2-6.9 s with the
-        // default, mostly 4.3-5.5 s with 20 ms. Real fetch errors are retried as soon, which a scan of
-        // minutes can afford.
-        {u"fetch.error.backoff.ms"_s, u"20"_s},
-    };
-    for (const auto &kv : cluster) {
-        if (kv.first.trimmed() != u"group.id"_s) // never join a group, never commit
-            props.append(kv);
-    }
-    props.append({u"enable.partition.eof"_s, u"true"_s});
-    props.append({u"enable.auto.commit"_s, u"false"_s});
-    props.append({u"enable.auto.offset.store"_s, u"false"_s});
-    // A scan must never create the topic it looks for (where the brokers honour the flag).
-    props.append({u"allow.auto.create.topics"_s, u"false"_s});
-    return props;
-}
-
 DlqScanResult run(const DlqScanRequest &request, quint64 scanId, const std::shared_ptr<StringPool> &strings,
                   const Sink &sink)
 {

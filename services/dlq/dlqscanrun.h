@@ -24,8 +24,4 @@ struct Sink {
 
 DlqScanResult run(const DlqScanRequest &request, quint64 scanId, const std::shared_ptr<StringPool> &strings,
                   const Sink &sink);
-
-// The reader's librdkafka properties: the cluster's (without group.id), tuned for throughput, with a
-// prefetch queue of queueKbytes for the whole scan.
-KafkaProperties consumerProperties(const KafkaProperties &cluster, int queueKbytes);
 } // namespace DlqScanRun

@@ -23,7 +23,7 @@ void routeLog(const rd_kafka_t *, int level, const char *facility, const char *m
     else
         qCDebug(lcKafka).noquote() << text;
 }
-}
+} // namespace
 
 namespace KafkaConfig {
 rd_kafka_conf_t *build(const KafkaProperties &properties, QString *error)
@@ -33,7 +33,8 @@ rd_kafka_conf_t *build(const KafkaProperties &properties, QString *error)
     for (const auto &[key, value] : properties) {
         const QByteArray k = key.trimmed().toUtf8();
         const QByteArray v = value.toUtf8();
-        if (rd_kafka_conf_set(conf, k.constData(), v.constData(), errstr, sizeof errstr) != RD_KAFKA_CONF_OK) {
+        if (rd_kafka_conf_set(conf, k.constData(), v.constData(), errstr, sizeof errstr)
+            != RD_KAFKA_CONF_OK) {
             if (error)
                 *error = QString::fromUtf8(errstr);
             rd_kafka_conf_destroy(conf);
@@ -44,17 +45,40 @@ rd_kafka_conf_t *build(const KafkaProperties &properties, QString *error)
     return conf;
 }
 
-KafkaProperties readerProperties(const KafkaProperties &cluster, const QString &clientId)
+KafkaProperties readerProperties(const KafkaProperties &cluster, const ReaderOptions &options)
 {
-    KafkaProperties props = {{u"client.id"_s, clientId}};
+    KafkaProperties props = {{u"client.id"_s, options.clientId}};
     for (const auto &kv : cluster) {
-        if (kv.first.trimmed() != u"group.id"_s)
+        if (kv.first.trimmed() != u"group.id"_s) // never join a group, never commit
             props.append(kv);
     }
+    const auto setIf = [&props](const QString &key, int value) {
+        if (value > 0)
+            props.append({key, QString::number(value)});
+    };
+    setIf(u"fetch.wait.max.ms"_s, options.fetchWaitMs);
+    setIf(u"fetch.message.max.bytes"_s, options.fetchPartitionBytes);
+    setIf(u"fetch.max.bytes"_s, options.fetchResponseBytes);
+    setIf(u"fetch.error.backoff.ms"_s, options.fetchErrorBackoffMs);
+    setIf(u"queued.min.messages"_s, options.queueMinMessages);
+    setIf(u"queued.max.messages.kbytes"_s, options.queueMaxKbytes);
+    if (!options.groupId.isEmpty())
+        props.append({u"group.id"_s, options.groupId});
+    if (!options.autoOffsetReset.isEmpty())
+        props.append({u"auto.offset.reset"_s, options.autoOffsetReset});
     props.append({u"enable.partition.eof"_s, u"true"_s});
     props.append({u"enable.auto.commit"_s, u"false"_s});
+    props.append({u"enable.auto.offset.store"_s, u"false"_s});
+    // A reader must never create the topic it looks for (where the brokers honour the flag).
     props.append({u"allow.auto.create.topics"_s, u"false"_s});
     return props;
+}
+
+KafkaProperties readerProperties(const KafkaProperties &cluster, const QString &clientId)
+{
+    ReaderOptions options;
+    options.clientId = clientId;
+    return readerProperties(cluster, options);
 }
 
 KafkaHandle createClient(rd_kafka_type_t type, const KafkaProperties &properties, QString *error)
@@ -85,4 +109,4 @@ QString errorText(rd_kafka_resp_err_t err)
 {
     return QString::fromUtf8(rd_kafka_err2str(err));
 }
-}
+} // namespace KafkaConfig

@@ -7,13 +7,11 @@ using namespace Qt::StringLiterals;
 
 std::unique_ptr<TopicRangeReader> TopicRangeReader::create(const KafkaProperties &cluster, QString *error)
 {
-    KafkaProperties props = KafkaConfig::readerProperties(cluster, u"berth-range-reader"_s);
-    // consumer_poll needs a group id; assign() never joins the group and nothing is committed.
-    props.append({u"group.id"_s, u"berth-range-reader"_s});
-    props.append({u"enable.auto.offset.store"_s, u"false"_s});
-    props.append({u"fetch.wait.max.ms"_s, u"50"_s});
     // A vanished offset must not silently become "from the end".
-    props.append({u"auto.offset.reset"_s, u"earliest"_s});
+    const KafkaProperties props = KafkaConfig::readerProperties(cluster, {.clientId = u"berth-range-reader"_s,
+                                                                          .autoOffsetReset = u"earliest"_s,
+                                                                          .groupId = u"berth-range-reader"_s,
+                                                                          .fetchWaitMs = 50});
     KafkaHandle rk = KafkaConfig::createClient(RD_KAFKA_CONSUMER, props, error);
     if (!rk)
         return {};
