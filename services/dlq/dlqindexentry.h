@@ -7,7 +7,7 @@
 #include <QMetaType>
 
 // One dead-lettered record in a scan's index: what the browser lists, sorts, filters and groups on, and
-// nothing more (DESIGN.md "Data flows / DLQ scan"). Payloads are not kept: the inspector fetches the
+// nothing more (ARCHITECTURE.md, Data flows: DLQ scan). Payloads are not kept: the inspector fetches the
 // record on demand. Strings are ids into the scan's StringPool, so a million entries cost 64 MB plus
 // their distinct strings.
 //

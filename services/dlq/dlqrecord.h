@@ -7,7 +7,8 @@
 // RecordHeader / RecordHeaders live with the Kafka record so the consumer and the codec share one type.
 #include "services/kafka/kafkarecord.h"
 
-// Which producer's header vocabulary a dead-lettered record carries (DESIGN.md "DLQ header dialects").
+// Which producer's header vocabulary a dead-lettered record carries
+// (ARCHITECTURE.md, Contracts: DLQ header dialects).
 enum class DlqDialect {
     Unknown,
     SpringDlt,

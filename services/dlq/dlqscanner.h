@@ -12,9 +12,9 @@ class DlqRecordFetcher;
 // Scans dead-letter topics into index entries, on threads of its own; the caller never waits.
 //
 // A scan reads from the chosen start to the end offsets read when it starts (or on, in live tail) and
-// delivers entries in batches, at most about 20 a second, each one queued signal carrying entries,
-// failure-group changes and progress. Starting a scan supersedes the running one; nothing of a
-// superseded or cancelled scan arrives afterwards. fetchRecord() reads one whole record for the
+// delivers entries in batches, at most one per DlqScanRun::Sink::batchIntervalMs, each one queued signal
+// carrying entries, failure-group changes and progress. Starting a scan supersedes the running one; nothing
+// of a superseded or cancelled scan arrives afterwards. fetchRecord() reads one whole record for the
 // inspector from a separate consumer, through a bounded cache.
 class DlqScanner final : public QObject {
     Q_OBJECT

@@ -13,9 +13,8 @@ struct Sink {
     std::function<void(DlqScanBatch &&)> batch; // at most one per batchIntervalMs (the first at once)
     std::function<bool()> cancelled;
     // Each batch costs the interface thread a model update and a repaint, taken from the cores the scan is
-    // using. 150 ms rather than 50 shortens the longest pause of a 1M-record scan on two cores (bench_dlq:
-    // 27-50 ms in six runs of seven, one 105 ms; 66-82 ms before), and rows still arrive several times a
-    // second.
+    // using: fewer batches keep the interface's longest pause during a scan short (FIGURE
+    // dlq_ui_stall_max_ms, tests/bench/bench_dlq.cpp), and rows still arrive several times a second.
     int batchIntervalMs = 150;
     // Batches bring the store chunks their entries will need (DlqScanBatch::entryChunks), already holding
     // the entries (DlqScanBatch::inPlace): for a browser that keeps every entry of the scan, in order.

@@ -13,7 +13,7 @@
 //
 // Why: a scan fills hundreds of megabytes once. Memory from malloc is faulted in a page at a time on
 // first write, and on virtual machines a fault costs tens of microseconds, more than filling the page;
-// populating a whole mapping in one call costs about a tenth of that. Blocks are returned to the system
+// populating a whole mapping in one call costs a fraction of that. Blocks are returned to the system
 // when freed, so nothing of a finished scan lingers in malloc's arenas. Small blocks come from calloc.
 namespace LargeBuffer {
 // Zero-filled, at least 16-byte aligned; throws std::bad_alloc when the system refuses.
@@ -22,10 +22,9 @@ void *allocate(size_t bytes);
 // aligned to one and advised to be backed by huge pages (a kernel that grants them only on request, as
 // many are set up, would not otherwise). One TLB entry then covers 2 MB instead of 4 KB: on a 16 MB
 // table every probe missed the TLB, and the scan's streaming data keeps the page tables out of the
-// caches. Measured on 1M-record scans (bench_dlq, the indexing thread's CPU time, alternating runs):
-// median 0.43 s instead of 0.50 s (6 pairs), and 0.38-0.41 s against 0.41-0.46 s (5 pairs). Only for
-// tables: blocks filled in order gain nothing, and populating every one that way cost more (0.53 s
-// instead of 0.44 s), the kernel assembling huge pages for each.
+// caches; huge pages take that cost off the indexing thread (FIGURE dlq_index_cpu_s,
+// tests/bench/bench_dlqindex.cpp). Only for tables: blocks filled in order gain nothing, and populating
+// every one that way costs more, the kernel assembling huge pages for each.
 inline constexpr size_t HugePage = 2 * 1024 * 1024;
 void *allocateRandomAccess(size_t bytes);
 void release(void *data, size_t bytes); // bytes: as allocated, by either

@@ -10,8 +10,7 @@
 
 // UTF-8 checks on the scan's path, which runs them on every value and header of every record. Dead
 // letters are mostly ASCII (JSON, class names, English reasons): an ASCII run is passed over sixteen
-// bytes at a time, and Qt's validator sees only what follows it. A 1 KB JSON value in the cache: 7 ns
-// against Qt's 31 ns; a 40-byte reason 1.4 ns against 4.2 ns.
+// bytes at a time, and Qt's validator sees only what follows it.
 namespace Utf8Check {
 // How many leading bytes are ASCII, counted in steps: it may stop short of the first non-ASCII byte,
 // never past it (so it ends on a character boundary). All of v when v is ASCII.

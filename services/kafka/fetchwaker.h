@@ -15,8 +15,7 @@
 //
 // librdkafka 2.0 stops fetching a partition once the queue it feeds holds queued.max.messages.kbytes, and the
 // broker thread then sleeps until something else wakes it: up to a second, while the reader empties the
-// queue and waits (librdkafka issue #2879; 2.4 added fetch.queue.backoff.ms for it). Measured on a
-// million-record DLQ scan: the reader sat idle with an empty queue for 0.5-0.7 s at a time.
+// queue and then sits idle with it empty (librdkafka issue #2879; 2.4 added fetch.queue.backoff.ms for it).
 //
 // The reader reports the queue's depth as it consumes. Each time the queue has been at least half full and
 // is back below half, a thread of the waker's own asks each leader for an end offset: that request wakes
@@ -27,7 +26,7 @@
 // Records the reader has taken out of the queue and not handled yet count as queued: it reports how many
 // it holds. A reader that takes all that is queued at once (librdkafka's callback consumer does) leaves
 // the queue reading empty while it works; responses that filled the queue while it waited then went
-// unseen, and every broker slept its full second (seen with bench_dlq, one scan in three).
+// unseen, and every broker slept its full second.
 class FetchWaker final {
 public:
     // oneLeaderEach: a partition led by each broker the reader fetches from.

@@ -8,7 +8,7 @@
 
 // What librdkafka reported for one record produced with produceTagged().
 struct DeliveryReport {
-    quint64 tag = 0;          // the caller's handle, passed through untouched
+    quint64 tag = 0; // the caller's handle, passed through untouched
     int partition = -1;
     qint64 offset = -1;
     rd_kafka_resp_err_t error = RD_KAFKA_RESP_ERR_NO_ERROR;
@@ -27,10 +27,13 @@ public:
     // The same, with a per-record delivery report carrying `tag` (the message opaque) to the handler.
     bool produceTagged(const OutgoingRecord &record, quint64 tag, QString *error = nullptr);
     // Called inside poll()/produce()/flush() on the thread that calls them: keep it cheap (append to a list).
-    void setDeliveryHandler(std::function<void(const DeliveryReport &)> handler) { m_handler = std::move(handler); }
+    void setDeliveryHandler(std::function<void(const DeliveryReport &)> handler)
+    {
+        m_handler = std::move(handler);
+    }
     // Has librdkafka look the topic's partitions and leaders up now. Without it the first record to a topic
-    // new to this producer waits several hundred milliseconds before anything goes out (measured with an
-    // idempotent producer); with it, a few.
+    // new to this producer waits until librdkafka gets round to looking the topic up (an idempotent
+    // producer waits longest); with it, the look-up has started already.
     void prepareTopic(const QString &topic);
     // Serves delivery reports for up to timeoutMs.
     void poll(int timeoutMs);
