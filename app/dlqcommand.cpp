@@ -22,7 +22,7 @@ std::atomic_bool g_interrupted = false;
 
 void onInterrupt(int)
 {
-    g_interrupted = true; // the scan loop notices within 100 ms and ends cleanly
+    g_interrupted = true; // the scan loop checks it between polls and ends cleanly
 }
 
 QJsonArray flagNames(const DlqEntryFields &e)

@@ -18,8 +18,9 @@ public:
     static constexpr int GroupChunkBits = DlqIndexChunks::GroupBits;
     static constexpr quint32 GroupChunkSize = 1u << GroupChunkBits;
 
-    // LargeBuffer memory (populated in one go: a million entries are 64 MB to fill), shared with the
-    // snapshots of background jobs; entries are copied in as they arrive.
+    // LargeBuffer memory, every page populated when the chunk is mapped (so appending never faults pages
+    // in on the UI thread), shared with the snapshots of background jobs; entries are copied in as they
+    // arrive.
     using EntryChunk = DlqIndexChunks::EntryChunk;
     using GroupChunk = DlqIndexChunks::GroupChunk;
 
@@ -47,8 +48,8 @@ public:
     // The same, taking new chunks from spare ones (zero-filled, of the sizes above) before mapping any. When
     // inPlace names this store's position and chunks, the entries are already in them: nothing is copied.
     void append(const DlqIndexEntries &entries, const QList<quint32> &groupIds,
-                const std::vector<EntryChunk> &spareEntryChunks, const std::vector<GroupChunk> &spareGroupChunks,
-                const DlqScanBatch::InPlace &inPlace = {});
+                const std::vector<EntryChunk> &spareEntryChunks,
+                const std::vector<GroupChunk> &spareGroupChunks, const DlqScanBatch::InPlace &inPlace = {});
     quint32 size() const { return m_size; }
     const DlqIndexEntry &at(quint32 i) const { return m_entries[i >> ChunkBits].get()[i & (ChunkSize - 1)]; }
     quint32 groupOf(quint32 i) const { return m_groups[i >> GroupChunkBits].get()[i & (GroupChunkSize - 1)]; }

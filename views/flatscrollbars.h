@@ -7,8 +7,8 @@ namespace FlatScrollBars {
 //
 // For views that repaint while background work keeps every core busy, as the DLQ table does with each
 // batch of a scan. Fusion draws its scroll bar groove with gradients, and Qt's raster engine splits each
-// such fill over its painting threads and waits for them: some 25 hand-overs per repaint, each a chance
-// to queue for a core behind the scan. Solid fills are painted in place. bench_dlq --stalls-only, 8 scans
-// each against one 1M-record cluster: the interface's longest pause 16-29 ms, against 16-53 ms.
+// such fill over its painting threads and waits for them, so every repaint queues for cores the scan
+// holds. Solid fills are painted in place, on the interface thread. The interface's longest pause during
+// a scan is FIGURE dlq_ui_stall_max_ms in tests/bench/bench_dlq.cpp.
 void apply(QAbstractScrollArea *area);
 } // namespace FlatScrollBars

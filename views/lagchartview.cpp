@@ -16,11 +16,11 @@ using namespace Qt::StringLiterals;
 
 namespace {
 const QColor seriesColors[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e), QColor(0x2c, 0xa0, 0x2c),
-                          QColor(0xd6, 0x27, 0x28), QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b),
-                          QColor(0xe3, 0x77, 0xc2), QColor(0x7f, 0x7f, 0x7f), QColor(0xbc, 0xbd, 0x22),
-                          QColor(0x17, 0xbe, 0xcf)};
+                               QColor(0xd6, 0x27, 0x28), QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b),
+                               QColor(0xe3, 0x77, 0xc2), QColor(0x7f, 0x7f, 0x7f), QColor(0xbc, 0xbd, 0x22),
+                               QColor(0x17, 0xbe, 0xcf)};
 constexpr int redrawIntervalMs = 250;
-}
+} // namespace
 
 LagChartView::LagChartView(LagSeriesStore *store, QWidget *parent)
     : QWidget(parent)
@@ -38,8 +38,11 @@ LagChartView::LagChartView(LagSeriesStore *store, QWidget *parent)
     m_scope->addItem(tr("All groups"), QString());
     m_metric->addItem(tr("Lag (messages, sum over partitions)"));
     m_metric->addItem(tr("Time lag (seconds, worst partition)"));
-    const QList<QPair<QString, int>> ranges = {{tr("5 min"), 300}, {tr("15 min"), 900}, {tr("1 h"), 3600},
-                                               {tr("6 h"), 6 * 3600}, {tr("24 h"), 24 * 3600}};
+    const QList<QPair<QString, int>> ranges = {{tr("5 min"), 300},
+                                               {tr("15 min"), 900},
+                                               {tr("1 h"), 3600},
+                                               {tr("6 h"), 6 * 3600},
+                                               {tr("24 h"), 24 * 3600}};
     for (const auto &[label, seconds] : ranges)
         m_range->addItem(label, seconds);
     m_range->setCurrentIndex(1);
@@ -96,7 +99,8 @@ LagChartView::LagChartView(LagSeriesStore *store, QWidget *parent)
         redrawNow();
     });
     connect(exportButton, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"), u"berth-lag.png"_s, tr("PNG images (*.png)"));
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"), u"berth-lag.png"_s,
+                                                          tr("PNG images (*.png)"));
         if (!path.isEmpty())
             exportPng(path);
     });
@@ -185,7 +189,8 @@ void LagChartView::fillGraphs(QCustomPlot *plot,
     for (qsizetype i = 0; i < series.size(); ++i) {
         QCPGraph *graph = i < plot->graphCount() ? plot->graph(int(i)) : plot->addGraph();
         const QColor color = seriesColors[i % std::size(seriesColors)];
-        // Thin cosmetic pens without antialiasing: a day of 50 series must redraw in a few milliseconds.
+        // Thin cosmetic pens without antialiasing keep a day of many series quick to redraw (FIGURE
+        // chart_redraw_50x24h_ms in tests/bench/bench_lag.cpp).
         QPen pen(color, 1.0);
         pen.setCosmetic(true);
         graph->setPen(pen);
@@ -195,7 +200,8 @@ void LagChartView::fillGraphs(QCustomPlot *plot,
         auto data = graph->data();
         // The usual redraw brings one new point per series: append it instead of copying the whole day.
         const bool sameSeries = graph->name() == series[i].first && !data->isEmpty() && !keys.isEmpty()
-                             && data->constBegin()->key >= keys.constFirst() && (data->constEnd() - 1)->key <= keys.constLast();
+                                && data->constBegin()->key >= keys.constFirst()
+                                && (data->constEnd() - 1)->key <= keys.constLast();
         if (sameSeries) {
             const double last = (data->constEnd() - 1)->key;
             const auto from = std::upper_bound(keys.cbegin(), keys.cend(), last) - keys.cbegin();
@@ -214,7 +220,8 @@ void LagChartView::redrawNow()
 {
     const auto metric = m_metric->currentIndex() == 0 ? LagSeriesStore::Metric::LagMessages
                                                       : LagSeriesStore::Metric::TimeLagSeconds;
-    m_lagPlot->yAxis->setLabel(metric == LagSeriesStore::Metric::LagMessages ? tr("Lag (messages)") : tr("Time lag (s)"));
+    m_lagPlot->yAxis->setLabel(metric == LagSeriesStore::Metric::LagMessages ? tr("Lag (messages)")
+                                                                             : tr("Time lag (s)"));
     QList<QPair<QString, QPair<QVector<double>, QVector<double>>>> lagSeries;
     const QString group = m_scope->currentData().toString();
     // Beyond an hour, a point per minute (its maximum) draws the same picture at a sixtieth of the cost.
