@@ -74,13 +74,6 @@ KafkaProperties readerProperties(const KafkaProperties &cluster, const ReaderOpt
     return props;
 }
 
-KafkaProperties readerProperties(const KafkaProperties &cluster, const QString &clientId)
-{
-    ReaderOptions options;
-    options.clientId = clientId;
-    return readerProperties(cluster, options);
-}
-
 KafkaHandle createClient(rd_kafka_type_t type, const KafkaProperties &properties, QString *error)
 {
     rd_kafka_conf_t *conf = build(properties, error);

@@ -44,8 +44,6 @@ struct ReaderOptions {
 // settings without group.id, then the reader's own settings (they win: a reader counts on them), and
 // always partition-EOF events, no auto-commit, no offset store, no topic auto-creation.
 KafkaProperties readerProperties(const KafkaProperties &cluster, const ReaderOptions &options);
-// The same with only a client id.
-KafkaProperties readerProperties(const KafkaProperties &cluster, const QString &clientId);
 QString bootstrapOf(const KafkaProperties &properties);
 QString errorText(rd_kafka_resp_err_t err);
 } // namespace KafkaConfig

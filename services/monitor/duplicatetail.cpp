@@ -32,7 +32,8 @@ private:
         qint64 examined = 0;
         qint64 duplicates = 0;
     };
-    void publish(DuplicateStats &stats, QHash<QString, std::deque<std::pair<qint64, Minute>>> &recent, qint64 now)
+    void publish(DuplicateStats &stats, QHash<QString, std::deque<std::pair<qint64, Minute>>> &recent,
+                 qint64 now)
     {
         for (auto it = stats.topics.begin(); it != stats.topics.end(); ++it) {
             auto &window = recent[it.key()];
@@ -52,10 +53,9 @@ private:
     void run()
     {
         DuplicateStats stats;
-        KafkaProperties props = m_settings.cluster;
-        props.append({u"group.id"_s, u"berth-duplicate-tail"_s}); // needed to poll; never joined, never committed
-        props.append({u"enable.auto.commit"_s, u"false"_s});
-        props.append({u"enable.auto.offset.store"_s, u"false"_s});
+        const KafkaProperties props =
+            KafkaConfig::readerProperties(m_settings.cluster, {.clientId = u"berth-duplicate-tail"_s,
+                                                               .groupId = u"berth-duplicate-tail"_s});
         KafkaHandle rk = KafkaConfig::createClient(RD_KAFKA_CONSUMER, props, &stats.error);
         if (!rk) {
             Q_EMIT m_owner->statsUpdated(stats);
@@ -67,10 +67,12 @@ private:
             const QByteArray name = topic.toUtf8();
             rd_kafka_topic_t *rkt = rd_kafka_topic_new(rk.get(), name.constData(), nullptr);
             const rd_kafka_metadata_t *md = nullptr;
-            if (rd_kafka_metadata(rk.get(), 0, rkt, &md, 5000) == RD_KAFKA_RESP_ERR_NO_ERROR && md->topic_cnt == 1) {
+            if (rd_kafka_metadata(rk.get(), 0, rkt, &md, 5000) == RD_KAFKA_RESP_ERR_NO_ERROR
+                && md->topic_cnt == 1) {
                 for (int p = 0; p < md->topics[0].partition_cnt; ++p)
-                    rd_kafka_topic_partition_list_add(assignment, name.constData(), md->topics[0].partitions[p].id)->offset =
-                        RD_KAFKA_OFFSET_END;
+                    rd_kafka_topic_partition_list_add(assignment, name.constData(),
+                                                      md->topics[0].partitions[p].id)
+                        ->offset = RD_KAFKA_OFFSET_END;
                 stats.topics.insert(topic, {});
             } else {
                 stats.error = u"Cannot read the partitions of "_s + topic;
@@ -87,7 +89,7 @@ private:
         stats.ready = stats.error.isEmpty();
         Q_EMIT m_owner->statsUpdated(stats);
 
-        QHash<QByteArray, qint64> lastSeen;        // key -> time seen
+        QHash<QByteArray, qint64> lastSeen;              // key -> time seen
         std::deque<std::pair<qint64, QByteArray>> order; // for expiry, oldest first
         QHash<QString, std::deque<std::pair<qint64, Minute>>> recent;
         QElapsedTimer sincePublish, budgetClock;
@@ -132,7 +134,8 @@ private:
             }
             // Forget keys older than the window, and the oldest ones beyond the memory bound.
             while (!order.empty()
-                   && (order.front().first < now - qint64(m_settings.windowSeconds) * 1000 || int(order.size()) > m_settings.maxKeys)) {
+                   && (order.front().first < now - qint64(m_settings.windowSeconds) * 1000
+                       || int(order.size()) > m_settings.maxKeys)) {
                 lastSeen.remove(order.front().second);
                 order.pop_front();
             }

@@ -8,14 +8,12 @@ using namespace Qt::StringLiterals;
 
 std::unique_ptr<OffsetPeeker> OffsetPeeker::create(const KafkaProperties &cluster, QString *error)
 {
-    KafkaProperties props = cluster;
-    // consumer_poll needs a group id; assign() never joins the group and nothing is ever committed.
-    props.append({u"group.id"_s, u"berth-offset-peeker"_s});
-    props.append({u"enable.auto.commit"_s, u"false"_s});
-    props.append({u"enable.auto.offset.store"_s, u"false"_s});
-    props.append({u"enable.partition.eof"_s, u"true"_s});
-    props.append({u"fetch.max.bytes"_s, u"1048576"_s}); // one record is all we want
-    props.append({u"queued.max.messages.kbytes"_s, u"1024"_s});
+    // One record is all it wants: small fetches and a small queue.
+    const KafkaProperties props =
+        KafkaConfig::readerProperties(cluster, {.clientId = u"berth-offset-peeker"_s,
+                                                .groupId = u"berth-offset-peeker"_s,
+                                                .fetchResponseBytes = 1 << 20,
+                                                .queueMaxKbytes = 1024});
     KafkaHandle rk = KafkaConfig::createClient(RD_KAFKA_CONSUMER, props, error);
     if (!rk)
         return {};
@@ -40,7 +38,8 @@ QHash<TopicPartition, qint64> OffsetPeeker::timestamps(const PartitionOffsets &r
             out.insert(it.key(), *cached);
             continue;
         }
-        rd_kafka_topic_partition_list_add(assignment, it.key().topic.toUtf8().constData(), it.key().partition)->offset = it.value();
+        rd_kafka_topic_partition_list_add(assignment, it.key().topic.toUtf8().constData(), it.key().partition)
+            ->offset = it.value();
         todo.append(it.key());
     }
     if (todo.isEmpty()) {
@@ -60,7 +59,8 @@ QHash<TopicPartition, qint64> OffsetPeeker::timestamps(const PartitionOffsets &r
             const TopicPartition tp{QString::fromUtf8(rd_kafka_topic_name(m->rkt)), int(m->partition)};
             if (waiting.remove(tp) && !m->err) {
                 const qint64 ts = rd_kafka_message_timestamp(m, nullptr);
-                if (ts >= 0 && m->offset >= requests.value(tp)) { // compaction may have removed the exact record
+                if (ts >= 0
+                    && m->offset >= requests.value(tp)) { // compaction may have removed the exact record
                     out.insert(tp, ts);
                     m_cache.insert({tp, m->offset}, new qint64(ts));
                 }

@@ -9,8 +9,9 @@ using namespace Qt::StringLiterals;
 
 std::unique_ptr<SourceCursor> SourceCursor::create(const KafkaProperties &cluster, QString *error)
 {
-    KafkaProperties props = KafkaConfig::readerProperties(cluster, u"berth-replay-source"_s);
-    props.append({u"fetch.wait.max.ms"_s, u"20"_s});
+    // An offset that is gone must say so ("error"), not silently read another record.
+    const KafkaProperties props = KafkaConfig::readerProperties(
+        cluster, {.clientId = u"berth-replay-source"_s, .autoOffsetReset = u"error"_s, .fetchWaitMs = 20});
     KafkaHandle rk = KafkaConfig::createClient(RD_KAFKA_CONSUMER, props, error);
     if (!rk)
         return {};
@@ -37,11 +38,7 @@ SourceCursor::Stream &SourceCursor::stream(const QString &topic, int partition, 
         return *it;
     rd_kafka_topic_t *rkt = m_topics.value(topic);
     if (!rkt) {
-        rd_kafka_topic_conf_t *tconf = rd_kafka_topic_conf_new();
-        char errstr[256];
-        // An offset that is gone must say so, not silently read another record.
-        rd_kafka_topic_conf_set(tconf, "auto.offset.reset", "error", errstr, sizeof errstr);
-        rkt = rd_kafka_topic_new(m_rk.get(), topic.toUtf8().constData(), tconf);
+        rkt = rd_kafka_topic_new(m_rk.get(), topic.toUtf8().constData(), nullptr);
         if (!rkt)
             *error =
                 u"Cannot open topic "_s + topic + u": "_s + KafkaConfig::errorText(rd_kafka_last_error());
