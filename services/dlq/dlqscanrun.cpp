@@ -104,6 +104,9 @@ public:
     {
     }
 
+    // Stops the indexing thread if a path out of consume() left it running.
+    ~Scan() { stopIndexing(); }
+
     DlqScanResult run();
 
 private:
@@ -118,6 +121,7 @@ private:
     void reach(PartitionState &p, qint64 offset);
     void handOver();
     void watchQueue();
+    void stopIndexing();
     bool cancelled() const { return m_sink.cancelled && m_sink.cancelled(); }
 
     const DlqScanRequest &m_request;
@@ -151,6 +155,9 @@ private:
     qint64 m_readRecords = 0;
     qint64 m_readValueBytes = 0;
     size_t m_held = 0; // records taken from the queue and not handled yet
+    // Runs m_indexer over m_ring (ARCHITECTURE.md, Threads: an owned loop thread); joined by consume() or,
+    // on any other way out, by the destructor before a member goes.
+    std::thread m_indexing;
 };
 
 bool Scan::open(QString *error)
@@ -499,7 +506,7 @@ void Scan::consume()
             return;
     }
     m_indexer.setTotalRecords(m_total);
-    std::thread indexer([this] { m_indexer.run(m_ring); });
+    m_indexing = std::thread([this] { m_indexer.run(m_ring); });
     m_waker = std::make_unique<FetchWaker>(m_rk.get(), m_wakeProbes,
                                            qMin(kWakeTimeoutMs, m_request.requestTimeoutMs));
     while (!m_stop && (m_open > 0 || m_request.liveTail)) {
@@ -515,12 +522,20 @@ void Scan::consume()
     }
     m_waker.reset();
     handOver();
-    m_ring.close();
-    indexer.join();
+    stopIndexing();
     for (PartitionState &p : m_partitions) {
         if (p.started)
             rd_kafka_consume_stop(m_topic.get(), p.partition);
     }
+}
+
+// Closing the ring ends the indexer's loop once it has taken what was handed over.
+void Scan::stopIndexing()
+{
+    if (!m_indexing.joinable())
+        return;
+    m_ring.close();
+    m_indexing.join();
 }
 
 DlqScanResult Scan::run()
