@@ -29,7 +29,7 @@ const QString Orders = QString::fromLatin1(ReplayWorld::OriginalTopic);
 constexpr int HugeItem = AdversarialCorpus::Total; // the last item of the whole-corpus request
 const QString NoOriginalTopic = u"no original topic"_s;
 
-// The DLQ dialects' diagnostic headers (DESIGN.md), which a replay drops unless the operator keeps them.
+// The DLQ dialects' diagnostic headers (ARCHITECTURE.md, Contracts: DLQ header dialects), which a replay drops unless the operator keeps them.
 // Written out here rather than taken from the product, so the test says independently what must go.
 bool isDiagnostic(const QByteArray &name)
 {

@@ -10,7 +10,7 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-// Which metadata fields each dialect carries: the test's own statement of DESIGN.md, independent of
+// Which metadata fields each dialect carries: the test's own statement of ARCHITECTURE.md (Contracts: DLQ header dialects), independent of
 // the codec's table.
 constexpr quint32 Topic = 1 << 0, Partition = 1 << 1, Offset = 1 << 2, Timestamp = 1 << 3, TsType = 1 << 4,
                   Group = 1 << 5, Exception = 1 << 6, Cause = 1 << 7, Reason = 1 << 8, Stack = 1 << 9,
