@@ -9,7 +9,7 @@
 using namespace Qt::StringLiterals;
 
 namespace {
-const QString consumerName = u"email-sender"_s;
+const QString kEmailSender = u"email-sender"_s;
 }
 
 EmailSender::EmailSender(const Config &config, double speed)
@@ -38,7 +38,7 @@ ReferenceConsumer::Outcome EmailSender::handle(const KafkaRecord &record)
     QString messageId = QString::fromUtf8(record.header("idempotency-key"));
     if (messageId.isEmpty())
         messageId = mail.value(u"messageId"_s).toString();
-    switch (OrderProjection::claim(db(), consumerName, messageId)) {
+    switch (OrderProjection::claim(db(), kEmailSender, messageId)) {
     case OrderProjection::Claim::Claimed: break;
     case OrderProjection::Claim::AlreadyDone:
     case OrderProjection::Claim::InFlightElsewhere: countDuplicate(); return Outcome::Duplicate;
@@ -47,7 +47,7 @@ ReferenceConsumer::Outcome EmailSender::handle(const KafkaRecord &record)
     const QString to = mail.value(u"to"_s).toString();
     if (!parseError.isEmpty() || !to.contains(u'@')) {
         const QString reason = parseError.isEmpty() ? u"Invalid recipient address '"_s + to + u"'" : parseError;
-        OrderProjection::setStatus(db(), consumerName, messageId, u"FAILED_TERMINAL"_s, u"INVALID_RECIPIENT"_s);
+        OrderProjection::setStatus(db(), kEmailSender, messageId, u"FAILED_TERMINAL"_s, u"INVALID_RECIPIENT"_s);
         deadLetter(record, DlqDialect::SpringCloudStream,
                    {.exceptionClass = u"org.springframework.messaging.MessagingException"_s,
                     .reason = reason,
@@ -61,7 +61,7 @@ ReferenceConsumer::Outcome EmailSender::handle(const KafkaRecord &record)
                                     {messageId, to});
     const PgResult done = db().exec(u"UPDATE processed_message SET status = 'COMPLETED', updated_at = now() "
                                     "WHERE consumer_name = $1 AND message_id = $2"_s,
-                                    {consumerName, messageId});
+                                    {kEmailSender, messageId});
     db().exec(sent.ok && done.ok ? u"COMMIT"_s : u"ROLLBACK"_s);
     return sent.ok && done.ok ? Outcome::Done : Outcome::Crash;
 }

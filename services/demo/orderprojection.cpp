@@ -7,7 +7,7 @@
 using namespace Qt::StringLiterals;
 
 namespace {
-const QString consumerName = u"order-projection"_s;
+const QString kOrderProjection = u"order-projection"_s;
 }
 
 OrderProjection::OrderProjection(const Config &config)
@@ -67,7 +67,7 @@ ReferenceConsumer::Outcome OrderProjection::handle(const KafkaRecord &record)
         return Outcome::Done;
     }
 
-    switch (claim(db(), consumerName, messageId)) {
+    switch (claim(db(), kOrderProjection, messageId)) {
     case Claim::Claimed: break;
     case Claim::AlreadyDone: countDuplicate(); return Outcome::Duplicate;
     case Claim::InFlightElsewhere: countDuplicate(); return Outcome::Duplicate; // the stuck row stays stuck
@@ -81,7 +81,7 @@ ReferenceConsumer::Outcome OrderProjection::handle(const KafkaRecord &record)
         return Outcome::Crash;
 
     if (!parseError.isEmpty()) {
-        setStatus(db(), consumerName, messageId, u"FAILED_TERMINAL"_s, u"DESERIALIZATION"_s);
+        setStatus(db(), kOrderProjection, messageId, u"FAILED_TERMINAL"_s, u"DESERIALIZATION"_s);
         deadLetter(record, DlqDialect::SpringDlt,
                    {.exceptionClass = u"org.springframework.kafka.listener.ListenerExecutionFailedException"_s,
                     .causeClass = u"com.fasterxml.jackson.core.JsonParseException"_s,
@@ -93,7 +93,7 @@ ReferenceConsumer::Outcome OrderProjection::handle(const KafkaRecord &record)
         return Outcome::Done;
     }
     if (order.value(u"type"_s).toString() != u"OrderPlaced") {
-        setStatus(db(), consumerName, messageId, u"PARKED"_s, u"UNKNOWN_EVENT_TYPE"_s);
+        setStatus(db(), kOrderProjection, messageId, u"PARKED"_s, u"UNKNOWN_EVENT_TYPE"_s);
         deadLetter(record, DlqDialect::SpringDlt,
                    {.exceptionClass = u"org.springframework.kafka.listener.ListenerExecutionFailedException"_s,
                     .causeClass = u"com.example.orders.UnknownEventTypeException"_s,
@@ -103,7 +103,7 @@ ReferenceConsumer::Outcome OrderProjection::handle(const KafkaRecord &record)
         return Outcome::Done;
     }
     if (order.value(u"amount"_s).toDouble() <= 0) {
-        setStatus(db(), consumerName, messageId, u"FAILED_TERMINAL"_s, u"VALIDATION"_s);
+        setStatus(db(), kOrderProjection, messageId, u"FAILED_TERMINAL"_s, u"VALIDATION"_s);
         deadLetter(record, DlqDialect::SpringDlt,
                    {.exceptionClass = u"org.springframework.kafka.listener.ListenerExecutionFailedException"_s,
                     .causeClass = u"jakarta.validation.ConstraintViolationException"_s,
@@ -117,7 +117,7 @@ ReferenceConsumer::Outcome OrderProjection::handle(const KafkaRecord &record)
     const int failures = seq >= 0 ? DemoFaults::transientFailures(seq) : 0;
     for (int attempt = 1; attempt <= DemoFaults::maxAttempts; ++attempt) {
         if (attempt <= failures) {
-            setStatus(db(), consumerName, messageId, u"FAILED_RETRYABLE"_s, u"DB_TIMEOUT"_s);
+            setStatus(db(), kOrderProjection, messageId, u"FAILED_RETRYABLE"_s, u"DB_TIMEOUT"_s);
             if (attempt < DemoFaults::maxAttempts) {
                 backoff(attempt);
                 continue;
@@ -140,7 +140,7 @@ ReferenceConsumer::Outcome OrderProjection::handle(const KafkaRecord &record)
         const PgResult done = db().exec(
             u"UPDATE processed_message SET status = 'COMPLETED', error_code = NULL, updated_at = now() "
             "WHERE consumer_name = $1 AND message_id = $2"_s,
-            {consumerName, messageId});
+            {kOrderProjection, messageId});
         db().exec(effect.ok && done.ok ? u"COMMIT"_s : u"ROLLBACK"_s);
         if (!effect.ok || !done.ok)
             return Outcome::Crash;
