@@ -12,51 +12,20 @@ using namespace Qt::StringLiterals;
 namespace ReplayRunDetail {
 LookAhead::~LookAhead()
 {
-    {
-        std::lock_guard lock(m_mutex);
-        m_stop = true;
-    }
-    m_wake.notify_all();
     if (m_thread.joinable())
         m_thread.join();
 }
 
 void LookAhead::handOver(std::function<Prepared()> preparation)
 {
-    {
-        std::lock_guard lock(m_mutex);
-        m_next = std::move(preparation);
-    }
-    m_handed = true;
-    if (!m_thread.joinable())
-        m_thread = std::thread([this] { loop(); });
-    m_wake.notify_all();
+    Q_ASSERT(!m_thread.joinable());
+    m_thread = std::thread([this, preparation = std::move(preparation)] { m_result = preparation(); });
 }
 
 Prepared LookAhead::take()
 {
-    std::unique_lock lock(m_mutex);
-    m_wake.wait(lock, [this] { return m_result.has_value(); });
-    Prepared out = std::move(*m_result);
-    m_result.reset();
-    m_handed = false;
-    return out;
-}
-
-void LookAhead::loop()
-{
-    std::unique_lock lock(m_mutex);
-    for (;;) {
-        m_wake.wait(lock, [this] { return m_next || m_stop; });
-        if (m_stop)
-            return;
-        const std::function<Prepared()> preparation = std::exchange(m_next, nullptr);
-        lock.unlock();
-        Prepared prepared = preparation();
-        lock.lock();
-        m_result = std::move(prepared);
-        m_wake.notify_all();
-    }
+    m_thread.join();
+    return std::exchange(m_result, {});
 }
 
 void Run::pace()

@@ -17,11 +17,8 @@
 #include <QHash>
 #include <QSet>
 
-#include <condition_variable>
 #include <functional>
 #include <memory>
-#include <mutex>
-#include <optional>
 #include <thread>
 
 namespace ReplayRunDetail {
@@ -54,9 +51,10 @@ struct Prepared {
 };
 
 // Prepares the next batch on a thread of the run's own while the current one is produced (ARCHITECTURE.md,
-// Threads: an owned loop thread). One preparation at a time: the run hands one over, produces, and takes it
-// before handing over another. The thread starts with the first hand-over; the destructor stops it and
-// waits for a preparation under way.
+// Threads: an owned thread). One preparation at a time: the run hands one over, produces, and takes it
+// before handing over another. Each preparation gets a thread of its own, joined when it is taken (or by
+// the destructor): one long-lived thread woken for every batch overlapped less with producing (FIGURE
+// replay_rate_msgs_s, tests/bench/bench_replay.cpp).
 class LookAhead final {
 public:
     LookAhead() = default;
@@ -64,18 +62,11 @@ public:
     Q_DISABLE_COPY_MOVE(LookAhead)
 
     void handOver(std::function<Prepared()> preparation);
-    bool isHanded() const { return m_handed; }
+    bool isHanded() const { return m_thread.joinable(); }
     Prepared take(); // waits for the preparation handed over
 
 private:
-    void loop();
-
-    std::mutex m_mutex;
-    std::condition_variable m_wake;   // both ways: a preparation handed over, its result ready, stop
-    std::function<Prepared()> m_next; // under m_mutex
-    std::optional<Prepared> m_result; // under m_mutex
-    bool m_stop = false;              // under m_mutex
-    bool m_handed = false;            // the run's own: handed over and not taken yet
+    Prepared m_result; // written by the thread, read after joining it
     std::thread m_thread;
 };
 
