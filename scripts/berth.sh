@@ -136,8 +136,7 @@ case "$cmd" in
     test)
         deps; build
         cd "$BUILD_DIR"
-        # Most tests wait on the mock cluster, PostgreSQL or a timer, not on a core: twice as many at a time.
-        ctest --output-on-failure --timeout 600 -j "${BERTH_TEST_JOBS:-$(($(nproc) * 2))}" "$@"
+        ctest --output-on-failure --timeout 600 -j "${BERTH_TEST_JOBS:-$(nproc)}" "$@"
         ;;
     sanitize) deps; sanitize "$@" ;;
     fuzz) deps; fuzz "$@" ;;
