@@ -107,6 +107,8 @@ private Q_SLOTS:
     void watcherReloadsAfterRenameOver();
     void watcherFollowsDeleteAndRecreate();
     void watcherIgnoresUnrelatedChanges();
+    void checklistAnswersFromPolicyAndEvidence();
+    void demoPolicyChecklistFlagsTheOwnerlessDlq();
 };
 
 void TestPolicy::seedTemplateLoads()
@@ -561,11 +563,9 @@ void TestPolicy::watcherIgnoresUnrelatedChanges()
     QTRY_COMPARE_WITH_TIMEOUT(w.spy.count(), 2, 5000);
 }
 
-QTEST_GUILESS_MAIN(TestPolicy)
-#include "tst_policy.moc"
-    void checklistAnswersFromPolicyAndEvidence()
-    {
-        const QByteArray yaml = R"(deliverySemantics:
+void TestPolicy::checklistAnswersFromPolicyAndEvidence()
+{
+    const QByteArray yaml = R"(deliverySemantics:
   topics:
     orders: {defaultGuarantee: at-least-once, key: orderId, ordering: per-key, replayAllowed: false-for-side-effect}
   consumers:
@@ -581,79 +581,82 @@ QTEST_GUILESS_MAIN(TestPolicy)
     silent:
       topics: [orders]
 )";
-        const PolicyLoadResult loaded = loadPolicy(yaml, u"inline.yaml"_s);
-        QVERIFY2(loaded.ok(), qPrintable(loaded.messages().join(u'\n')));
-        const auto verdictOf = [](const ConsumerChecklist &c, const QString &questionPart) {
-            for (const ChecklistItem &item : c.items) {
-                if (item.question.contains(questionPart))
-                    return item.verdict;
-            }
-            return ChecklistItem::Verdict::Answered; // unreachable in a passing test: QVERIFY below
-        };
-        using V = ChecklistItem::Verdict;
+    const PolicyLoadResult loaded = loadPolicy(yaml, u"inline.yaml"_s);
+    QVERIFY2(loaded.ok(), qPrintable(loaded.messages().join(u'\n')));
+    const auto verdictOf = [](const ConsumerChecklist &c, const QString &questionPart) {
+        for (const ChecklistItem &item : c.items) {
+            if (item.question.contains(questionPart))
+                return item.verdict;
+        }
+        return ChecklistItem::Verdict::Answered; // unreachable in a passing test: QVERIFY below
+    };
+    using V = ChecklistItem::Verdict;
 
-        // No evidence yet: the silent consumer is all gaps; the complete one is answered except where
-        // the policy itself disagrees (consumer says replay is fine, the topic says not for side effects).
-        ChecklistEvidence none;
-        QList<ConsumerChecklist> lists = evaluateChecklists(loaded.policy, none);
-        QCOMPARE(lists.size(), 2);
-        QCOMPARE(lists[1].consumer, u"silent"_s);
-        QCOMPARE(lists[1].count(V::Answered), 3); // semantics, key and ordering come from the topic
-        QVERIFY(lists[1].count(V::Missing) >= 7);
-        QCOMPARE(verdictOf(lists[0], u"DLQ"_s), V::Answered);
-        QCOMPARE(verdictOf(lists[0], u"replay"_s), V::Contradicted);
-        QCOMPARE(verdictOf(lists[0], u"lag"_s), V::Answered);
+    // No evidence yet: the silent consumer is all gaps; the complete one is answered except where
+    // the policy itself disagrees (consumer says replay is fine, the topic says not for side effects).
+    ChecklistEvidence none;
+    QList<ConsumerChecklist> lists = evaluateChecklists(loaded.policy, none);
+    QCOMPARE(lists.size(), 2);
+    QCOMPARE(lists[1].consumer, u"silent"_s);
+    QCOMPARE(lists[1].count(V::Answered), 3); // semantics, key and ordering come from the topic
+    QVERIFY(lists[1].count(V::Missing) >= 7);
+    QCOMPARE(verdictOf(lists[0], u"DLQ"_s), V::Answered);
+    QCOMPARE(verdictOf(lists[0], u"replay"_s), V::Contradicted);
+    QCOMPARE(verdictOf(lists[0], u"lag"_s), V::Answered);
 
-        // Live evidence changes answers: the DLQ topic is absent, the SLO is broken right now, and
-        // duplicates arrive for the consumer that states no idempotency.
-        ChecklistEvidence live;
-        live.clusterKnown = true;
-        live.clusterTopics = {u"orders"_s};
-        ConsumerEvidence behind;
-        behind.groupSeen = true;
-        behind.lagStatus = u"STALL"_s;
-        behind.maxTimeLagMs = 120'000;
-        behind.dlqRatePerMinute = 4;
-        live.groups.insert(u"complete"_s, behind);
-        ConsumerEvidence dupes;
-        dupes.duplicatePercent = 12.5;
-        live.groups.insert(u"silent"_s, dupes);
-        lists = evaluateChecklists(loaded.policy, live);
-        QCOMPARE(verdictOf(lists[0], u"DLQ"_s), V::Contradicted);
-        QCOMPARE(verdictOf(lists[0], u"lag"_s), V::Contradicted);
-        QCOMPARE(verdictOf(lists[1], u"idempotent"_s), V::Contradicted);
-        bool sawEvidence = false;
-        for (const ChecklistItem &item : lists[0].items)
-            sawEvidence |= item.evidence.contains(u"120.0 s"_s);
-        QVERIFY(sawEvidence);
+    // Live evidence changes answers: the DLQ topic is absent, the SLO is broken right now, and
+    // duplicates arrive for the consumer that states no idempotency.
+    ChecklistEvidence live;
+    live.clusterKnown = true;
+    live.clusterTopics = {u"orders"_s};
+    ConsumerEvidence behind;
+    behind.groupSeen = true;
+    behind.lagStatus = u"STALL"_s;
+    behind.maxTimeLagMs = 120'000;
+    behind.dlqRatePerMinute = 4;
+    live.groups.insert(u"complete"_s, behind);
+    ConsumerEvidence dupes;
+    dupes.duplicatePercent = 12.5;
+    live.groups.insert(u"silent"_s, dupes);
+    lists = evaluateChecklists(loaded.policy, live);
+    QCOMPARE(verdictOf(lists[0], u"DLQ"_s), V::Contradicted);
+    QCOMPARE(verdictOf(lists[0], u"lag"_s), V::Contradicted);
+    QCOMPARE(verdictOf(lists[1], u"idempotent"_s), V::Contradicted);
+    bool sawEvidence = false;
+    for (const ChecklistItem &item : lists[0].items)
+        sawEvidence |= item.evidence.contains(u"120.0 s"_s);
+    QVERIFY(sawEvidence);
 
-        // And back: the topic appears and the lag clears.
-        live.clusterTopics << u"orders-dlt"_s;
-        behind.maxTimeLagMs = 2'000;
-        behind.lagStatus = u"OK"_s;
-        live.groups.insert(u"complete"_s, behind);
-        lists = evaluateChecklists(loaded.policy, live);
-        QCOMPARE(verdictOf(lists[0], u"DLQ"_s), V::Answered);
-        QCOMPARE(verdictOf(lists[0], u"lag"_s), V::Answered);
+    // And back: the topic appears and the lag clears.
+    live.clusterTopics << u"orders-dlt"_s;
+    behind.maxTimeLagMs = 2'000;
+    behind.lagStatus = u"OK"_s;
+    live.groups.insert(u"complete"_s, behind);
+    lists = evaluateChecklists(loaded.policy, live);
+    QCOMPARE(verdictOf(lists[0], u"DLQ"_s), V::Answered);
+    QCOMPARE(verdictOf(lists[0], u"lag"_s), V::Answered);
 
-        // Markdown: one table per consumer, data pipes escaped so a cell never splits.
-        const QString md = checklistMarkdown(lists, u"inline.yaml"_s);
-        QCOMPARE(md.count(u"|---|---|---|---|"_s), 2);
-        QVERIFY(md.contains(u"team\\|orders"_s));
-    }
+    // Markdown: one table per consumer, data pipes escaped so a cell never splits.
+    const QString md = checklistMarkdown(lists, u"inline.yaml"_s);
+    QCOMPARE(md.count(u"|---|---|---|---|"_s), 2);
+    QVERIFY(md.contains(u"team\\|orders"_s));
+}
 
-    void demoPolicyChecklistFlagsTheOwnerlessDlq()
-    {
-        const PolicyLoadResult demo = loadPolicyFile(demoPolicyPath());
-        QVERIFY(demo.ok());
-        const QList<ConsumerChecklist> lists = evaluateChecklists(demo.policy, {});
-        const auto sink = std::find_if(lists.cbegin(), lists.cend(),
-                                       [](const ConsumerChecklist &c) { return c.consumer == u"connect-warehouse-sink"; });
-        QVERIFY(sink != lists.cend());
-        const auto dlq = std::find_if(sink->items.cbegin(), sink->items.cend(),
-                                      [](const ChecklistItem &i) { return i.question.contains(u"DLQ"_s); });
-        QVERIFY(dlq != sink->items.cend());
-        QCOMPARE(dlq->verdict, ChecklistItem::Verdict::Missing);
-        QVERIFY(dlq->answer.contains(u"not stated"_s));
-    }
+void TestPolicy::demoPolicyChecklistFlagsTheOwnerlessDlq()
+{
+    const PolicyLoadResult demo = loadPolicyFile(demoPolicyPath());
+    QVERIFY(demo.ok());
+    const QList<ConsumerChecklist> lists = evaluateChecklists(demo.policy, {});
+    const auto sink = std::find_if(lists.cbegin(), lists.cend(), [](const ConsumerChecklist &c) {
+        return c.consumer == u"connect-warehouse-sink";
+    });
+    QVERIFY(sink != lists.cend());
+    const auto dlq = std::find_if(sink->items.cbegin(), sink->items.cend(),
+                                  [](const ChecklistItem &i) { return i.question.contains(u"DLQ"_s); });
+    QVERIFY(dlq != sink->items.cend());
+    QCOMPARE(dlq->verdict, ChecklistItem::Verdict::Missing);
+    QVERIFY(dlq->answer.contains(u"not stated"_s));
+}
 
+QTEST_GUILESS_MAIN(TestPolicy)
+#include "tst_policy.moc"
