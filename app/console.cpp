@@ -4,7 +4,6 @@
 #include "models/connectionsmodel.h"
 #include "models/grouplagmodel.h"
 #include "models/inboxboardmodel.h"
-#include "services/inbox/inboxalerts.h"
 #include "services/inbox/inboxboardquery.h"
 #include "services/inbox/inboxkeylookup.h"
 #include "models/dlqbrowsermodel.h"
@@ -15,7 +14,8 @@
 #include "services/monitor/alertengine.h"
 #include "services/monitor/duplicatetail.h"
 #include "services/policy/policywatcher.h"
-#include "services/monitor/lagalerts.h"
+#include "services/monitor/alertrules.h"
+#include "services/monitor/deadlettertail.h"
 #include "services/monitor/lagsampler.h"
 #include "services/dlq/dlqscanner.h"
 #include "models/inboxrowsmodel.h"
@@ -50,8 +50,10 @@ Console::Console(const ConnectionProfile &profile, QObject *parent)
     : QObject(parent)
     , m_profile(profile)
     , m_sampler(new LagSampler(this))
+    , m_deadLetters(new DeadLetterTail(this))
     , m_database(new PgConnection(this))
     , m_alerts(new AlertEngine(this))
+    , m_rules(std::make_unique<AlertRuleSet>(*m_alerts))
     , m_connections(new ConnectionsModel(this))
     , m_lagModel(new LagTableModel(this))
     , m_groupModel(new GroupLagModel(this))
@@ -60,6 +62,7 @@ Console::Console(const ConnectionProfile &profile, QObject *parent)
     , m_window(std::make_unique<MainWindow>(m_connections))
 {
     buildViews();
+    m_rules->setPolicy(AlertPolicy::from({}, m_profile.dlqTopics));
     wirePolicy();
     wireAlerts();
     wireKafka();
@@ -137,14 +140,10 @@ void Console::wirePolicy()
     // The policy is the team's contract: edits to the file apply to the alert thresholds at once.
     auto *watcher = new PolicyWatcher(this);
     connect(watcher, &PolicyWatcher::policyChanged, this, [this](const PolicyLoadResult &result) {
-        QHash<QString, qint64> slo;
-        for (const ConsumerPolicy &consumer : result.policy.consumers) {
-            if (consumer.lagSloMaxLagSeconds)
-                slo.insert(consumer.name, *consumer.lagSloMaxLagSeconds);
-        }
-        m_sloSeconds = slo;
         m_policy = result.policy;
         applyPolicyScope();
+        const int slos = int(std::count_if(m_policy.consumers.cbegin(), m_policy.consumers.cend(),
+                                           [](const ConsumerPolicy &c) { return c.lagSloMaxLagSeconds.has_value(); }));
         m_checklistView->setPolicySource(QDir::toNativeSeparators(m_profile.policyPath));
         refreshChecklist();
         if (!result.ok())
@@ -152,7 +151,7 @@ void Console::wirePolicy()
                 tr("Delivery policy has errors; lag SLOs from it may be incomplete: %1")
                     .arg(result.messages().value(0)), 30000);
         else
-            m_window->statusBar()->showMessage(tr("Delivery policy loaded: %n lag SLO(s)", nullptr, int(slo.size())), 8000);
+            m_window->statusBar()->showMessage(tr("Delivery policy loaded: %n lag SLO(s)", nullptr, slos), 8000);
     });
     watcher->setPath(m_profile.policyPath);
 }
@@ -171,6 +170,12 @@ void Console::applyPolicyScope()
         if (!dlqTopics.contains(topic))
             dlqTopics.append(topic);
     }
+    m_rules->setPolicy(AlertPolicy::from(m_policy, m_profile.dlqTopics));
+    if (dlqTopics != m_deadLetterSettings.topics) {
+        m_deadLetterSettings.cluster = m_profile.cluster;
+        m_deadLetterSettings.topics = dlqTopics;
+        m_deadLetters->start(m_deadLetterSettings);
+    }
     if (groups == m_samplerSettings.namedGroups && dlqTopics == m_samplerSettings.extraTopics)
         return;
     m_samplerSettings.namedGroups = groups;
@@ -187,6 +192,8 @@ void Console::wireAlerts()
     if (tray)
         tray->show();
     connect(m_alerts, &AlertEngine::fired, this, [this, tray](const Alert &alert) {
+        if (alert.isSnoozed(alert.firedAt.toMSecsSinceEpoch()))
+            return; // silenced by an operator, with a reason the alert list shows
         const QString title = tr("Berth alert: %1 — %2").arg(alert.rule, alert.subject);
         // A desktop notification where the desktop offers one; otherwise the window asks for attention.
         if (tray)
@@ -270,6 +277,16 @@ void Console::wireKafka()
     });
     m_samplerStarted = true;
     m_sampler->start(settings);
+    // Dead letters' headers for the retries-exhausted and deserialization rules.
+    connect(m_deadLetters, &DeadLetterTail::arrived, this,
+            [this](const DeadLetterArrivals &arrivals) {
+                m_rules->observeDeadLetters(arrivals, QDateTime::currentMSecsSinceEpoch());
+            });
+    if (m_deadLetterSettings.topics.isEmpty()) { // else the policy's scope started it already
+        m_deadLetterSettings.cluster = m_profile.cluster;
+        m_deadLetterSettings.topics = m_samplerSettings.extraTopics;
+        m_deadLetters->start(m_deadLetterSettings);
+    }
 
     if (!m_profile.duplicateTopics.isEmpty()) {
         auto *duplicates = new DuplicateTail(this);
@@ -279,20 +296,13 @@ void Console::wireKafka()
                 parts << tr("%1 %2/min (%3 %)").arg(it.key()).arg(it->duplicateRatePerMinute, 0, 'f', 0)
                              .arg(it->duplicatePercent, 0, 'f', 1);
             parts.sort();
-            // A spike: more than 5 % of the last minute's records repeat a key, sustained (engine timing).
             const qint64 now = QDateTime::currentMSecsSinceEpoch();
             for (auto it = stats.topics.cbegin(); it != stats.topics.cend(); ++it)
                 m_duplicatePercent.insert(it.key(), it->duplicatePercent);
             for (auto it = stats.topics.cbegin(); it != stats.topics.cend(); ++it)
                 m_series->appendSide(LagSeriesStore::Side::Duplicates, it.key(),
                                      QDateTime::fromMSecsSinceEpoch(now), it->duplicateRatePerMinute);
-            for (auto it = stats.topics.cbegin(); it != stats.topics.cend(); ++it)
-                m_alerts->observe(u"duplicate-spike"_s, it.key(),
-                                  it->duplicatePercent > 5.0 ? AlertEngine::Observation::Breach
-                                                             : AlertEngine::Observation::Normal,
-                                  tr("%1 % of the records arriving on %2 repeat an idempotency key (%3 in the last minute).")
-                                      .arg(it->duplicatePercent, 0, 'f', 1).arg(it.key()).arg(it->duplicateRatePerMinute, 0, 'f', 0),
-                                  now);
+            m_rules->observeDuplicates(stats, now);
             m_lagView->setDuplicates(stats.error.isEmpty()
                                          ? tr("Duplicate idempotency keys arriving, last minute: %1").arg(parts.join(u"   "))
                                          : tr("Duplicate counting unavailable: %1").arg(stats.error));
@@ -321,8 +331,7 @@ void Console::wireInboxBoard()
     m_inboxQuery = new InboxBoardQuery(this);
     m_inboxQuery->setConninfo(m_profile.databaseConninfo);
     connect(m_inboxView, &InboxBoardView::refreshRequested, m_inboxQuery, &InboxBoardQuery::refresh);
-    auto previous = std::make_shared<InboxBoard>();
-    connect(m_inboxQuery, &InboxBoardQuery::boardReady, this, [this, previous](const InboxBoard &board) {
+    connect(m_inboxQuery, &InboxBoardQuery::boardReady, this, [this](const InboxBoard &board) {
         m_inboxView->setBoard(board);
         if (board.ok()) {
             for (const InboxConsumerCounts &consumer : board.consumers)
@@ -336,8 +345,7 @@ void Console::wireInboxBoard()
                 m_series->appendSide(LagSeriesStore::Side::Duplicates, tr("inbox redeliveries (%1)").arg(board.table),
                                      board.takenAt, redeliveries);
         }
-        InboxAlerts::observe(*m_alerts, board, *previous);
-        *previous = board;
+        m_rules->observeInbox(board.mappingName, board);
     });
     // The board is cheap (index-backed, one snapshot transaction); every 15 s keeps it current.
     auto *timer = new QTimer(this);
@@ -354,10 +362,7 @@ void Console::onSample(const LagSnapshot &snapshot)
     m_groupModel->setSnapshot(snapshot);
     m_series->append(snapshot);
     m_connections->setGroups(snapshot.groups, snapshot.groupSource);
-    LagAlertSettings alertSettings;
-    alertSettings.criticalDlqTopics = m_profile.dlqTopics;
-    alertSettings.maxLagSeconds = m_sloSeconds;
-    LagAlerts::observe(*m_alerts, snapshot, alertSettings);
+    m_rules->observeLag(snapshot);
     m_lastSample = snapshot;
     refreshChecklist();
     qint64 total = 0;

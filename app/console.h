@@ -1,5 +1,6 @@
 #pragma once
 
+#include "services/monitor/deadlettertail.h"
 #include "services/monitor/lagsampler.h"
 #include "services/monitor/lagsnapshot.h"
 #include "services/policy/deliverypolicy.h"
@@ -12,6 +13,7 @@
 
 class AlertEngine;
 class AlertModel;
+class AlertRuleSet;
 class ChecklistModel;
 class ChecklistView;
 class ConnectionsModel;
@@ -65,14 +67,16 @@ private:
 
     ConnectionProfile m_profile;
     LagSampler *m_sampler;
+    DeadLetterTail *m_deadLetters;
+    DeadLetterTail::Settings m_deadLetterSettings;
     PgConnection *m_database;
     AlertEngine *m_alerts;
+    std::unique_ptr<AlertRuleSet> m_rules; // every alert rule, fed below; thresholds from the policy
     ConnectionsModel *m_connections;
     LagTableModel *m_lagModel;
     GroupLagModel *m_groupModel;
     LagSeriesStore *m_series;
     AlertModel *m_alertModel;
-    QHash<QString, qint64> m_sloSeconds; // per group, from the delivery policy
     LagSampler::Settings m_samplerSettings; // groups and DLQ topics: the profile's plus the policy's
     bool m_samplerStarted = false;
     std::unique_ptr<MainWindow> m_window;
