@@ -402,6 +402,10 @@ void Console::refreshChecklist()
                 live.duplicatePercent = std::max(live.duplicatePercent, m_duplicatePercent.value(topic));
         }
         live.parkedRows = m_parkedRows.value(consumer.name, -1);
+        live.lagP95Ms = m_rules->lagSlo().p95Ms(consumer.name);
+        live.retriesExhausted = m_rules->retriesExhausted().recentCount(consumer.name);
+        if (!consumer.dlqTopic.isEmpty())
+            live.deserializationFailures = m_rules->deserialization().recentCount(consumer.dlqTopic);
         evidence.groups.insert(consumer.name, live);
     }
     m_checklistModel->setChecklists(evaluateChecklists(m_policy, evidence));

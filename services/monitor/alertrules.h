@@ -131,6 +131,8 @@ public:
                       const InboxBoard &board);
     // Rows of the board with attempts ≥ limit, from its histogram (exact up to 3 and from 6 on).
     static qint64 rowsAtOrAbove(const InboxBoard &board, int limit);
+    // Exhausted messages of the group within the window, as of its last observation.
+    qint64 recentCount(const QString &group) const { return qint64(m_events.value(group).size()); }
 
 private:
     void judge(AlertEngine &engine, const AlertPolicy &policy, const QString &group, qint64 nowMs);
@@ -144,6 +146,8 @@ class DeserializationRule final {
 public:
     static constexpr qint64 windowMs = 15 * 60 * 1000;
     static bool isDeserialization(const QString &exceptionClass);
+    // Failures on the DLQ topic within the window, as of its last observation.
+    qint64 recentCount(const QString &topic) const { return qint64(m_events.value(topic).size()); }
     void observe(AlertEngine &engine, const AlertPolicy &policy, const DeadLetterArrivals &arrivals, qint64 nowMs);
 
 private:
@@ -192,6 +196,8 @@ public:
     QList<AlertThreshold> thresholds(const QStringList &groups, const QStringList &dlqTopics) const;
     const LagSloRule &lagSlo() const { return m_lagSlo; }
     const DlqArrivalRule &dlqArrivals() const { return m_dlq; }
+    const RetriesExhaustedRule &retriesExhausted() const { return m_retries; }
+    const DeserializationRule &deserialization() const { return m_deserialization; }
 
 private:
     AlertEngine &m_engine;
