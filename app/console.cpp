@@ -4,7 +4,6 @@
 #include "models/connectionsmodel.h"
 #include "models/grouplagmodel.h"
 #include "models/inboxboardmodel.h"
-#include "services/inbox/inboxboardquery.h"
 #include "services/inbox/inboxkeylookup.h"
 #include "models/dlqbrowsermodel.h"
 #include "views/inboxboardview.h"
@@ -12,11 +11,8 @@
 #include "models/lagtablemodel.h"
 #include "services/inbox/pgconnection.h"
 #include "services/monitor/alertengine.h"
-#include "services/monitor/duplicatetail.h"
 #include "services/policy/policywatcher.h"
-#include "services/monitor/alertrules.h"
-#include "services/monitor/deadlettertail.h"
-#include "services/monitor/lagsampler.h"
+#include "services/monitor/monitorservice.h"
 #include "services/dlq/dlqscanner.h"
 #include "models/inboxrowsmodel.h"
 #include "services/inbox/inboxrowsquery.h"
@@ -49,11 +45,9 @@ using namespace Qt::StringLiterals;
 Console::Console(const ConnectionProfile &profile, QObject *parent)
     : QObject(parent)
     , m_profile(profile)
-    , m_sampler(new LagSampler(this))
-    , m_deadLetters(new DeadLetterTail(this))
+    , m_monitor(new MonitorService(this))
     , m_database(new PgConnection(this))
-    , m_alerts(new AlertEngine(this))
-    , m_rules(std::make_unique<AlertRuleSet>(*m_alerts))
+    , m_alerts(m_monitor->alerts())
     , m_connections(new ConnectionsModel(this))
     , m_lagModel(new LagTableModel(this))
     , m_groupModel(new GroupLagModel(this))
@@ -62,7 +56,6 @@ Console::Console(const ConnectionProfile &profile, QObject *parent)
     , m_window(std::make_unique<MainWindow>(m_connections))
 {
     buildViews();
-    m_rules->setPolicy(AlertPolicy::from({}, m_profile.dlqTopics));
     wirePolicy();
     wireAlerts();
     wireKafka();
@@ -73,8 +66,6 @@ Console::Console(const ConnectionProfile &profile, QObject *parent)
 void Console::buildViews()
 {
     m_series->setRateTopics(m_profile.dlqTopics);
-    m_samplerSettings.namedGroups = m_profile.namedGroups;
-    m_samplerSettings.extraTopics = m_profile.dlqTopics;
     m_lagView = new LagView(m_groupModel, m_lagModel);
     m_chartView = new LagChartView(m_series);
     m_window->addTab(u"lag"_s, m_lagView, tr("&Lag"));
@@ -158,31 +149,9 @@ void Console::wirePolicy()
 
 void Console::applyPolicyScope()
 {
-    // The profile's own groups and DLQ topics, plus every consumer group and DLQ topic the policy names:
-    // the policy is the list of what must be watched, even where the brokers cannot list groups.
-    QStringList groups = m_profile.namedGroups;
-    QStringList dlqTopics = m_profile.dlqTopics;
-    for (const QString &group : m_policy.consumerGroups()) {
-        if (!groups.contains(group))
-            groups.append(group);
-    }
-    for (const QString &topic : m_policy.dlqTopics()) {
-        if (!dlqTopics.contains(topic))
-            dlqTopics.append(topic);
-    }
-    m_rules->setPolicy(AlertPolicy::from(m_policy, m_profile.dlqTopics));
-    if (dlqTopics != m_deadLetterSettings.topics) {
-        m_deadLetterSettings.cluster = m_profile.cluster;
-        m_deadLetterSettings.topics = dlqTopics;
-        m_deadLetters->start(m_deadLetterSettings);
-    }
-    if (groups == m_samplerSettings.namedGroups && dlqTopics == m_samplerSettings.extraTopics)
-        return;
-    m_samplerSettings.namedGroups = groups;
-    m_samplerSettings.extraTopics = dlqTopics;
-    m_series->setRateTopics(dlqTopics);
-    if (m_samplerStarted)
-        m_sampler->start(m_samplerSettings);
+    // The policy's groups and DLQ topics join the profile's (MonitorService decides the scope).
+    m_monitor->setPolicy(m_policy);
+    m_series->setRateTopics(m_monitor->dlqTopics());
 }
 
 void Console::wireAlerts()
@@ -215,8 +184,8 @@ Console::~Console()
 
 void Console::wireKafka()
 {
-    connect(m_sampler, &LagSampler::clusterUpdated, m_connections, &ConnectionsModel::setCluster);
-    connect(m_sampler, &LagSampler::clusterUpdated, this, [this](const ClusterSnapshot &cluster) {
+    connect(m_monitor, &MonitorService::clusterUpdated, m_connections, &ConnectionsModel::setCluster);
+    connect(m_monitor, &MonitorService::clusterUpdated, this, [this](const ClusterSnapshot &cluster) {
         QStringList topics;
         for (const TopicInfo &topic : cluster.topics)
             topics << topic.name;
@@ -225,8 +194,8 @@ void Console::wireKafka()
             m_dlqView->setTopics(topics);
         }
     });
-    connect(m_sampler, &LagSampler::sampled, this, &Console::onSample);
-    connect(m_sampler, &LagSampler::stateChanged, this, [this](LagSampler::State state, const QString &detail) {
+    connect(m_monitor, &MonitorService::sampled, this, &Console::onSample);
+    connect(m_monitor, &MonitorService::stateChanged, this, [this](LagSampler::State state, const QString &detail) {
         const QString bootstrap = KafkaConfig::bootstrapOf(m_profile.cluster);
         switch (state) {
         case LagSampler::State::Idle:
@@ -263,35 +232,29 @@ void Console::wireKafka()
             break;
         }
     });
-    connect(m_window.get(), &MainWindow::refreshRequested, m_sampler, &LagSampler::sampleNow);
+    connect(m_window.get(), &MainWindow::refreshRequested, m_monitor, &MonitorService::sampleNow);
 
-    LagSampler::Settings &settings = m_samplerSettings;
+    MonitorService::Settings monitor;
+    LagSampler::Settings &settings = monitor.sampler;
+    settings.namedGroups = m_profile.namedGroups;
+    settings.extraTopics = m_profile.dlqTopics;
     settings.cluster = m_profile.cluster;
     settings.intervalMs = m_profile.sampleIntervalMs;
     settings.evaluation.rules.allowedLag = QSettings().value(u"lag/allowedLag"_s, 0).toLongLong();
     m_lagView->setAllowedLag(settings.evaluation.rules.allowedLag);
     connect(m_lagView, &LagView::allowedLagChanged, this, [this](qint64 messages) {
-        m_samplerSettings.evaluation.rules.allowedLag = messages;
-        m_sampler->setEvaluation(m_samplerSettings.evaluation);
+        LagEvaluation evaluation = m_monitor->settings().sampler.evaluation;
+        evaluation.rules.allowedLag = messages;
+        m_monitor->setEvaluation(evaluation);
         QSettings().setValue(u"lag/allowedLag"_s, messages);
     });
-    m_samplerStarted = true;
-    m_sampler->start(settings);
-    // Dead letters' headers for the retries-exhausted and deserialization rules.
-    connect(m_deadLetters, &DeadLetterTail::arrived, this,
-            [this](const DeadLetterArrivals &arrivals) {
-                m_rules->observeDeadLetters(arrivals, QDateTime::currentMSecsSinceEpoch());
-            });
-    if (m_deadLetterSettings.topics.isEmpty()) { // else the policy's scope started it already
-        m_deadLetterSettings.cluster = m_profile.cluster;
-        m_deadLetterSettings.topics = m_samplerSettings.extraTopics;
-        m_deadLetters->start(m_deadLetterSettings);
-    }
-
-    if (!m_profile.duplicateTopics.isEmpty()) {
-        auto *duplicates = new DuplicateTail(this);
-        connect(duplicates, &DuplicateTail::statsUpdated, this, [this](const DuplicateStats &stats) {
-            QStringList parts;
+    monitor.duplicateTopics = m_profile.duplicateTopics;
+    // Every preset mapping's board is read on the monitor's clock (alerts per mapping); the inbox view
+    // shows the one it has selected.
+    monitor.inboxConninfo = m_profile.databaseConninfo;
+    monitor.inboxMappings = InboxMapping::presets();
+    connect(m_monitor, &MonitorService::duplicatesUpdated, this, [this](const DuplicateStats &stats) {
+        QStringList parts;
             for (auto it = stats.topics.cbegin(); it != stats.topics.cend(); ++it)
                 parts << tr("%1 %2/min (%3 %)").arg(it.key()).arg(it->duplicateRatePerMinute, 0, 'f', 0)
                              .arg(it->duplicatePercent, 0, 'f', 1);
@@ -302,16 +265,12 @@ void Console::wireKafka()
             for (auto it = stats.topics.cbegin(); it != stats.topics.cend(); ++it)
                 m_series->appendSide(LagSeriesStore::Side::Duplicates, it.key(),
                                      QDateTime::fromMSecsSinceEpoch(now), it->duplicateRatePerMinute);
-            m_rules->observeDuplicates(stats, now);
             m_lagView->setDuplicates(stats.error.isEmpty()
                                          ? tr("Duplicate idempotency keys arriving, last minute: %1").arg(parts.join(u"   "))
                                          : tr("Duplicate counting unavailable: %1").arg(stats.error));
-        });
-        DuplicateTail::Settings tail;
-        tail.cluster = m_profile.cluster;
-        tail.topics = m_profile.duplicateTopics;
-        duplicates->start(tail);
-    }
+    });
+    m_monitor->start(monitor);
+    m_series->setRateTopics(m_monitor->dlqTopics());
 }
 
 void Console::wireInboxBoard()
@@ -328,10 +287,10 @@ void Console::wireInboxBoard()
             });
     connect(rowsQuery, &InboxRowsQuery::pageReady, m_inboxRowsModel, &InboxRowsModel::setPage);
     m_inboxRowsView->requestRefresh();
-    m_inboxQuery = new InboxBoardQuery(this);
-    m_inboxQuery->setConninfo(m_profile.databaseConninfo);
-    connect(m_inboxView, &InboxBoardView::refreshRequested, m_inboxQuery, &InboxBoardQuery::refresh);
-    connect(m_inboxQuery, &InboxBoardQuery::boardReady, this, [this](const InboxBoard &board) {
+    connect(m_inboxView, &InboxBoardView::refreshRequested, m_monitor, &MonitorService::refreshInbox);
+    connect(m_monitor, &MonitorService::boardReady, this, [this](const InboxBoard &board) {
+        if (board.mappingName != m_inboxView->currentMapping().name)
+            return; // another mapping's reading: its alerts are the monitor's, the view shows its own
         m_inboxView->setBoard(board);
         if (board.ok()) {
             for (const InboxConsumerCounts &consumer : board.consumers)
@@ -345,12 +304,8 @@ void Console::wireInboxBoard()
                 m_series->appendSide(LagSeriesStore::Side::Duplicates, tr("inbox redeliveries (%1)").arg(board.table),
                                      board.takenAt, redeliveries);
         }
-        m_rules->observeInbox(board.mappingName, board);
     });
-    // The board is cheap (index-backed, one snapshot transaction); every 15 s keeps it current.
-    auto *timer = new QTimer(this);
-    connect(timer, &QTimer::timeout, m_inboxView, &InboxBoardView::requestRefresh);
-    timer->start(15000);
+    // The monitor reads every mapping's board on its clock; the view asks for its own at once.
     m_inboxView->requestRefresh();
 }
 
@@ -362,7 +317,6 @@ void Console::onSample(const LagSnapshot &snapshot)
     m_groupModel->setSnapshot(snapshot);
     m_series->append(snapshot);
     m_connections->setGroups(snapshot.groups, snapshot.groupSource);
-    m_rules->observeLag(snapshot);
     m_lastSample = snapshot;
     refreshChecklist();
     qint64 total = 0;
@@ -402,10 +356,10 @@ void Console::refreshChecklist()
                 live.duplicatePercent = std::max(live.duplicatePercent, m_duplicatePercent.value(topic));
         }
         live.parkedRows = m_parkedRows.value(consumer.name, -1);
-        live.lagP95Ms = m_rules->lagSlo().p95Ms(consumer.name);
-        live.retriesExhausted = m_rules->retriesExhausted().recentCount(consumer.name);
+        live.lagP95Ms = m_monitor->rules().lagSlo().p95Ms(consumer.name);
+        live.retriesExhausted = m_monitor->rules().retriesExhausted().recentCount(consumer.name);
         if (!consumer.dlqTopic.isEmpty())
-            live.deserializationFailures = m_rules->deserialization().recentCount(consumer.dlqTopic);
+            live.deserializationFailures = m_monitor->rules().deserialization().recentCount(consumer.dlqTopic);
         evidence.groups.insert(consumer.name, live);
     }
     m_checklistModel->setChecklists(evaluateChecklists(m_policy, evidence));

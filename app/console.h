@@ -1,6 +1,5 @@
 #pragma once
 
-#include "services/monitor/deadlettertail.h"
 #include "services/monitor/lagsampler.h"
 #include "services/monitor/lagsnapshot.h"
 #include "services/policy/deliverypolicy.h"
@@ -13,7 +12,6 @@
 
 class AlertEngine;
 class AlertModel;
-class AlertRuleSet;
 class ChecklistModel;
 class ChecklistView;
 class ConnectionsModel;
@@ -21,12 +19,11 @@ class DlqBrowserView;
 class DlqScanner;
 class GroupLagModel;
 class InboxBoardModel;
-class InboxBoardQuery;
 class InboxBoardView;
 class InboxRowsModel;
 class InboxRowsView;
 class LagChartView;
-class LagSampler;
+class MonitorService;
 class LagSeriesStore;
 class LagTableModel;
 class LagView;
@@ -66,19 +63,14 @@ private:
     void applyPolicyScope();
 
     ConnectionProfile m_profile;
-    LagSampler *m_sampler;
-    DeadLetterTail *m_deadLetters;
-    DeadLetterTail::Settings m_deadLetterSettings;
+    MonitorService *m_monitor; // sampler, tails, inbox boards and alert rules, shared with `berth watch`
     PgConnection *m_database;
     AlertEngine *m_alerts;
-    std::unique_ptr<AlertRuleSet> m_rules; // every alert rule, fed below; thresholds from the policy
     ConnectionsModel *m_connections;
     LagTableModel *m_lagModel;
     GroupLagModel *m_groupModel;
     LagSeriesStore *m_series;
     AlertModel *m_alertModel;
-    LagSampler::Settings m_samplerSettings; // groups and DLQ topics: the profile's plus the policy's
-    bool m_samplerStarted = false;
     std::unique_ptr<MainWindow> m_window;
     LagView *m_lagView = nullptr;
     LagChartView *m_chartView = nullptr;
@@ -92,7 +84,6 @@ private:
     QHash<QString, double> m_duplicatePercent; // by topic, last minute
     QHash<QString, qint64> m_parkedRows;       // by consumer: parked + failed terminal inbox rows
     InboxBoardModel *m_inboxModel = nullptr;
-    InboxBoardQuery *m_inboxQuery = nullptr;
     InboxBoardView *m_inboxView = nullptr;
     InboxRowsModel *m_inboxRowsModel = nullptr;
     InboxRowsView *m_inboxRowsView = nullptr;
