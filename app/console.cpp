@@ -61,6 +61,7 @@ Console::Console(const ConnectionProfile &profile, QObject *parent)
     wireKafka();
     wireDatabase();
     wireInboxBoard();
+    refreshThresholds();
 }
 
 void Console::buildViews()
@@ -95,9 +96,23 @@ void Console::buildViews()
     m_checklistModel = new ChecklistModel(this);
     m_checklistView = new ChecklistView(m_checklistModel);
     m_window->addTab(u"checklist"_s, m_checklistView, tr("C&hecklist"));
-    auto *alertView = new AlertView(m_alertModel);
-    m_window->addTab(u"alerts"_s, alertView, tr("&Alerts"));
-    connect(alertView, &AlertView::acknowledgeRequested, m_alerts, &AlertEngine::acknowledge);
+    m_alertView = new AlertView(m_alertModel);
+    m_window->addTab(u"alerts"_s, m_alertView, tr("&Alerts"));
+    connect(m_alertView, &AlertView::acknowledgeRequested, m_alerts, &AlertEngine::acknowledge);
+    connect(m_alertView, &AlertView::snoozeRequested, m_alerts, [this](quint64 id, int minutes, const QString &reason) {
+        m_alerts->snooze(id, QDateTime::currentMSecsSinceEpoch() + qint64(minutes) * 60000, reason);
+    });
+    // An alert names the main view that shows its evidence (the tab names above) and the subject there.
+    connect(m_alertView, &AlertView::evidenceRequested, this, [this](const QString &view, const QString &subject) {
+        if (view == u"charts")
+            m_chartView->showGroup(subject);
+        else if (view == u"dlq")
+            m_dlqView->setTopic(subject);
+        for (const MainWindow::MainView &main : m_window->mainViews()) {
+            if (main.name == view)
+                m_window->showView(main.widget);
+        }
+    });
     m_window->addPanel(u"log"_s, new LogView(new LogModel(LogBuffer::instance(), this)), tr("&Log"),
                        QKeySequence(Qt::CTRL | Qt::Key_L));
     m_window->setLayoutGroup(ProfileStore::layoutGroup(m_profile.name));
@@ -133,6 +148,8 @@ void Console::wirePolicy()
     connect(watcher, &PolicyWatcher::policyChanged, this, [this](const PolicyLoadResult &result) {
         m_policy = result.policy;
         applyPolicyScope();
+        m_thresholdsStale = true;
+        refreshThresholds();
         const int slos = int(std::count_if(m_policy.consumers.cbegin(), m_policy.consumers.cend(),
                                            [](const ConsumerPolicy &c) { return c.lagSloMaxLagSeconds.has_value(); }));
         m_checklistView->setPolicySource(QDir::toNativeSeparators(m_profile.policyPath));
@@ -319,6 +336,7 @@ void Console::onSample(const LagSnapshot &snapshot)
     m_connections->setGroups(snapshot.groups, snapshot.groupSource);
     m_lastSample = snapshot;
     refreshChecklist();
+    refreshThresholds();
     qint64 total = 0;
     int troubled = 0;
     for (const auto &group : snapshot.groupRows) {
@@ -331,6 +349,22 @@ void Console::onSample(const LagSnapshot &snapshot)
                               .arg(QLocale().toString(total),
                                    QLocale().toString(snapshot.takenAt.toLocalTime().time(), QLocale::ShortFormat))
                               .arg(snapshot.durationMs));
+}
+
+void Console::refreshThresholds()
+{
+    QStringList groups = m_lastSample.groups;
+    for (const QString &group : m_policy.consumerGroups()) {
+        if (!groups.contains(group))
+            groups.append(group);
+    }
+    const QStringList dlqTopics = m_monitor->dlqTopics();
+    if (groups == m_thresholdGroups && dlqTopics == m_thresholdTopics && !m_thresholdsStale)
+        return; // rebuilt only when the scope or the policy changes
+    m_thresholdGroups = groups;
+    m_thresholdTopics = dlqTopics;
+    m_thresholdsStale = false;
+    m_alertView->setThresholds(m_monitor->rules().thresholds(groups, dlqTopics));
 }
 
 void Console::refreshChecklist()

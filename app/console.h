@@ -12,6 +12,7 @@
 
 class AlertEngine;
 class AlertModel;
+class AlertView;
 class ChecklistModel;
 class ChecklistView;
 class ConnectionsModel;
@@ -59,6 +60,7 @@ private:
     void wireInboxBoard();
     void onSample(const LagSnapshot &snapshot);
     void refreshChecklist();
+    void refreshThresholds();
     void editProfiles();
     void applyPolicyScope();
 
@@ -71,6 +73,10 @@ private:
     GroupLagModel *m_groupModel;
     LagSeriesStore *m_series;
     AlertModel *m_alertModel;
+    AlertView *m_alertView = nullptr;
+    QStringList m_thresholdGroups; // the scope the thresholds list was built for
+    QStringList m_thresholdTopics;
+    bool m_thresholdsStale = true;
     std::unique_ptr<MainWindow> m_window;
     LagView *m_lagView = nullptr;
     LagChartView *m_chartView = nullptr;
