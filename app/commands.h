@@ -7,6 +7,8 @@ namespace Commands {
 int console(const QStringList &arguments);
 int demo(const QStringList &arguments);
 int lag(const QStringList &arguments);
+// berth watch: the monitoring without a window; alerts as JSON lines, Prometheus metrics (app/watchcommand.cpp)
+int watch(const QStringList &arguments);
 // berth replay request|approve|reject|execute|status|runbook (app/replaycommand.cpp)
 int replay(const QStringList &arguments);
 // berth audit verify (app/auditcommand.cpp)

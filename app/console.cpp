@@ -4,8 +4,6 @@
 #include "models/connectionsmodel.h"
 #include "models/grouplagmodel.h"
 #include "models/inboxboardmodel.h"
-#include "services/inbox/inboxalerts.h"
-#include "services/inbox/inboxboardquery.h"
 #include "services/inbox/inboxkeylookup.h"
 #include "models/dlqbrowsermodel.h"
 #include "views/inboxboardview.h"
@@ -13,10 +11,8 @@
 #include "models/lagtablemodel.h"
 #include "services/inbox/pgconnection.h"
 #include "services/monitor/alertengine.h"
-#include "services/monitor/duplicatetail.h"
 #include "services/policy/policywatcher.h"
-#include "services/monitor/lagalerts.h"
-#include "services/monitor/lagsampler.h"
+#include "services/monitor/monitorservice.h"
 #include "services/dlq/dlqscanner.h"
 #include "models/inboxrowsmodel.h"
 #include "services/inbox/inboxrowsquery.h"
@@ -49,9 +45,9 @@ using namespace Qt::StringLiterals;
 Console::Console(const ConnectionProfile &profile, QObject *parent)
     : QObject(parent)
     , m_profile(profile)
-    , m_sampler(new LagSampler(this))
+    , m_monitor(new MonitorService(this))
     , m_database(new PgConnection(this))
-    , m_alerts(new AlertEngine(this))
+    , m_alerts(m_monitor->alerts())
     , m_connections(new ConnectionsModel(this))
     , m_lagModel(new LagTableModel(this))
     , m_groupModel(new GroupLagModel(this))
@@ -65,13 +61,12 @@ Console::Console(const ConnectionProfile &profile, QObject *parent)
     wireKafka();
     wireDatabase();
     wireInboxBoard();
+    refreshThresholds();
 }
 
 void Console::buildViews()
 {
     m_series->setRateTopics(m_profile.dlqTopics);
-    m_samplerSettings.namedGroups = m_profile.namedGroups;
-    m_samplerSettings.extraTopics = m_profile.dlqTopics;
     m_lagView = new LagView(m_groupModel, m_lagModel);
     m_chartView = new LagChartView(m_series);
     m_window->addTab(u"lag"_s, m_lagView, tr("&Lag"));
@@ -101,9 +96,23 @@ void Console::buildViews()
     m_checklistModel = new ChecklistModel(this);
     m_checklistView = new ChecklistView(m_checklistModel);
     m_window->addTab(u"checklist"_s, m_checklistView, tr("C&hecklist"));
-    auto *alertView = new AlertView(m_alertModel);
-    m_window->addTab(u"alerts"_s, alertView, tr("&Alerts"));
-    connect(alertView, &AlertView::acknowledgeRequested, m_alerts, &AlertEngine::acknowledge);
+    m_alertView = new AlertView(m_alertModel);
+    m_window->addTab(u"alerts"_s, m_alertView, tr("&Alerts"));
+    connect(m_alertView, &AlertView::acknowledgeRequested, m_alerts, &AlertEngine::acknowledge);
+    connect(m_alertView, &AlertView::snoozeRequested, m_alerts, [this](quint64 id, int minutes, const QString &reason) {
+        m_alerts->snooze(id, QDateTime::currentMSecsSinceEpoch() + qint64(minutes) * 60000, reason);
+    });
+    // An alert names the main view that shows its evidence (the tab names above) and the subject there.
+    connect(m_alertView, &AlertView::evidenceRequested, this, [this](const QString &view, const QString &subject) {
+        if (view == u"charts")
+            m_chartView->showGroup(subject);
+        else if (view == u"dlq")
+            m_dlqView->setTopic(subject);
+        for (const MainWindow::MainView &main : m_window->mainViews()) {
+            if (main.name == view)
+                m_window->showView(main.widget);
+        }
+    });
     m_window->addPanel(u"log"_s, new LogView(new LogModel(LogBuffer::instance(), this)), tr("&Log"),
                        QKeySequence(Qt::CTRL | Qt::Key_L));
     m_window->setLayoutGroup(ProfileStore::layoutGroup(m_profile.name));
@@ -137,14 +146,12 @@ void Console::wirePolicy()
     // The policy is the team's contract: edits to the file apply to the alert thresholds at once.
     auto *watcher = new PolicyWatcher(this);
     connect(watcher, &PolicyWatcher::policyChanged, this, [this](const PolicyLoadResult &result) {
-        QHash<QString, qint64> slo;
-        for (const ConsumerPolicy &consumer : result.policy.consumers) {
-            if (consumer.lagSloMaxLagSeconds)
-                slo.insert(consumer.name, *consumer.lagSloMaxLagSeconds);
-        }
-        m_sloSeconds = slo;
         m_policy = result.policy;
         applyPolicyScope();
+        m_thresholdsStale = true;
+        refreshThresholds();
+        const int slos = int(std::count_if(m_policy.consumers.cbegin(), m_policy.consumers.cend(),
+                                           [](const ConsumerPolicy &c) { return c.lagSloMaxLagSeconds.has_value(); }));
         m_checklistView->setPolicySource(QDir::toNativeSeparators(m_profile.policyPath));
         refreshChecklist();
         if (!result.ok())
@@ -152,32 +159,16 @@ void Console::wirePolicy()
                 tr("Delivery policy has errors; lag SLOs from it may be incomplete: %1")
                     .arg(result.messages().value(0)), 30000);
         else
-            m_window->statusBar()->showMessage(tr("Delivery policy loaded: %n lag SLO(s)", nullptr, int(slo.size())), 8000);
+            m_window->statusBar()->showMessage(tr("Delivery policy loaded: %n lag SLO(s)", nullptr, slos), 8000);
     });
     watcher->setPath(m_profile.policyPath);
 }
 
 void Console::applyPolicyScope()
 {
-    // The profile's own groups and DLQ topics, plus every consumer group and DLQ topic the policy names:
-    // the policy is the list of what must be watched, even where the brokers cannot list groups.
-    QStringList groups = m_profile.namedGroups;
-    QStringList dlqTopics = m_profile.dlqTopics;
-    for (const QString &group : m_policy.consumerGroups()) {
-        if (!groups.contains(group))
-            groups.append(group);
-    }
-    for (const QString &topic : m_policy.dlqTopics()) {
-        if (!dlqTopics.contains(topic))
-            dlqTopics.append(topic);
-    }
-    if (groups == m_samplerSettings.namedGroups && dlqTopics == m_samplerSettings.extraTopics)
-        return;
-    m_samplerSettings.namedGroups = groups;
-    m_samplerSettings.extraTopics = dlqTopics;
-    m_series->setRateTopics(dlqTopics);
-    if (m_samplerStarted)
-        m_sampler->start(m_samplerSettings);
+    // The policy's groups and DLQ topics join the profile's (MonitorService decides the scope).
+    m_monitor->setPolicy(m_policy);
+    m_series->setRateTopics(m_monitor->dlqTopics());
 }
 
 void Console::wireAlerts()
@@ -187,6 +178,8 @@ void Console::wireAlerts()
     if (tray)
         tray->show();
     connect(m_alerts, &AlertEngine::fired, this, [this, tray](const Alert &alert) {
+        if (alert.isSnoozed(alert.firedAt.toMSecsSinceEpoch()))
+            return; // silenced by an operator, with a reason the alert list shows
         const QString title = tr("Berth alert: %1 — %2").arg(alert.rule, alert.subject);
         // A desktop notification where the desktop offers one; otherwise the window asks for attention.
         if (tray)
@@ -208,8 +201,8 @@ Console::~Console()
 
 void Console::wireKafka()
 {
-    connect(m_sampler, &LagSampler::clusterUpdated, m_connections, &ConnectionsModel::setCluster);
-    connect(m_sampler, &LagSampler::clusterUpdated, this, [this](const ClusterSnapshot &cluster) {
+    connect(m_monitor, &MonitorService::clusterUpdated, m_connections, &ConnectionsModel::setCluster);
+    connect(m_monitor, &MonitorService::clusterUpdated, this, [this](const ClusterSnapshot &cluster) {
         QStringList topics;
         for (const TopicInfo &topic : cluster.topics)
             topics << topic.name;
@@ -218,8 +211,8 @@ void Console::wireKafka()
             m_dlqView->setTopics(topics);
         }
     });
-    connect(m_sampler, &LagSampler::sampled, this, &Console::onSample);
-    connect(m_sampler, &LagSampler::stateChanged, this, [this](LagSampler::State state, const QString &detail) {
+    connect(m_monitor, &MonitorService::sampled, this, &Console::onSample);
+    connect(m_monitor, &MonitorService::stateChanged, this, [this](LagSampler::State state, const QString &detail) {
         const QString bootstrap = KafkaConfig::bootstrapOf(m_profile.cluster);
         switch (state) {
         case LagSampler::State::Idle:
@@ -256,52 +249,45 @@ void Console::wireKafka()
             break;
         }
     });
-    connect(m_window.get(), &MainWindow::refreshRequested, m_sampler, &LagSampler::sampleNow);
+    connect(m_window.get(), &MainWindow::refreshRequested, m_monitor, &MonitorService::sampleNow);
 
-    LagSampler::Settings &settings = m_samplerSettings;
+    MonitorService::Settings monitor;
+    LagSampler::Settings &settings = monitor.sampler;
+    settings.namedGroups = m_profile.namedGroups;
+    settings.extraTopics = m_profile.dlqTopics;
     settings.cluster = m_profile.cluster;
     settings.intervalMs = m_profile.sampleIntervalMs;
     settings.evaluation.rules.allowedLag = QSettings().value(u"lag/allowedLag"_s, 0).toLongLong();
     m_lagView->setAllowedLag(settings.evaluation.rules.allowedLag);
     connect(m_lagView, &LagView::allowedLagChanged, this, [this](qint64 messages) {
-        m_samplerSettings.evaluation.rules.allowedLag = messages;
-        m_sampler->setEvaluation(m_samplerSettings.evaluation);
+        LagEvaluation evaluation = m_monitor->settings().sampler.evaluation;
+        evaluation.rules.allowedLag = messages;
+        m_monitor->setEvaluation(evaluation);
         QSettings().setValue(u"lag/allowedLag"_s, messages);
     });
-    m_samplerStarted = true;
-    m_sampler->start(settings);
-
-    if (!m_profile.duplicateTopics.isEmpty()) {
-        auto *duplicates = new DuplicateTail(this);
-        connect(duplicates, &DuplicateTail::statsUpdated, this, [this](const DuplicateStats &stats) {
-            QStringList parts;
+    monitor.duplicateTopics = m_profile.duplicateTopics;
+    // Every preset mapping's board is read on the monitor's clock (alerts per mapping); the inbox view
+    // shows the one it has selected.
+    monitor.inboxConninfo = m_profile.databaseConninfo;
+    monitor.inboxMappings = InboxMapping::presets();
+    connect(m_monitor, &MonitorService::duplicatesUpdated, this, [this](const DuplicateStats &stats) {
+        QStringList parts;
             for (auto it = stats.topics.cbegin(); it != stats.topics.cend(); ++it)
                 parts << tr("%1 %2/min (%3 %)").arg(it.key()).arg(it->duplicateRatePerMinute, 0, 'f', 0)
                              .arg(it->duplicatePercent, 0, 'f', 1);
             parts.sort();
-            // A spike: more than 5 % of the last minute's records repeat a key, sustained (engine timing).
             const qint64 now = QDateTime::currentMSecsSinceEpoch();
             for (auto it = stats.topics.cbegin(); it != stats.topics.cend(); ++it)
                 m_duplicatePercent.insert(it.key(), it->duplicatePercent);
             for (auto it = stats.topics.cbegin(); it != stats.topics.cend(); ++it)
                 m_series->appendSide(LagSeriesStore::Side::Duplicates, it.key(),
                                      QDateTime::fromMSecsSinceEpoch(now), it->duplicateRatePerMinute);
-            for (auto it = stats.topics.cbegin(); it != stats.topics.cend(); ++it)
-                m_alerts->observe(u"duplicate-spike"_s, it.key(),
-                                  it->duplicatePercent > 5.0 ? AlertEngine::Observation::Breach
-                                                             : AlertEngine::Observation::Normal,
-                                  tr("%1 % of the records arriving on %2 repeat an idempotency key (%3 in the last minute).")
-                                      .arg(it->duplicatePercent, 0, 'f', 1).arg(it.key()).arg(it->duplicateRatePerMinute, 0, 'f', 0),
-                                  now);
             m_lagView->setDuplicates(stats.error.isEmpty()
                                          ? tr("Duplicate idempotency keys arriving, last minute: %1").arg(parts.join(u"   "))
                                          : tr("Duplicate counting unavailable: %1").arg(stats.error));
-        });
-        DuplicateTail::Settings tail;
-        tail.cluster = m_profile.cluster;
-        tail.topics = m_profile.duplicateTopics;
-        duplicates->start(tail);
-    }
+    });
+    m_monitor->start(monitor);
+    m_series->setRateTopics(m_monitor->dlqTopics());
 }
 
 void Console::wireInboxBoard()
@@ -318,11 +304,10 @@ void Console::wireInboxBoard()
             });
     connect(rowsQuery, &InboxRowsQuery::pageReady, m_inboxRowsModel, &InboxRowsModel::setPage);
     m_inboxRowsView->requestRefresh();
-    m_inboxQuery = new InboxBoardQuery(this);
-    m_inboxQuery->setConninfo(m_profile.databaseConninfo);
-    connect(m_inboxView, &InboxBoardView::refreshRequested, m_inboxQuery, &InboxBoardQuery::refresh);
-    auto previous = std::make_shared<InboxBoard>();
-    connect(m_inboxQuery, &InboxBoardQuery::boardReady, this, [this, previous](const InboxBoard &board) {
+    connect(m_inboxView, &InboxBoardView::refreshRequested, m_monitor, &MonitorService::refreshInbox);
+    connect(m_monitor, &MonitorService::boardReady, this, [this](const InboxBoard &board) {
+        if (board.mappingName != m_inboxView->currentMapping().name)
+            return; // another mapping's reading: its alerts are the monitor's, the view shows its own
         m_inboxView->setBoard(board);
         if (board.ok()) {
             for (const InboxConsumerCounts &consumer : board.consumers)
@@ -336,13 +321,8 @@ void Console::wireInboxBoard()
                 m_series->appendSide(LagSeriesStore::Side::Duplicates, tr("inbox redeliveries (%1)").arg(board.table),
                                      board.takenAt, redeliveries);
         }
-        InboxAlerts::observe(*m_alerts, board, *previous);
-        *previous = board;
     });
-    // The board is cheap (index-backed, one snapshot transaction); every 15 s keeps it current.
-    auto *timer = new QTimer(this);
-    connect(timer, &QTimer::timeout, m_inboxView, &InboxBoardView::requestRefresh);
-    timer->start(15000);
+    // The monitor reads every mapping's board on its clock; the view asks for its own at once.
     m_inboxView->requestRefresh();
 }
 
@@ -354,12 +334,9 @@ void Console::onSample(const LagSnapshot &snapshot)
     m_groupModel->setSnapshot(snapshot);
     m_series->append(snapshot);
     m_connections->setGroups(snapshot.groups, snapshot.groupSource);
-    LagAlertSettings alertSettings;
-    alertSettings.criticalDlqTopics = m_profile.dlqTopics;
-    alertSettings.maxLagSeconds = m_sloSeconds;
-    LagAlerts::observe(*m_alerts, snapshot, alertSettings);
     m_lastSample = snapshot;
     refreshChecklist();
+    refreshThresholds();
     qint64 total = 0;
     int troubled = 0;
     for (const auto &group : snapshot.groupRows) {
@@ -372,6 +349,22 @@ void Console::onSample(const LagSnapshot &snapshot)
                               .arg(QLocale().toString(total),
                                    QLocale().toString(snapshot.takenAt.toLocalTime().time(), QLocale::ShortFormat))
                               .arg(snapshot.durationMs));
+}
+
+void Console::refreshThresholds()
+{
+    QStringList groups = m_lastSample.groups;
+    for (const QString &group : m_policy.consumerGroups()) {
+        if (!groups.contains(group))
+            groups.append(group);
+    }
+    const QStringList dlqTopics = m_monitor->dlqTopics();
+    if (groups == m_thresholdGroups && dlqTopics == m_thresholdTopics && !m_thresholdsStale)
+        return; // rebuilt only when the scope or the policy changes
+    m_thresholdGroups = groups;
+    m_thresholdTopics = dlqTopics;
+    m_thresholdsStale = false;
+    m_alertView->setThresholds(m_monitor->rules().thresholds(groups, dlqTopics));
 }
 
 void Console::refreshChecklist()
@@ -397,6 +390,10 @@ void Console::refreshChecklist()
                 live.duplicatePercent = std::max(live.duplicatePercent, m_duplicatePercent.value(topic));
         }
         live.parkedRows = m_parkedRows.value(consumer.name, -1);
+        live.lagP95Ms = m_monitor->rules().lagSlo().p95Ms(consumer.name);
+        live.retriesExhausted = m_monitor->rules().retriesExhausted().recentCount(consumer.name);
+        if (!consumer.dlqTopic.isEmpty())
+            live.deserializationFailures = m_monitor->rules().deserialization().recentCount(consumer.dlqTopic);
         evidence.groups.insert(consumer.name, live);
     }
     m_checklistModel->setChecklists(evaluateChecklists(m_policy, evidence));

@@ -12,6 +12,7 @@
 
 class AlertEngine;
 class AlertModel;
+class AlertView;
 class ChecklistModel;
 class ChecklistView;
 class ConnectionsModel;
@@ -19,12 +20,11 @@ class DlqBrowserView;
 class DlqScanner;
 class GroupLagModel;
 class InboxBoardModel;
-class InboxBoardQuery;
 class InboxBoardView;
 class InboxRowsModel;
 class InboxRowsView;
 class LagChartView;
-class LagSampler;
+class MonitorService;
 class LagSeriesStore;
 class LagTableModel;
 class LagView;
@@ -60,11 +60,12 @@ private:
     void wireInboxBoard();
     void onSample(const LagSnapshot &snapshot);
     void refreshChecklist();
+    void refreshThresholds();
     void editProfiles();
     void applyPolicyScope();
 
     ConnectionProfile m_profile;
-    LagSampler *m_sampler;
+    MonitorService *m_monitor; // sampler, tails, inbox boards and alert rules, shared with `berth watch`
     PgConnection *m_database;
     AlertEngine *m_alerts;
     ConnectionsModel *m_connections;
@@ -72,9 +73,10 @@ private:
     GroupLagModel *m_groupModel;
     LagSeriesStore *m_series;
     AlertModel *m_alertModel;
-    QHash<QString, qint64> m_sloSeconds; // per group, from the delivery policy
-    LagSampler::Settings m_samplerSettings; // groups and DLQ topics: the profile's plus the policy's
-    bool m_samplerStarted = false;
+    AlertView *m_alertView = nullptr;
+    QStringList m_thresholdGroups; // the scope the thresholds list was built for
+    QStringList m_thresholdTopics;
+    bool m_thresholdsStale = true;
     std::unique_ptr<MainWindow> m_window;
     LagView *m_lagView = nullptr;
     LagChartView *m_chartView = nullptr;
@@ -88,7 +90,6 @@ private:
     QHash<QString, double> m_duplicatePercent; // by topic, last minute
     QHash<QString, qint64> m_parkedRows;       // by consumer: parked + failed terminal inbox rows
     InboxBoardModel *m_inboxModel = nullptr;
-    InboxBoardQuery *m_inboxQuery = nullptr;
     InboxBoardView *m_inboxView = nullptr;
     InboxRowsModel *m_inboxRowsModel = nullptr;
     InboxRowsView *m_inboxRowsView = nullptr;

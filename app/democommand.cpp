@@ -1,5 +1,6 @@
 #include "commands.h"
 #include "consolehost.h"
+#include "terminationsignals.h"
 
 #include "services/demo/demoworld.h"
 
@@ -7,36 +8,11 @@
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QCommandLineParser>
-#include <QSocketNotifier>
 #include <QTextStream>
 #include <QTimer>
 
-#include <csignal>
-#include <sys/socket.h>
-#include <unistd.h>
 
 using namespace Qt::StringLiterals;
-
-namespace {
-int signalPipe[2] = {-1, -1};
-
-void onSignal(int)
-{
-    const char c = 1;
-    [[maybe_unused]] const auto n = ::write(signalPipe[1], &c, 1);
-}
-
-// Ctrl+C / SIGTERM end the event loop, so the world stops cleanly (PostgreSQL shut down, temp dir removed).
-void quitOnSignals()
-{
-    if (::socketpair(AF_UNIX, SOCK_STREAM, 0, signalPipe) != 0)
-        return;
-    auto *notifier = new QSocketNotifier(signalPipe[0], QSocketNotifier::Read, qApp);
-    QObject::connect(notifier, &QSocketNotifier::activated, qApp, [] { QCoreApplication::quit(); });
-    std::signal(SIGINT, onSignal);
-    std::signal(SIGTERM, onSignal);
-}
-}
 
 namespace Commands {
 int demo(const QStringList &arguments)
@@ -67,7 +43,7 @@ int demo(const QStringList &arguments)
         return 1;
     }
     out << world.connectionHelp() << Qt::flush;
-    quitOnSignals();
+    quitOnTerminationSignals(qApp); // Ctrl+C / SIGTERM: the world stops cleanly (PostgreSQL shut down, temp dir removed)
 
     if (parser.isSet(u"headless"_s)) {
         out << "The demo world is running. Stop it with Ctrl+C." << Qt::endl;

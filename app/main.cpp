@@ -25,6 +25,9 @@ const Subcommand subcommands[] = {
      "the demo world (mock cluster, private PostgreSQL, reference services) and the console;\n"
      "           --headless: the world alone; --screenshots DIR: write a PNG of each view and exit"},
     {"lag", false, &Commands::lag, "one lag sample (--bootstrap, --group, --json)"},
+    {"watch", false, &Commands::watch,
+     "lag, DLQ, duplicate and inbox alerts without a window: JSON lines on stdout;\n"
+     "           --metrics-address HOST:PORT serves Prometheus metrics at /metrics"},
     {"dlq", false, &Commands::dlqScan, "dlq scan --topic T [--from ...] --json: decoded dead letters and failure groups"},
     {"replay", false, &Commands::replay,
      "replay request|approve|reject|execute|status|runbook: audited, four-eyes remediation (--db, --bootstrap)"},

@@ -92,7 +92,7 @@ QVariant ChecklistModel::data(const QModelIndex &index, int role) const
         return text;
     }
     case Qt::ForegroundRole:
-        if (index.column() == Verdict || (index.column() == Policy && item.answer.isEmpty())) {
+        if (index.column() == Verdict || (index.column() == Policy && item.verdict == ChecklistItem::Verdict::Missing)) {
             switch (item.verdict) {
             case ChecklistItem::Verdict::Answered:
                 return QBrush(QColor(0x1e, 0x7b, 0x34));

@@ -17,7 +17,7 @@ PACKAGES=(
     libqcustomplot-dev librdkafka-dev libpq-dev libyaml-cpp-dev qtkeychain-qt6-dev
     postgresql kcat xvfb xauth fonts-dejavu-core clang llvm
     dbus-daemon dbus-bin gnome-keyring libsecret-1-0 desktop-file-utils
-    libavro-dev libprotobuf-dev libprotoc-dev protobuf-compiler libvalijson-dev qt6-httpserver-dev
+    libavro-dev libprotobuf-dev libprotoc-dev protobuf-compiler libvalijson-dev qt6-httpserver-dev qt6-websockets-dev
     prometheus python3-avro python3-protobuf
 )
 

@@ -109,6 +109,12 @@ private Q_SLOTS:
     void watcherIgnoresUnrelatedChanges();
     void checklistAnswersFromPolicyAndEvidence();
     void demoPolicyChecklistFlagsTheOwnerlessDlq();
+    void checklistAsksEverySeedQuestion();
+    void checklistStrategyNoneIsAGap();
+    void checklistReviewAnswersFillTheGaps();
+    void checklistKeepsMessageIdAndPartitionKeyApart();
+    void checklistComparesInboxRetentionWithTheTopic();
+    void checklistEvidenceFromTheAlertRules();
 };
 
 void TestPolicy::seedTemplateLoads()
@@ -598,7 +604,8 @@ void TestPolicy::checklistAnswersFromPolicyAndEvidence()
     QList<ConsumerChecklist> lists = evaluateChecklists(loaded.policy, none);
     QCOMPARE(lists.size(), 2);
     QCOMPARE(lists[1].consumer, u"silent"_s);
-    QCOMPARE(lists[1].count(V::Answered), 3); // semantics, key and ordering come from the topic
+    // Semantics, "can it be duplicated" (at-least-once: yes), partition key and ordering come from the topic.
+    QCOMPARE(lists[1].count(V::Answered), 4);
     QVERIFY(lists[1].count(V::Missing) >= 7);
     QCOMPARE(verdictOf(lists[0], u"DLQ"_s), V::Answered);
     QCOMPARE(verdictOf(lists[0], u"replay"_s), V::Contradicted);
@@ -656,6 +663,175 @@ void TestPolicy::demoPolicyChecklistFlagsTheOwnerlessDlq()
     QVERIFY(dlq != sink->items.cend());
     QCOMPARE(dlq->verdict, ChecklistItem::Verdict::Missing);
     QVERIFY(dlq->answer.contains(u"not stated"_s));
+}
+
+namespace {
+const ChecklistItem *itemOf(const ConsumerChecklist &c, const QString &key)
+{
+    for (const ChecklistItem &item : c.items) {
+        if (item.key == key)
+            return &item;
+    }
+    return nullptr;
+}
+
+ConsumerChecklist checklistOf(const QByteArray &yaml, const ChecklistEvidence &evidence = {})
+{
+    const PolicyLoadResult loaded = loadPolicy(yaml, u"inline.yaml"_s);
+    if (!loaded.ok() || loaded.policy.consumers.isEmpty())
+        qWarning() << loaded.messages();
+    return evaluateChecklists(loaded.policy, evidence).value(0);
+}
+} // namespace
+
+void TestPolicy::checklistAsksEverySeedQuestion()
+{
+    // Seed 000 §37 (20 questions, the message id and the partition key asked apart) and seed 002's review
+    // list (idempotency storage and its retention, ack timing, retry taxonomy, replay proof, backpressure),
+    // plus schema evolution.
+    const QStringList expected = {
+        u"deliverySemantics"_s, u"duplicates"_s,     u"messageId"_s,      u"idempotent"_s,
+        u"sideEffects"_s,       u"externalSideEffects"_s, u"ackTiming"_s, u"crashBeforeAck"_s,
+        u"crashAfterSideEffect"_s, u"ordering"_s,    u"partitionKey"_s,   u"poison"_s,
+        u"retryBounded"_s,      u"dlqOwned"_s,       u"replaySafe"_s,     u"schemaFailures"_s,
+        u"schemaEvolution"_s,   u"lagMonitored"_s,   u"duplicateTests"_s, u"crashWindowTested"_s,
+        u"runbook"_s,           u"idempotencyStorage"_s, u"inboxRetention"_s, u"ackSideEffects"_s,
+        u"retryTaxonomy"_s,     u"replayProof"_s,    u"backpressure"_s};
+    QCOMPARE(checklistQuestionKeys(), expected);
+    // A consumer the policy says nothing about: every question there, each a gap saying so.
+    const ConsumerChecklist silent = checklistOf("deliverySemantics:\n  consumers:\n    quiet: {}\n");
+    QCOMPARE(silent.items.size(), expected.size());
+    for (const ChecklistItem &item : silent.items) {
+        QVERIFY2(item.verdict == ChecklistItem::Verdict::Missing, qPrintable(item.key));
+        QCOMPARE(item.answer, u"manual \u2014 not stated"_s);
+        QVERIFY(!item.question.isEmpty());
+    }
+}
+
+void TestPolicy::checklistStrategyNoneIsAGap()
+{
+    const QByteArray yaml = R"(deliverySemantics:
+  consumers:
+    sink:
+      idempotency: {strategy: none}
+      offsetCommit: {timing: after-sink-write}
+      replay: {allowed: true}
+)";
+    using V = ChecklistItem::Verdict;
+    ConsumerChecklist c = checklistOf(yaml);
+    QCOMPARE(itemOf(c, u"idempotent"_s)->verdict, V::Missing);
+    QVERIFY(itemOf(c, u"idempotent"_s)->answer.contains(u"gap"_s));
+    QCOMPARE(itemOf(c, u"crashBeforeAck"_s)->verdict, V::Caution); // applied again
+    QCOMPARE(itemOf(c, u"replaySafe"_s)->verdict, V::Contradicted);
+    // Duplicates arriving for it: the gap is now contradicted by evidence.
+    ChecklistEvidence live;
+    ConsumerEvidence dupes;
+    dupes.redeliveredRows = 4;
+    live.groups.insert(u"sink"_s, dupes);
+    c = checklistOf(yaml, live);
+    QCOMPARE(itemOf(c, u"idempotent"_s)->verdict, V::Contradicted);
+    // The control: a real strategy answers it, and the crash before the ack becomes a no-op.
+    c = checklistOf(QByteArray(yaml).replace("strategy: none", "strategy: processed_message"));
+    QCOMPARE(itemOf(c, u"idempotent"_s)->verdict, V::Answered);
+    QCOMPARE(itemOf(c, u"crashBeforeAck"_s)->verdict, V::Answered);
+    QCOMPARE(itemOf(c, u"replaySafe"_s)->verdict, V::Answered);
+}
+
+void TestPolicy::checklistReviewAnswersFillTheGaps()
+{
+    const QByteArray yaml = R"yaml(deliverySemantics:
+  consumers:
+    orders:
+      offsetCommit: {timing: after-db-transaction}
+      review:
+        crashBeforeAck: "redelivered; inbox makes it a no-op (test: tst_orders_crash)"
+        runbook: https://wiki/runbooks/orders
+        backpressure: "producers pause at 10x SLO via the gateway's rate limit"
+        ackTiming: "ignored: the policy key answers this"
+)yaml";
+    using V = ChecklistItem::Verdict;
+    const ConsumerChecklist c = checklistOf(yaml);
+    QCOMPARE(itemOf(c, u"crashBeforeAck"_s)->verdict, V::Answered);
+    QCOMPARE(itemOf(c, u"crashBeforeAck"_s)->answer,
+             u"review: redelivered; inbox makes it a no-op (test: tst_orders_crash)"_s);
+    QCOMPARE(itemOf(c, u"runbook"_s)->verdict, V::Answered);
+    QCOMPARE(itemOf(c, u"backpressure"_s)->verdict, V::Answered);
+    QCOMPARE(itemOf(c, u"ackTiming"_s)->answer, u"after-db-transaction"_s);
+    // Questions the review does not answer stay gaps.
+    QCOMPARE(itemOf(c, u"duplicateTests"_s)->verdict, V::Missing);
+    QCOMPARE(itemOf(c, u"crashWindowTested"_s)->answer, u"manual \u2014 not stated"_s);
+}
+
+void TestPolicy::checklistKeepsMessageIdAndPartitionKeyApart()
+{
+    const QByteArray yaml = R"(deliverySemantics:
+  topics:
+    payments: {key: customerId}
+  consumers:
+    capture:
+      topics: [payments]
+      idempotency: {strategy: processed_events}
+)";
+    using V = ChecklistItem::Verdict;
+    ConsumerChecklist c = checklistOf(yaml);
+    // The partition key is not the message id: a key shared by every payment of a customer is no
+    // idempotency key.
+    QCOMPARE(itemOf(c, u"partitionKey"_s)->answer, u"payments: customerId"_s);
+    QCOMPARE(itemOf(c, u"messageId"_s)->verdict, V::Missing);
+    c = checklistOf(QByteArray(yaml).append("      idempotencyKey: {jsonPath: $.paymentIntentId}\n"));
+    QCOMPARE(itemOf(c, u"messageId"_s)->verdict, V::Answered);
+    QCOMPARE(itemOf(c, u"messageId"_s)->answer, u"JSON path $.paymentIntentId"_s);
+    QCOMPARE(itemOf(c, u"partitionKey"_s)->answer, u"payments: customerId"_s);
+    QVERIFY(itemOf(c, u"idempotencyStorage"_s)->answer.contains(u"$.paymentIntentId"_s));
+}
+
+void TestPolicy::checklistComparesInboxRetentionWithTheTopic()
+{
+    const QByteArray yaml = R"(deliverySemantics:
+  topics:
+    orders: {retention: 7d}
+  consumers:
+    projection:
+      topics: [orders]
+      review: {inboxRetention: 3d}
+)";
+    using V = ChecklistItem::Verdict;
+    QCOMPARE(itemOf(checklistOf(yaml), u"inboxRetention"_s)->verdict, V::Contradicted);
+    QCOMPARE(itemOf(checklistOf(QByteArray(yaml).replace("3d", "30d")), u"inboxRetention"_s)->verdict, V::Answered);
+    QCOMPARE(itemOf(checklistOf(QByteArray(yaml).replace("      review: {inboxRetention: 3d}\n", "")),
+                    u"inboxRetention"_s)->verdict, V::Missing);
+}
+
+void TestPolicy::checklistEvidenceFromTheAlertRules()
+{
+    const QByteArray yaml = R"(deliverySemantics:
+  consumers:
+    projection:
+      dlq: {enabled: true, topic: orders-dlt, owner: team-orders, critical: true}
+      poison: {maxAttemptsBeforePark: 3}
+      lagSlo: {maxLagSeconds: 30}
+)";
+    using V = ChecklistItem::Verdict;
+    ConsumerChecklist c = checklistOf(yaml);
+    QCOMPARE(itemOf(c, u"schemaFailures"_s)->verdict, V::Missing);
+    QVERIFY(itemOf(c, u"dlqOwned"_s)->answer.contains(u"any arrival alerts"_s));
+    QVERIFY(itemOf(c, u"lagMonitored"_s)->answer.contains(u"300 s"_s));
+    ChecklistEvidence live;
+    live.clusterKnown = true;
+    live.clusterTopics = {u"orders-dlt"_s};
+    ConsumerEvidence seen;
+    seen.groupSeen = true;
+    seen.lagStatus = u"OK"_s;
+    seen.maxTimeLagMs = 1000;
+    seen.lagP95Ms = 12'500;
+    seen.deserializationFailures = 2;
+    seen.retriesExhausted = 1;
+    live.groups.insert(u"projection"_s, seen);
+    c = checklistOf(yaml, live);
+    QCOMPARE(itemOf(c, u"schemaFailures"_s)->verdict, V::Caution);
+    QVERIFY(itemOf(c, u"schemaFailures"_s)->evidence.contains(u"2 dead letter"_s));
+    QVERIFY(itemOf(c, u"lagMonitored"_s)->evidence.contains(u"p95 over 15 min 12.5 s"_s));
+    QVERIFY(itemOf(c, u"poison"_s)->evidence.contains(u"1 exhausted"_s));
 }
 
 QTEST_GUILESS_MAIN(TestPolicy)

@@ -32,12 +32,169 @@
         <translation>Betrifft</translation>
     </message>
     <message>
-        <source>What is wrong</source>
-        <translation>Problem</translation>
-    </message>
-    <message>
         <source>Cleared</source>
         <translation>Aufgehoben</translation>
+    </message>
+    <message>
+        <source>snoozed until %1</source>
+        <translation>stummgeschaltet bis %1</translation>
+    </message>
+    <message>
+        <source>no owner stated</source>
+        <translation>kein Verantwortlicher angegeben</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>Note: %1</source>
+        <translation>Hinweis: %1</translation>
+    </message>
+    <message>
+        <source>Snoozed until %1: %2</source>
+        <translation>Stummgeschaltet bis %1: %2</translation>
+    </message>
+    <message>
+        <source>Double-click to open the evidence.</source>
+        <translation>Doppelklick öffnet den Befund.</translation>
+    </message>
+    <message>
+        <source>Owner</source>
+        <translation>Verantwortlich</translation>
+    </message>
+    <message>
+        <source>Evidence</source>
+        <translation>Befund</translation>
+    </message>
+</context>
+<context>
+    <name>AlertRules</name>
+    <message>
+        <source>no owner stated</source>
+        <translation>kein Verantwortlicher angegeben</translation>
+    </message>
+    <message>
+        <source>rollback the last deploy</source>
+        <translation>letztes Deployment zurückrollen</translation>
+    </message>
+    <message>
+        <source>Time lag %1 s is above 10 × the SLO (S = %2 s, page above %3 s); p95 over 15 min %4 against S; %5 messages behind.</source>
+        <translation>Zeitrückstand %1 s liegt über 10 × SLO (S = %2 s, Alarm über %3 s); p95 über 15 min %4 gegenüber S; %5 Nachrichten Rückstand.</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>unbekannt</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>S = %1 s: page above %2 s for 2 min, clear below %3 s for 1 min; a second page within 60 min: rollback the last deploy</source>
+        <translation>S = %1 s: Alarm über %2 s für 2 min, aufgehoben unter %3 s für 1 min; zweiter Alarm binnen 60 min: letztes Deployment zurückrollen</translation>
+    </message>
+    <message>
+        <source>default</source>
+        <translation>Voreinstellung</translation>
+    </message>
+    <message>
+        <source>%1: %2 (%3 messages behind).</source>
+        <translation>%1: %2 (%3 Nachrichten Rückstand).</translation>
+    </message>
+    <message>
+        <source>No records appended to %1 for a while, though it had traffic before.</source>
+        <translation>Seit einer Weile keine Records mehr an %1 angehängt, obwohl dort vorher Verkehr war.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n dead letter(s) on %1 in the last %2 min; the DLQ is critical: any arrival alerts. Owner: %3.</source>
+        <translation>
+            <numerusform>%n Dead Letter auf %1 in den letzten %2 min; die DLQ ist kritisch: jeder Eingang alarmiert. Verantwortlich: %3.</numerusform>
+            <numerusform>%n Dead Letters auf %1 in den letzten %2 min; die DLQ ist kritisch: jeder Eingang alarmiert. Verantwortlich: %3.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n dead letter(s) on %1 in the last %2 min (alert at %3). Owner: %4.</source>
+        <translation>
+            <numerusform>%n Dead Letter auf %1 in den letzten %2 min (Alarm bei %3). Verantwortlich: %4.</numerusform>
+            <numerusform>%n Dead Letters auf %1 in den letzten %2 min (Alarm bei %3). Verantwortlich: %4.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>any arrival</source>
+        <translation>jeder Eingang</translation>
+    </message>
+    <message>
+        <source>%1 within %2 min</source>
+        <translation>%1 innerhalb von %2 min</translation>
+    </message>
+    <message>
+        <source>a dead letter on %1 after %2 attempts (limit %3)</source>
+        <translation>ein Dead Letter auf %1 nach %2 Versuchen (Grenze %3)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n more inbox row(s) in %1 reached %2 attempts</source>
+        <translation>
+            <numerusform>%n weitere Inbox-Zeile in %1 erreichte %2 Versuche</numerusform>
+            <numerusform>%n weitere Inbox-Zeilen in %1 erreichten %2 Versuche</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n message(s) exhausted their retries in the last 15 min: %1.</source>
+        <translation>
+            <numerusform>%n Nachricht hat in den letzten 15 min ihre Wiederholungen erschöpft: %1.</numerusform>
+            <numerusform>%n Nachrichten haben in den letzten 15 min ihre Wiederholungen erschöpft: %1.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n dead letter(s) on %1 failed to deserialize in the last 15 min (%2).</source>
+        <translation>
+            <numerusform>%n Dead Letter auf %1 in den letzten 15 min nicht deserialisierbar (%2).</numerusform>
+            <numerusform>%n Dead Letters auf %1 in den letzten 15 min nicht deserialisierbar (%2).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 % of the records arriving on %2 repeat an idempotency key (%3 in the last minute; alert above %4 %).</source>
+        <translation>%1 % der auf %2 eingehenden Records wiederholen einen Idempotenzschlüssel (%3 in der letzten Minute; Alarm über %4 %).</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n row(s) in progress for longer than %1 s (the mapping&apos;s stuck after); oldest %2 (%3) for %4 s.</source>
+        <translation>
+            <numerusform>%n Zeile länger als %1 s in Bearbeitung („hängt nach“ der Zuordnung); älteste %2 (%3) seit %4 s.</numerusform>
+            <numerusform>%n Zeilen länger als %1 s in Bearbeitung („hängt nach“ der Zuordnung); älteste %2 (%3) seit %4 s.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Outbox %1 backlog growing: %2 pending, oldest %3 s.</source>
+        <translation>Rückstau im Outbox %1 wächst: %2 ausstehend, ältester %3 s.</translation>
+    </message>
+    <message>
+        <source>a dead letter or inbox row at %1 attempts</source>
+        <translation>ein Dead Letter oder eine Inbox-Zeile mit %1 Versuchen</translation>
+    </message>
+    <message>
+        <source>any dead letter whose exception class is a (de)serialization or schema error, within 15 min</source>
+        <translation>jeder Dead Letter mit einer (De-)Serialisierungs- oder Schema-Ausnahme, binnen 15 min</translation>
+    </message>
+    <message>
+        <source>above %1 % of a minute&apos;s records for 2 min; clear below %2 %</source>
+        <translation>über %1 % der Records einer Minute für 2 min; aufgehoben unter %2 %</translation>
+    </message>
+    <message>
+        <source>any row in progress longer than the mapping&apos;s stuck after</source>
+        <translation>jede Zeile, die länger als das „hängt nach“ der Zuordnung in Bearbeitung ist</translation>
+    </message>
+    <message>
+        <source>pending rows growing between readings for 1 min</source>
+        <translation>ausstehende Zeilen wachsen zwischen Messungen für 1 min</translation>
+    </message>
+    <message>
+        <source>status STOP or STALL with lag for 1 min</source>
+        <translation>Status STOP oder STALL mit Rückstand für 1 min</translation>
+    </message>
+    <message>
+        <source>a consumed partition with traffic before and none for the sampler&apos;s idle window</source>
+        <translation>eine konsumierte Partition mit früherem Verkehr und keinem im Ruhefenster des Samplers</translation>
     </message>
 </context>
 <context>
@@ -51,8 +208,66 @@
         <translation>Ausgewählte Alarme bestätigen (Strg+K)</translation>
     </message>
     <message>
-        <source>Alerts fire when a condition holds for a sustained time and clear only after it has been back to normal for a while.</source>
-        <translation>Alarme werden ausgelöst, wenn eine Bedingung längere Zeit anhält, und erst aufgehoben, wenn wieder eine Weile Normalzustand herrscht.</translation>
+        <source>Show &amp;evidence</source>
+        <translation>&amp;Befund zeigen</translation>
+    </message>
+    <message>
+        <source>&amp;Snooze</source>
+        <translation>&amp;Stummschalten</translation>
+    </message>
+    <message>
+        <source>Open the view that shows the selected alert&apos;s evidence</source>
+        <translation>Die Ansicht mit dem Befund des ausgewählten Alarms öffnen</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n minute(s)</source>
+        <translation>
+            <numerusform>%n Minute</numerusform>
+            <numerusform>%n Minuten</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n hour(s)</source>
+        <translation>
+            <numerusform>%n Stunde</numerusform>
+            <numerusform>%n Stunden</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Why (required), e.g. replay INC-42 in progress</source>
+        <translation>Warum (Pflicht), z. B. Replay INC-42 läuft</translation>
+    </message>
+    <message>
+        <source>Silence the selected alerts&apos; notifications, and any new alert of the same rule and subject, for the chosen time; the reason is kept with the alert</source>
+        <translation>Benachrichtigungen der ausgewählten Alarme und neuer Alarme derselben Regel und desselben Betreffs für die gewählte Zeit stummschalten; der Grund bleibt beim Alarm</translation>
+    </message>
+    <message>
+        <source>Alerts fire when a condition holds for its rule&apos;s sustained time and clear only after it has been back to normal for a while.</source>
+        <translation>Alarme lösen aus, wenn eine Bedingung die Haltezeit ihrer Regel lang besteht, und werden erst aufgehoben, wenn sie eine Weile wieder normal ist.</translation>
+    </message>
+    <message>
+        <source>Snooze for</source>
+        <translation>Stummschalten für</translation>
+    </message>
+    <message>
+        <source>Rule</source>
+        <translation>Regel</translation>
+    </message>
+    <message>
+        <source>Subject</source>
+        <translation>Betrifft</translation>
+    </message>
+    <message>
+        <source>Threshold</source>
+        <translation>Schwelle</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>Quelle</translation>
+    </message>
+    <message>
+        <source>Thresholds (from the delivery policy where it states them):</source>
+        <translation>Schwellen (aus der Zustellrichtlinie, wo sie sie nennt):</translation>
     </message>
 </context>
 <context>
@@ -941,10 +1156,6 @@ vorheriger %2</translation>
         <translation>%1 %2/min (%3 %)</translation>
     </message>
     <message>
-        <source>%1 % of the records arriving on %2 repeat an idempotency key (%3 in the last minute).</source>
-        <translation>%1 % der auf %2 eintreffenden Records wiederholen einen Idempotenzschlüssel (%3 in der letzten Minute).</translation>
-    </message>
-    <message>
         <source>Duplicate idempotency keys arriving, last minute: %1</source>
         <translation>Doppelte Idempotenzschlüssel treffen ein, letzte Minute: %1</translation>
     </message>
@@ -1039,10 +1250,6 @@ vorheriger %2</translation>
         <translation>Welche Zustellsemantik wird angenommen?</translation>
     </message>
     <message>
-        <source>What is the message id / partition key?</source>
-        <translation>Was ist die Nachrichten-ID bzw. der Partitionsschlüssel?</translation>
-    </message>
-    <message>
         <source>, duplicates: %1</source>
         <translation>, Duplikate: %1</translation>
     </message>
@@ -1109,10 +1316,6 @@ vorheriger %2</translation>
         <translation>keine DLQ</translation>
     </message>
     <message>
-        <source>%1, owner %2</source>
-        <translation>%1, verantwortlich: %2</translation>
-    </message>
-    <message>
         <source>topic not stated</source>
         <translation>Topic nicht angegeben</translation>
     </message>
@@ -1150,10 +1353,6 @@ vorheriger %2</translation>
     <message>
         <source>Is replay safe?</source>
         <translation>Ist ein Replay sicher?</translation>
-    </message>
-    <message>
-        <source>SLO: at most %1 s behind</source>
-        <translation>SLO: höchstens %1 s Rückstand</translation>
     </message>
     <message>
         <source>the group has no committed offsets in the cluster</source>
@@ -1210,6 +1409,168 @@ vorheriger %2</translation>
     <message>
         <source>Verdict</source>
         <translation>Bewertung</translation>
+    </message>
+    <message>
+        <source>What side effects happen?</source>
+        <translation>Welche Nebenwirkungen treten auf?</translation>
+    </message>
+    <message>
+        <source>How does the schema evolve, and who checks compatibility?</source>
+        <translation>Wie entwickelt sich das Schema, und wer prüft die Kompatibilität?</translation>
+    </message>
+    <message>
+        <source>Are duplicate tests written?</source>
+        <translation>Gibt es Tests für Duplikate?</translation>
+    </message>
+    <message>
+        <source>Is crash-window behaviour tested?</source>
+        <translation>Ist das Verhalten im Absturzfenster getestet?</translation>
+    </message>
+    <message>
+        <source>Is the runbook ready?</source>
+        <translation>Ist das Runbook fertig?</translation>
+    </message>
+    <message>
+        <source>Retry taxonomy: which failures are retryable, terminal, poison, or business outcomes?</source>
+        <translation>Fehlerklassen: welche Fehler sind wiederholbar, endgültig, Poison oder fachliche Ergebnisse?</translation>
+    </message>
+    <message>
+        <source>Backpressure: what pauses producers when lag crosses the threshold?</source>
+        <translation>Gegendruck: was bremst die Producer, wenn der Lag die Schwelle überschreitet?</translation>
+    </message>
+    <message>
+        <source>review: %1</source>
+        <translation>Review: %1</translation>
+    </message>
+    <message>
+        <source>manual — not stated</source>
+        <translation>manuell — nicht angegeben</translation>
+    </message>
+    <message>
+        <source>%1: no (at-most-once: lost instead)</source>
+        <translation>%1: nein (at-most-once: stattdessen verloren)</translation>
+    </message>
+    <message>
+        <source>%1: yes, %2 redelivers</source>
+        <translation>%1: ja, %2 stellt erneut zu</translation>
+    </message>
+    <message>
+        <source>Can a message be duplicated?</source>
+        <translation>Kann eine Nachricht doppelt ankommen?</translation>
+    </message>
+    <message>
+        <source>What is the message id (idempotency key)?</source>
+        <translation>Was ist die Nachrichten-ID (Idempotenzschlüssel)?</translation>
+    </message>
+    <message>
+        <source>What is the partition key?</source>
+        <translation>Was ist der Partitionsschlüssel?</translation>
+    </message>
+    <message>
+        <source>strategy: none — not idempotent (a gap)</source>
+        <translation>strategy: none — nicht idempotent (eine Lücke)</translation>
+    </message>
+    <message>
+        <source>redelivered after the restart; %1 makes the repeat a no-op (from idempotency and offsetCommit)</source>
+        <translation>nach dem Neustart erneut zugestellt; %1 macht die Wiederholung wirkungslos (aus idempotency und offsetCommit)</translation>
+    </message>
+    <message>
+        <source>redelivered after the restart and applied again: the consumer is not idempotent</source>
+        <translation>nach dem Neustart erneut zugestellt und nochmals angewandt: der Consumer ist nicht idempotent</translation>
+    </message>
+    <message>
+        <source>What happens if a crash occurs before the ack?</source>
+        <translation>Was passiert bei einem Absturz vor dem Ack?</translation>
+    </message>
+    <message>
+        <source>the repeat reaches the provider, which deduplicates it (externalProviderIdempotency)</source>
+        <translation>die Wiederholung erreicht den Anbieter, der sie dedupliziert (externalProviderIdempotency)</translation>
+    </message>
+    <message>
+        <source>the side effect repeats: the provider does not deduplicate</source>
+        <translation>die Nebenwirkung wiederholt sich: der Anbieter dedupliziert nicht</translation>
+    </message>
+    <message>
+        <source>What happens if a crash occurs after the side effect?</source>
+        <translation>Was passiert bei einem Absturz nach der Nebenwirkung?</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n exhausted their retries in the last 15 min</source>
+        <translation>
+            <numerusform>%n hat in den letzten 15 min die Wiederholungen erschöpft</numerusform>
+            <numerusform>%n haben in den letzten 15 min die Wiederholungen erschöpft</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>any arrival alerts</source>
+        <translation>jeder Eingang alarmiert</translation>
+    </message>
+    <message>
+        <source>alert at %1 in %2 min%3</source>
+        <translation>Alarm bei %1 in %2 min%3</translation>
+    </message>
+    <message>
+        <source> (default)</source>
+        <translation> (Voreinstellung)</translation>
+    </message>
+    <message>
+        <source>%1, owner %2; %3</source>
+        <translation>%1, verantwortlich %2; %3</translation>
+    </message>
+    <message>
+        <source>(but idempotency strategy: none)</source>
+        <translation>(aber idempotency strategy: none)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n dead letter(s) failed to deserialize in the last 15 min</source>
+        <translation>
+            <numerusform>%n Dead Letter in den letzten 15 min nicht deserialisierbar</numerusform>
+            <numerusform>%n Dead Letters in den letzten 15 min nicht deserialisierbar</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Are schema / deserialization failures handled?</source>
+        <translation>Werden Schema- und Deserialisierungsfehler behandelt?</translation>
+    </message>
+    <message>
+        <source>SLO: S = %1 s; pages above %2 s for 2 min</source>
+        <translation>SLO: S = %1 s; Alarm über %2 s für 2 min</translation>
+    </message>
+    <message>
+        <source>, p95 over 15 min %1 s</source>
+        <translation>, p95 über 15 min %1 s</translation>
+    </message>
+    <message>
+        <source>%1 keyed by %2; retention and in-flight behaviour not stated</source>
+        <translation>%1 mit Schlüssel %2; Aufbewahrung und Verhalten während der Bearbeitung nicht angegeben</translation>
+    </message>
+    <message>
+        <source>Idempotency storage: the unique key, its retention, and what happens while a record is still in flight?</source>
+        <translation>Idempotenzspeicher: der eindeutige Schlüssel, seine Aufbewahrung, und was passiert, solange ein Eintrag noch in Bearbeitung ist?</translation>
+    </message>
+    <message>
+        <source>topics keep %1; the inbox keeps %2</source>
+        <translation>Topics halten %1; die Inbox hält %2</translation>
+    </message>
+    <message>
+        <source>topics keep %1; inbox retention not stated (review: inboxRetention)</source>
+        <translation>Topics halten %1; Aufbewahrung der Inbox nicht angegeben (review: inboxRetention)</translation>
+    </message>
+    <message>
+        <source>Does the inbox keep keys as long as the topic&apos;s retention (replay window)?</source>
+        <translation>Hält die Inbox Schlüssel so lange wie die Aufbewahrung des Topics (Replay-Fenster)?</translation>
+    </message>
+    <message>
+        <source>Ack timing: which side effects must complete before the ack?</source>
+        <translation>Ack-Zeitpunkt: welche Nebenwirkungen müssen vor dem Ack abgeschlossen sein?</translation>
+    </message>
+    <message>
+        <source>berth replay request → dry run (predicted no-op rate) → approval by a second database role; the expected no-op rate is not stated</source>
+        <translation>berth replay request → Probelauf (vorhergesagte No-op-Quote) → Freigabe durch eine zweite Datenbankrolle; die erwartete No-op-Quote ist nicht angegeben</translation>
+    </message>
+    <message>
+        <source>Replay proof: the command, the expected no-op rate, and who approves it?</source>
+        <translation>Replay-Nachweis: der Befehl, die erwartete No-op-Quote, und wer gibt frei?</translation>
     </message>
 </context>
 <context>
@@ -1864,20 +2225,6 @@ Beispiel: %5</translation>
     </message>
 </context>
 <context>
-    <name>InboxAlerts</name>
-    <message numerus="yes">
-        <source>%n row(s) stuck in progress; oldest %1 (%2) for %3 s.</source>
-        <translation>
-            <numerusform>%n Zeile hängt in Bearbeitung; älteste %1 (%2) seit %3 s.</numerusform>
-            <numerusform>%n Zeilen hängen in Bearbeitung; älteste %1 (%2) seit %3 s.</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Outbox backlog growing: %1 pending, oldest %2 s.</source>
-        <translation>Outbox-Rückstau wächst: %1 ausstehend, älteste %2 s.</translation>
-    </message>
-</context>
-<context>
     <name>InboxBoardModel</name>
     <message>
         <source>All consumers</source>
@@ -2166,21 +2513,6 @@ Beispiel: %5</translation>
     <message>
         <source>Select one or more rows to request a skip or delete.</source>
         <translation>Wählen Sie eine oder mehrere Zeilen, um einen Skip oder das Löschen anzufordern.</translation>
-    </message>
-</context>
-<context>
-    <name>LagAlerts</name>
-    <message>
-        <source>Time lag %1 s exceeds the SLO of %2 s (%3 messages behind).</source>
-        <translation>Zeit-Lag von %1 s überschreitet das SLO von %2 s (%3 Nachrichten Rückstand).</translation>
-    </message>
-    <message>
-        <source>No records appended to %1 for a while, though it had traffic before.</source>
-        <translation>Seit einer Weile keine neuen Records auf %1, obwohl dort vorher Verkehr war.</translation>
-    </message>
-    <message>
-        <source>%1 dead-lettered records per minute arriving on %2.</source>
-        <translation>%1 Dead-Letter-Records pro Minute treffen auf %2 ein.</translation>
     </message>
 </context>
 <context>

@@ -29,18 +29,34 @@ int AlertEngine::activeCount() const
     return int(std::count_if(m_alerts.cbegin(), m_alerts.cend(), [](const Alert &a) { return a.isActive(); }));
 }
 
+QList<Alert> AlertEngine::activeAlerts() const
+{
+    QList<Alert> active;
+    for (const Alert &a : m_alerts) {
+        if (a.isActive())
+            active.append(a);
+    }
+    return active;
+}
+
 void AlertEngine::observe(const QString &rule, const QString &subject, Observation observation,
                           const QString &message, qint64 nowMs)
 {
-    const Timing timing = m_timing.value(rule, Timing{});
-    Track &track = m_tracks[{rule, subject}];
-    if (observation == Observation::Breach) {
+    observe(Finding{rule, subject, observation, message, {}, {}}, nowMs);
+}
+
+void AlertEngine::observe(const Finding &finding, qint64 nowMs)
+{
+    const Timing timing = m_timing.value(finding.rule, Timing{});
+    Track &track = m_tracks[{finding.rule, finding.subject}];
+    if (finding.observation == Observation::Breach) {
         track.normalSince = -1;
         if (track.breachSince < 0)
             track.breachSince = nowMs;
         if (Alert *active = track.activeId ? find(track.activeId) : nullptr) {
-            if (active->message != message) {
-                active->message = message;
+            if (active->message != finding.message || active->owner != finding.owner) {
+                active->message = finding.message;
+                active->owner = finding.owner;
                 Q_EMIT changed();
             }
             return;
@@ -48,11 +64,21 @@ void AlertEngine::observe(const QString &rule, const QString &subject, Observati
         if (nowMs - track.breachSince >= timing.sustainMs) {
             Alert alert;
             alert.id = m_nextId++;
-            alert.rule = rule;
-            alert.subject = subject;
-            alert.message = message;
+            alert.rule = finding.rule;
+            alert.subject = finding.subject;
+            alert.message = finding.message;
+            alert.owner = finding.owner;
+            alert.view = finding.view;
             alert.firedAt = QDateTime::fromMSecsSinceEpoch(nowMs, Qt::UTC);
+            if (timing.repeatWindowMs > 0 && track.lastFiredMs >= 0
+                && nowMs - track.lastFiredMs <= timing.repeatWindowMs)
+                alert.note = timing.repeatNote;
+            if (track.snoozedUntilMs > nowMs) {
+                alert.snoozedUntil = QDateTime::fromMSecsSinceEpoch(track.snoozedUntilMs, Qt::UTC);
+                alert.snoozeReason = track.snoozeReason;
+            }
             track.activeId = alert.id;
+            track.lastFiredMs = nowMs;
             m_alerts.prepend(alert);
             while (m_alerts.size() > maxKept && !m_alerts.last().isActive())
                 m_alerts.removeLast();
@@ -61,7 +87,7 @@ void AlertEngine::observe(const QString &rule, const QString &subject, Observati
         }
         return;
     }
-    if (observation == Observation::Hold) {
+    if (finding.observation == Observation::Hold) {
         track.normalSince = -1; // neither fires a pending breach nor clears an active alert
         return;
     }
@@ -87,4 +113,18 @@ void AlertEngine::acknowledge(quint64 id)
         a->acknowledged = true;
         Q_EMIT changed();
     }
+}
+
+bool AlertEngine::snooze(quint64 id, qint64 untilMs, const QString &reason)
+{
+    Alert *a = find(id);
+    if (!a || reason.trimmed().isEmpty())
+        return false;
+    a->snoozedUntil = QDateTime::fromMSecsSinceEpoch(untilMs, Qt::UTC);
+    a->snoozeReason = reason.trimmed();
+    Track &track = m_tracks[{a->rule, a->subject}];
+    track.snoozedUntilMs = untilMs;
+    track.snoozeReason = a->snoozeReason;
+    Q_EMIT changed();
+    return true;
 }

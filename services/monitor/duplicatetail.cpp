@@ -1,6 +1,7 @@
 #include "duplicatetail.h"
 
 #include "services/kafka/kafkarecord.h"
+#include "services/kafka/tailassignment.h"
 #include "services/support/logging.h"
 
 #include <QElapsedTimer>
@@ -61,31 +62,8 @@ private:
             Q_EMIT m_owner->statsUpdated(stats);
             return;
         }
-        // Assign every partition of the chosen topics at their end: only new arrivals are judged.
-        auto *assignment = rd_kafka_topic_partition_list_new(16);
-        for (const QString &topic : m_settings.topics) {
-            const QByteArray name = topic.toUtf8();
-            rd_kafka_topic_t *rkt = rd_kafka_topic_new(rk.get(), name.constData(), nullptr);
-            const rd_kafka_metadata_t *md = nullptr;
-            if (rd_kafka_metadata(rk.get(), 0, rkt, &md, 5000) == RD_KAFKA_RESP_ERR_NO_ERROR
-                && md->topic_cnt == 1) {
-                for (int p = 0; p < md->topics[0].partition_cnt; ++p)
-                    rd_kafka_topic_partition_list_add(assignment, name.constData(),
-                                                      md->topics[0].partitions[p].id)
-                        ->offset = RD_KAFKA_OFFSET_END;
-                stats.topics.insert(topic, {});
-            } else {
-                stats.error = u"Cannot read the partitions of "_s + topic;
-            }
-            if (md)
-                rd_kafka_metadata_destroy(md);
-            rd_kafka_topic_destroy(rkt);
-        }
-        // Resolve "end" to real offsets first, so the tail knows exactly where judging begins.
-        if (const rd_kafka_resp_err_t err = rd_kafka_offsets_for_times(rk.get(), assignment, 5000))
-            stats.error = u"Cannot read end offsets: "_s + KafkaConfig::errorText(err);
-        rd_kafka_assign(rk.get(), assignment);
-        rd_kafka_topic_partition_list_destroy(assignment);
+        for (const QString &topic : assignTopicsAtEnd(rk.get(), m_settings.topics, &stats.error))
+            stats.topics.insert(topic, {});
         stats.ready = stats.error.isEmpty();
         Q_EMIT m_owner->statsUpdated(stats);
 

@@ -22,6 +22,9 @@ struct ConsumerEvidence {
     double duplicatePercent = -1;  // of its topics' arrivals, from the duplicate tail
     qint64 parkedRows = -1;        // in its inbox: parked + failed terminal
     qint64 redeliveredRows = -1;   // in its inbox: attempts > 1
+    qint64 lagP95Ms = -1;          // p95 of its time lag over the last 15 min
+    qint64 deserializationFailures = -1; // dead letters on its DLQ with a (de)serialization exception, 15 min
+    qint64 retriesExhausted = -1;  // dead letters / inbox rows at poison.maxAttemptsBeforePark, 15 min
 };
 
 struct ChecklistEvidence {
@@ -33,9 +36,11 @@ struct ChecklistEvidence {
 struct ChecklistItem {
     enum class Verdict { Answered, Missing, Contradicted, Caution };
     QString question;
-    QString answer;   // from the policy, in words; empty when the policy is silent
+    // From the policy's keys, else its `review:` answer (prefixed "review:"), else "manual — not stated".
+    QString answer;
     QString evidence; // what Berth sees, in words; empty when nothing applies
     Verdict verdict = Verdict::Missing;
+    QString key; // the question's key, also its key under the policy's `review:` (e.g. crashBeforeAck)
 };
 
 struct ConsumerChecklist {
@@ -44,6 +49,8 @@ struct ConsumerChecklist {
     int count(ChecklistItem::Verdict verdict) const;
 };
 
+// Every question's key, in checklist order: seed 000 §37, then seed 002's review list.
+QStringList checklistQuestionKeys();
 QList<ConsumerChecklist> evaluateChecklists(const DeliveryPolicy &policy, const ChecklistEvidence &evidence);
 // The whole checklist as a markdown document (a review artefact to attach to a ticket).
 QString checklistMarkdown(const QList<ConsumerChecklist> &checklists, const QString &policySource);

@@ -60,9 +60,18 @@ struct ConsumerPolicy {
     QString dlqTopic;
     QString dlqOwner;
     std::optional<bool> manualReviewRequired;
+    std::optional<bool> dlqCritical;           // dlq.critical: any arrival alerts
+    std::optional<int> dlqAlertCount;          // dlq.alert.count: arrivals within the window that alert
+    std::optional<int> dlqAlertWindowMinutes;  // dlq.alert.windowMinutes
 
     std::optional<int> poisonMaxAttemptsBeforePark;
     std::optional<int> lagSloMaxLagSeconds;
+
+    // idempotencyKey: where the message id comes from, in words ("header idempotency-key",
+    // "JSON path $.eventId", "record key"); empty when not stated. Not the partition key (the topic's `key`).
+    QString idempotencyKeySource;
+    // review: answers to checklist questions no other key answers, by question key (e.g. crashBeforeAck).
+    QList<QPair<QString, QString>> review;
 
     QString replayAllowedText; // replay.allowed as written
     ReplayAllowance replayAllowed = ReplayAllowance::NotStated;

@@ -267,6 +267,13 @@ public:
                              {{"enabled"_L1, boolean(c.dlqEnabled)},
                               {"topic"_L1, text(c.dlqTopic)},
                               {"owner"_L1, text(c.dlqOwner)},
+                              {"critical"_L1, boolean(c.dlqCritical)},
+                              {"alert"_L1,
+                               [&](const YAML::Node &a, const QString &ap) {
+                                   readMap(a, ap,
+                                           {{"count"_L1, integer(c.dlqAlertCount, 1)},
+                                            {"windowMinutes"_L1, integer(c.dlqAlertWindowMinutes, 1)}});
+                               }},
                               manualReview});
                  }},
                 manualReview,
@@ -281,6 +288,32 @@ public:
                 {"replay"_L1,
                  [&](const YAML::Node &v, const QString &p) {
                      readMap(v, p, {{"allowed"_L1, replay(c.replayAllowedText, c.replayAllowed)}});
+                 }},
+                {"idempotencyKey"_L1,
+                 [&](const YAML::Node &v, const QString &p) {
+                     QString header, jsonPath;
+                     std::optional<bool> recordKey;
+                     readMap(v, p,
+                             {{"header"_L1, text(header)},
+                              {"jsonPath"_L1, text(jsonPath)},
+                              {"recordKey"_L1, boolean(recordKey)}});
+                     if (!header.isEmpty())
+                         c.idempotencyKeySource = u"header "_s + header;
+                     else if (!jsonPath.isEmpty())
+                         c.idempotencyKeySource = u"JSON path "_s + jsonPath;
+                     else if (recordKey.value_or(false))
+                         c.idempotencyKeySource = u"record key"_s;
+                 }},
+                {"review"_L1,
+                 [&](const YAML::Node &v, const QString &p) {
+                     if (!expectMap(v, p))
+                         return;
+                     forEachEntry(v, p, [&](const QString &key, const YAML::Node &, const YAML::Node &answer) {
+                         QString said;
+                         text(said)(answer, p + u'.' + key);
+                         if (!said.isEmpty())
+                             c.review.append({key, said});
+                     });
                  }},
             });
     }

@@ -1,0 +1,146 @@
+#include "monitorservice.h"
+
+#include "services/inbox/inboxboardquery.h"
+
+#include <QTimer>
+
+MonitorService::MonitorService(QObject *parent)
+    : QObject(parent)
+    , m_sampler(new LagSampler(this))
+    , m_deadLetters(new DeadLetterTail(this))
+    , m_alerts(new AlertEngine(this))
+    , m_rules(std::make_unique<AlertRuleSet>(*m_alerts))
+    , m_inboxTimer(new QTimer(this))
+{
+    connect(m_sampler, &LagSampler::sampled, this, &MonitorService::onSample);
+    connect(m_sampler, &LagSampler::clusterUpdated, this, &MonitorService::clusterUpdated);
+    connect(m_sampler, &LagSampler::stateChanged, this, &MonitorService::stateChanged);
+    connect(m_deadLetters, &DeadLetterTail::arrived, this, [this](const DeadLetterArrivals &arrivals) {
+        m_rules->observeDeadLetters(arrivals, QDateTime::currentMSecsSinceEpoch());
+    });
+    connect(m_deadLetters, &DeadLetterTail::failed, this, &MonitorService::deadLetterTailFailed);
+    connect(m_inboxTimer, &QTimer::timeout, this, &MonitorService::refreshAllInboxes);
+}
+
+MonitorService::~MonitorService() = default;
+
+void MonitorService::start(const Settings &settings)
+{
+    m_settings = settings;
+    m_started = true;
+    applyScope();
+    if (!settings.duplicateTopics.isEmpty()) {
+        delete m_duplicateTail;
+        m_duplicateTail = new DuplicateTail(this);
+        connect(m_duplicateTail, &DuplicateTail::statsUpdated, this, [this](const DuplicateStats &stats) {
+            m_duplicates = stats;
+            m_rules->observeDuplicates(stats, QDateTime::currentMSecsSinceEpoch());
+            Q_EMIT duplicatesUpdated(stats);
+        });
+        DuplicateTail::Settings tail;
+        tail.cluster = settings.sampler.cluster;
+        tail.topics = settings.duplicateTopics;
+        m_duplicateTail->start(tail);
+    }
+    if (!settings.inboxConninfo.isEmpty() && !settings.inboxMappings.isEmpty()) {
+        m_inboxTimer->start(settings.inboxIntervalMs);
+        refreshAllInboxes();
+    }
+}
+
+void MonitorService::setPolicy(const DeliveryPolicy &policy)
+{
+    m_policy = policy;
+    applyScope();
+}
+
+void MonitorService::applyScope()
+{
+    // The settings' groups and DLQ topics, plus every group and DLQ topic the policy names: the policy is
+    // the list of what must be watched, even where the brokers cannot list groups.
+    LagSampler::Settings scoped = m_settings.sampler;
+    for (const QString &group : m_policy.consumerGroups()) {
+        if (!scoped.namedGroups.contains(group))
+            scoped.namedGroups.append(group);
+    }
+    for (const QString &topic : m_policy.dlqTopics()) {
+        if (!scoped.extraTopics.contains(topic))
+            scoped.extraTopics.append(topic);
+    }
+    m_rules->setPolicy(AlertPolicy::from(m_policy, m_settings.sampler.extraTopics));
+    if (!m_started)
+        return;
+    if (scoped.extraTopics != m_tailedDlqTopics) {
+        m_tailedDlqTopics = scoped.extraTopics;
+        m_deadLetters->start({scoped.cluster, scoped.extraTopics});
+    }
+    const bool scopeChanged = scoped.namedGroups != m_scoped.namedGroups || scoped.extraTopics != m_scoped.extraTopics
+                              || scoped.cluster != m_scoped.cluster;
+    const bool first = m_scoped.cluster.isEmpty();
+    m_scoped = scoped;
+    if (first || scopeChanged)
+        m_sampler->start(m_scoped);
+}
+
+QStringList MonitorService::dlqTopics() const
+{
+    QStringList topics = m_settings.sampler.extraTopics;
+    for (const QString &topic : m_policy.dlqTopics()) {
+        if (!topics.contains(topic))
+            topics.append(topic);
+    }
+    return topics;
+}
+
+void MonitorService::setEvaluation(const LagEvaluation &evaluation)
+{
+    m_settings.sampler.evaluation = evaluation;
+    m_scoped.evaluation = evaluation;
+    m_sampler->setEvaluation(evaluation);
+}
+
+void MonitorService::sampleNow()
+{
+    m_sampler->sampleNow();
+}
+
+void MonitorService::onSample(const LagSnapshot &snapshot)
+{
+    if (snapshot.reachable) {
+        m_lastSample = snapshot;
+        m_rules->observeLag(snapshot);
+    }
+    Q_EMIT sampled(snapshot);
+}
+
+InboxBoardQuery *MonitorService::queryFor(const QString &mappingName)
+{
+    InboxBoardQuery *&query = m_inboxQueries[mappingName];
+    if (!query) {
+        query = new InboxBoardQuery(this);
+        query->setConninfo(m_settings.inboxConninfo);
+        connect(query, &InboxBoardQuery::boardReady, this, &MonitorService::onBoard);
+    }
+    return query;
+}
+
+void MonitorService::refreshInbox(const InboxMapping &mapping)
+{
+    if (m_settings.inboxConninfo.isEmpty())
+        return;
+    queryFor(mapping.name)->refresh(mapping);
+}
+
+void MonitorService::refreshAllInboxes()
+{
+    for (const InboxMapping &mapping : std::as_const(m_settings.inboxMappings))
+        refreshInbox(mapping);
+}
+
+void MonitorService::onBoard(const InboxBoard &board)
+{
+    if (board.ok())
+        m_boards.insert(board.mappingName, board);
+    m_rules->observeInbox(board.mappingName, board);
+    Q_EMIT boardReady(board);
+}
