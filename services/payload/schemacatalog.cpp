@@ -1,0 +1,73 @@
+#include "schemacatalog.h"
+
+#include <QDateTime>
+
+void SchemaCatalog::setFetcher(std::function<void(int)> fetch)
+{
+    std::lock_guard lock(m_mutex);
+    m_fetch = std::move(fetch);
+}
+
+bool SchemaCatalog::hasRegistry() const
+{
+    std::lock_guard lock(m_mutex);
+    return bool(m_fetch);
+}
+
+SchemaCatalog::Lookup SchemaCatalog::byId(int id)
+{
+    std::function<void(int)> fetch;
+    Lookup out;
+    {
+        std::lock_guard lock(m_mutex);
+        auto it = m_byId.find(id);
+        if (it != m_byId.end() && it->retryAtMs >= 0 && QDateTime::currentMSecsSinceEpoch() >= it->retryAtMs) {
+            m_byId.erase(it);
+            it = m_byId.end();
+        }
+        if (it != m_byId.end()) {
+            out.state = it->state;
+            out.schema = it->schema;
+            out.reason = it->reason;
+            return out;
+        }
+        if (!m_fetch)
+            return out; // NoRegistry
+        m_byId.insert(id, Entry{});
+        fetch = m_fetch;
+        out.state = Lookup::State::Pending;
+    }
+    fetch(id);
+    return out;
+}
+
+void SchemaCatalog::insert(int id, std::shared_ptr<const PayloadSchema> schema)
+{
+    std::lock_guard lock(m_mutex);
+    m_byId.insert(id, Entry{Lookup::State::Ready, std::move(schema), QString(), -1});
+}
+
+void SchemaCatalog::fail(int id, const QString &reason, bool mayPass, qint64 retryAfterMs)
+{
+    std::lock_guard lock(m_mutex);
+    m_byId.insert(id, Entry{Lookup::State::Failed, nullptr, reason,
+                            mayPass ? QDateTime::currentMSecsSinceEpoch() + retryAfterMs : -1});
+}
+
+void SchemaCatalog::mapTopic(const QString &topic, std::shared_ptr<const PayloadSchema> schema)
+{
+    std::lock_guard lock(m_mutex);
+    m_byTopic.insert(topic, std::move(schema));
+}
+
+std::shared_ptr<const PayloadSchema> SchemaCatalog::forTopic(const QString &topic) const
+{
+    std::lock_guard lock(m_mutex);
+    return m_byTopic.value(topic);
+}
+
+bool SchemaCatalog::hasTopicSchemas() const
+{
+    std::lock_guard lock(m_mutex);
+    return !m_byTopic.isEmpty();
+}
