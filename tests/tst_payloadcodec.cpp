@@ -21,21 +21,8 @@
 using namespace Qt::StringLiterals;
 
 namespace {
-QString fixture(const QString &name)
-{
-    return TestSupport::sourcePath(u"tests/fixtures/payloads/"_s + name);
-}
+using ReferenceEncoder::fixturePath;
 
-QByteArray readFixture(const QString &name)
-{
-    QFile f(fixture(name));
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-QJsonObject object(const char *json)
-{
-    return QJsonDocument::fromJson(json).object();
-}
 
 // Compares two JSON values and names the first field that differs.
 QString difference(const QJsonValue &expected, const QJsonValue &actual, const QString &path = u"$"_s)
@@ -128,18 +115,18 @@ private Q_SLOTS:
     void avroDecodesFieldByField()
     {
         QString error;
-        QJsonObject second = object(kPaymentRecord);
-        second.insert(u"customer"_s, object(R"({"id":"c-7","email":null,"tier":"gold"})"));
+        QJsonObject second = jsonObject(kPaymentRecord);
+        second.insert(u"customer"_s, jsonObject(R"({"id":"c-7","email":null,"tier":"gold"})"));
         second.insert(u"card"_s, QJsonValue::Null);
         second.insert(u"sequence"_s, 42);
         second.insert(u"amount"_s, u"0.05"_s);
         second.insert(u"note"_s, u"r\u00e9sum\u00e9 \u2192 \"quoted\"\n"_s);
-        const QJsonArray records{object(kPaymentRecord), second};
-        const QList<QByteArray> encoded = ReferenceEncoder::avro(fixture(u"payment.avsc"_s), 7, records, &error);
+        const QJsonArray records{jsonObject(kPaymentRecord), second};
+        const QList<QByteArray> encoded = ReferenceEncoder::avro(fixturePath(u"payment.avsc"_s), 7, records, &error);
         QVERIFY2(encoded.size() == 2, qPrintable(error));
 
         Registry registry;
-        registry.catalog.insert(7, compile(SchemaRef::Format::Avro, readFixture(u"payment.avsc"_s), 7, u"payments-value"_s));
+        registry.catalog.insert(7, compile(SchemaRef::Format::Avro, ReferenceEncoder::fixture(u"payment.avsc"_s), 7, u"payments-value"_s));
         for (qsizetype i = 0; i < records.size(); ++i) {
             const DecodedPayload d = PayloadDecoder::decode(encoded[i], false, u"payments"_s, &registry.catalog);
             QCOMPARE(d.kind, DecodedPayload::Kind::Schema);
@@ -160,13 +147,13 @@ private Q_SLOTS:
     void protobufDecodesFieldByField()
     {
         QString error;
-        QJsonObject bare = object(R"({"payment_id":"p-2","iban":"DE00"})");
-        const QJsonArray records{object(kProtoPayment), bare};
+        QJsonObject bare = jsonObject(R"({"payment_id":"p-2","iban":"DE00"})");
+        const QJsonArray records{jsonObject(kProtoPayment), bare};
         const QList<QByteArray> encoded =
-            ReferenceEncoder::protobuf(fixture(u"payment.proto"_s), u"shop.payments.Payment"_s, 9, {1}, records, &error);
+            ReferenceEncoder::protobuf(fixturePath(u"payment.proto"_s), u"shop.payments.Payment"_s, 9, {1}, records, &error);
         QVERIFY2(encoded.size() == 2, qPrintable(error));
         Registry registry;
-        registry.catalog.insert(9, compile(SchemaRef::Format::Protobuf, readFixture(u"payment.proto"_s), 9, u"payments-value"_s));
+        registry.catalog.insert(9, compile(SchemaRef::Format::Protobuf, ReferenceEncoder::fixture(u"payment.proto"_s), 9, u"payments-value"_s));
 
         const DecodedPayload d = PayloadDecoder::decode(encoded[0], false, u"payments"_s, &registry.catalog);
         QVERIFY2(d.kind == DecodedPayload::Kind::Schema, qPrintable(d.error));
@@ -179,7 +166,7 @@ private Q_SLOTS:
 
         // proto3 scalars show their defaults; unset message, optional and oneof fields do not show.
         const DecodedPayload d2 = PayloadDecoder::decode(encoded[1], false, u"payments"_s, &registry.catalog);
-        const QJsonObject expected2 = object(R"({"payment_id":"p-2","amount_minor":0,"sequence_no":0,"status":"PENDING",
+        const QJsonObject expected2 = jsonObject(R"({"payment_id":"p-2","amount_minor":0,"sequence_no":0,"status":"PENDING",
             "lines":[],"tags":{},"signature":"","approved":false,"iban":"DE00"})");
         diff = difference(expected2, decodedObject(d2));
         QVERIFY2(diff.isEmpty(), qPrintable(diff));
@@ -188,13 +175,13 @@ private Q_SLOTS:
     void protobufHonoursNestedMessageIndexes()
     {
         QString error;
-        const QJsonArray records{object(R"({"sku":"Z-9","quantity":7,"price":2.25})")};
+        const QJsonArray records{jsonObject(R"({"sku":"Z-9","quantity":7,"price":2.25})")};
         // [1, 0]: the first message nested in the file's second message (Payment.Line).
         const QList<QByteArray> encoded = ReferenceEncoder::protobuf(
-            fixture(u"payment.proto"_s), u"shop.payments.Payment.Line"_s, 9, {1, 0}, records, &error);
+            fixturePath(u"payment.proto"_s), u"shop.payments.Payment.Line"_s, 9, {1, 0}, records, &error);
         QVERIFY2(encoded.size() == 1, qPrintable(error));
         Registry registry;
-        registry.catalog.insert(9, compile(SchemaRef::Format::Protobuf, readFixture(u"payment.proto"_s), 9, u"p"_s));
+        registry.catalog.insert(9, compile(SchemaRef::Format::Protobuf, ReferenceEncoder::fixture(u"payment.proto"_s), 9, u"p"_s));
         const DecodedPayload d = PayloadDecoder::decode(encoded[0], false, u"t"_s, &registry.catalog);
         QVERIFY2(d.kind == DecodedPayload::Kind::Schema, qPrintable(d.error));
         QCOMPARE(d.schema.messageName, u"shop.payments.Payment.Line"_s);
@@ -216,16 +203,16 @@ private Q_SLOTS:
         QTemporaryDir dir;
         QFile newer(dir.filePath(u"payment.proto"_s));
         QVERIFY(newer.open(QIODevice::WriteOnly));
-        QByteArray text = readFixture(u"payment.proto"_s);
+        QByteArray text = ReferenceEncoder::fixture(u"payment.proto"_s);
         text.insert(text.lastIndexOf('}'), "  string risk_score = 13;\n  int32 attempts = 14;\n");
         newer.write(text);
         newer.close();
-        const QJsonArray records{object(R"({"payment_id":"p-3","risk_score":"high","attempts":4})")};
+        const QJsonArray records{jsonObject(R"({"payment_id":"p-3","risk_score":"high","attempts":4})")};
         const QList<QByteArray> encoded = ReferenceEncoder::protobuf(
             newer.fileName(), u"shop.payments.Payment"_s, 9, {1}, records, &error);
         QVERIFY2(encoded.size() == 1, qPrintable(error));
         Registry registry;
-        registry.catalog.insert(9, compile(SchemaRef::Format::Protobuf, readFixture(u"payment.proto"_s), 9, u"p"_s));
+        registry.catalog.insert(9, compile(SchemaRef::Format::Protobuf, ReferenceEncoder::fixture(u"payment.proto"_s), 9, u"p"_s));
         const DecodedPayload d = PayloadDecoder::decode(encoded[0], false, u"t"_s, &registry.catalog);
         QVERIFY2(d.kind == DecodedPayload::Kind::Schema, qPrintable(d.error));
         QCOMPARE(decodedObject(d).value(u"payment_id"_s).toString(), u"p-3"_s);
@@ -238,7 +225,7 @@ private Q_SLOTS:
     {
         QString error;
         const QList<QByteArray> encoded =
-            ReferenceEncoder::avro(fixture(u"payment.avsc"_s), 7, QJsonArray{object(kPaymentRecord)}, &error);
+            ReferenceEncoder::avro(fixturePath(u"payment.avsc"_s), 7, QJsonArray{jsonObject(kPaymentRecord)}, &error);
         QVERIFY2(encoded.size() == 1, qPrintable(error));
         Registry registry;
         // Not fetched yet: pending, and the registry is asked once.
@@ -269,7 +256,7 @@ private Q_SLOTS:
         QVERIFY2(d.error.contains(u"unreachable"_s), qPrintable(d.error));
 
         // Truncated body: the reason, where, and which field.
-        registry.catalog.insert(7, compile(SchemaRef::Format::Avro, readFixture(u"payment.avsc"_s), 7, u"p"_s));
+        registry.catalog.insert(7, compile(SchemaRef::Format::Avro, ReferenceEncoder::fixture(u"payment.avsc"_s), 7, u"p"_s));
         d = PayloadDecoder::decode(encoded[0].first(60), false, u"t"_s, &registry.catalog);
         QCOMPARE(d.kind, DecodedPayload::Kind::Binary);
         QVERIFY2(d.error.contains(u"truncated"_s), qPrintable(d.error));
@@ -416,7 +403,7 @@ private Q_SLOTS:
 
         // 16 MB of garbage behind a valid header: a reason, quickly.
         Registry registry;
-        registry.catalog.insert(7, compile(SchemaRef::Format::Avro, readFixture(u"payment.avsc"_s), 7, u"p"_s));
+        registry.catalog.insert(7, compile(SchemaRef::Format::Avro, ReferenceEncoder::fixture(u"payment.avsc"_s), 7, u"p"_s));
         QByteArray garbage = ConfluentWireFormat::frame(7, QByteArray(size, '\xff'));
         const DecodedPayload d = PayloadDecoder::decode(garbage, false, u"t"_s, &registry.catalog);
         QVERIFY(!d.error.isEmpty());
@@ -475,7 +462,7 @@ private Q_SLOTS:
         d = PayloadDecoder::decode(ConfluentWireFormat::frame(11, R"({"kind":"x","n":1})"), false, u"t"_s, &registry.catalog);
         QCOMPARE(d.kind, DecodedPayload::Kind::Schema);
         QCOMPARE(d.schema.format, SchemaRef::Format::JsonSchema);
-        QCOMPARE(decodedObject(d), object(R"({"kind":"x","n":1})"));
+        QCOMPARE(decodedObject(d), jsonObject(R"({"kind":"x","n":1})"));
         d = PayloadDecoder::decode(ConfluentWireFormat::frame(11, "{nope"), false, u"t"_s, &registry.catalog);
         QVERIFY2(d.error.contains(u"not JSON"_s), qPrintable(d.error));
     }
@@ -485,10 +472,10 @@ private Q_SLOTS:
         QString error;
         // Avro without a registry: bare bodies on a topic mapped to payment.avsc.
         const QList<QByteArray> encoded =
-            ReferenceEncoder::avro(fixture(u"payment.avsc"_s), -1, QJsonArray{object(kPaymentRecord)}, &error);
+            ReferenceEncoder::avro(fixturePath(u"payment.avsc"_s), -1, QJsonArray{jsonObject(kPaymentRecord)}, &error);
         QVERIFY2(encoded.size() == 1, qPrintable(error));
         SchemaCatalog catalog;
-        auto avsc = PayloadSchema::fromFile(fixture(u"payment.avsc"_s), {}, &error);
+        auto avsc = PayloadSchema::fromFile(fixturePath(u"payment.avsc"_s), {}, &error);
         QVERIFY2(avsc, qPrintable(error));
         catalog.mapTopic(u"payments"_s, avsc);
         DecodedPayload d = PayloadDecoder::decode(encoded[0], false, u"payments"_s, &catalog);
@@ -500,7 +487,7 @@ private Q_SLOTS:
 
         // A descriptor set, the message named.
         QTemporaryDir dir;
-        const QByteArray set = ReferenceEncoder::descriptorSet(fixture(u"payment.proto"_s), &error);
+        const QByteArray set = ReferenceEncoder::descriptorSet(fixturePath(u"payment.proto"_s), &error);
         QVERIFY2(!set.isEmpty(), qPrintable(error));
         QFile file(dir.filePath(u"payment.desc"_s));
         QVERIFY(file.open(QIODevice::WriteOnly));
@@ -509,8 +496,8 @@ private Q_SLOTS:
         auto desc = PayloadSchema::fromFile(file.fileName(), u"shop.payments.Payment"_s, &error);
         QVERIFY2(desc, qPrintable(error));
         catalog.mapTopic(u"pb"_s, desc);
-        const QList<QByteArray> pb = ReferenceEncoder::protobuf(fixture(u"payment.proto"_s), u"shop.payments.Payment"_s,
-                                                                -1, {1}, QJsonArray{object(kProtoPayment)}, &error);
+        const QList<QByteArray> pb = ReferenceEncoder::protobuf(fixturePath(u"payment.proto"_s), u"shop.payments.Payment"_s,
+                                                                -1, {1}, QJsonArray{jsonObject(kProtoPayment)}, &error);
         QVERIFY2(pb.size() == 1, qPrintable(error));
         d = PayloadDecoder::decode(pb[0], false, u"pb"_s, &catalog);
         QVERIFY2(d.kind == DecodedPayload::Kind::Schema, qPrintable(d.error));

@@ -60,6 +60,26 @@ void SchemaCatalog::mapTopic(const QString &topic, std::shared_ptr<const Payload
     m_byTopic.insert(topic, std::move(schema));
 }
 
+bool SchemaCatalog::mapFile(const QString &spec, QString *error)
+{
+    const qsizetype eq = spec.lastIndexOf(u'=');
+    if (eq <= 0 || eq == spec.size() - 1) {
+        *error = spec + QStringLiteral(": expected FILE=TOPIC");
+        return false;
+    }
+    QString file = spec.left(eq);
+    QString message;
+    if (const qsizetype hash = file.lastIndexOf(u'#'); hash > 0) {
+        message = file.mid(hash + 1);
+        file.truncate(hash);
+    }
+    std::shared_ptr<const PayloadSchema> schema = PayloadSchema::fromFile(file, message, error);
+    if (!schema)
+        return false;
+    mapTopic(spec.mid(eq + 1), std::move(schema));
+    return true;
+}
+
 std::shared_ptr<const PayloadSchema> SchemaCatalog::forTopic(const QString &topic) const
 {
     std::lock_guard lock(m_mutex);

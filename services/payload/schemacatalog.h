@@ -33,6 +33,9 @@ public:
     void fail(int id, const QString &reason, bool mayPass, qint64 retryAfterMs = 30000);
 
     void mapTopic(const QString &topic, std::shared_ptr<const PayloadSchema> schema);
+    // A local file mapping as the profile and `--schema` write it: "FILE=TOPIC", or "FILE#pkg.Message=TOPIC"
+    // to pick a Protobuf message. False with the reason when the spec or the file is unusable.
+    bool mapFile(const QString &spec, QString *error);
     std::shared_ptr<const PayloadSchema> forTopic(const QString &topic) const;
     bool hasTopicSchemas() const;
 

@@ -23,7 +23,7 @@ const char *const kSchemas[] = {
     R"({"type":"record","name":"Node","fields":[{"name":"v","type":"int"},{"name":"next","type":["null","Node"]},
         {"name":"kids","type":{"type":"array","items":"Node"}}]})",
     R"({"type":"array","items":"null"})",
-    R"({"type":"map","values":{"type":"array","items":["null","bytes","F2"]}})",
+    R"({"type":"map","values":{"type":"array","items":["null","bytes",{"type":"fixed","name":"F2","size":3}]}})",
     R"(["null",{"type":"fixed","name":"F2","size":3},{"type":"long","logicalType":"timestamp-micros"}])",
 };
 } // namespace

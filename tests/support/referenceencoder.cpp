@@ -99,6 +99,17 @@ QList<QByteArray> protobuf(const QString &protoFile, const QString &message, int
     return hexLines(out);
 }
 
+QString fixturePath(const QString &name)
+{
+    return TestSupport::sourcePath(u"tests/fixtures/payloads/"_s + name);
+}
+
+QByteArray fixture(const QString &name)
+{
+    QFile f(fixturePath(name));
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
 bool available(QString *why)
 {
     QByteArray out;

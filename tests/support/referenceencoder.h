@@ -2,6 +2,8 @@
 
 #include <QByteArray>
 #include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QList>
 #include <QString>
 
@@ -19,4 +21,16 @@ QList<QByteArray> protobuf(const QString &protoFile, const QString &message, int
 QByteArray descriptorSet(const QString &protoFile, QString *error);
 // The reference libraries and protoc are there (scripts/berth.sh installs them).
 bool available(QString *why);
+
+// The payload fixtures of tests/fixtures/payloads/: a file's path and its bytes.
+QString fixturePath(const QString &name);
+QByteArray fixture(const QString &name);
+} // namespace ReferenceEncoder
+
+// A JSON object written in the test's source.
+inline QJsonObject jsonObject(const char *json)
+{
+    return QJsonDocument::fromJson(json).object();
+}
+namespace ReferenceEncoder {
 } // namespace ReferenceEncoder
