@@ -57,12 +57,15 @@ void plain(DecodedPayload &out, QByteArrayView value)
 } // namespace
 
 namespace PayloadDecoder {
-DecodedPayload decode(QByteArrayView value, bool isNull, const QString &topic, SchemaCatalog *catalog)
+DecodedPayload decode(QByteArrayView value, bool isNull, const QString &topic, SchemaCatalog *catalog,
+                      const QString &originalTopic)
 {
     DecodedPayload out;
     if (isNull)
         return out;
-    const std::shared_ptr<const PayloadSchema> local = catalog ? catalog->forTopic(topic) : nullptr;
+    std::shared_ptr<const PayloadSchema> local = catalog ? catalog->forTopic(topic) : nullptr;
+    if (!local && catalog && !originalTopic.isEmpty())
+        local = catalog->forTopic(originalTopic);
     const bool registry = catalog && catalog->hasRegistry();
     if (ConfluentWireFormat::looksFramed(value) && (registry || local)) {
         const ConfluentWireFormat::Header header = ConfluentWireFormat::readHeader(value);

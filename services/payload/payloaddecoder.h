@@ -13,5 +13,7 @@ class SchemaCatalog;
 // with that file; JSON as JSON; then text; then binary. Never waits: a schema not yet fetched makes a
 // pending result. Any bytes give a result; nothing here throws or recurses without bound.
 namespace PayloadDecoder {
-DecodedPayload decode(QByteArrayView value, bool isNull, const QString &topic, SchemaCatalog *catalog);
+// originalTopic: for a dead letter, the topic it failed on: a local schema file mapped to either applies.
+DecodedPayload decode(QByteArrayView value, bool isNull, const QString &topic, SchemaCatalog *catalog,
+                      const QString &originalTopic = {});
 } // namespace PayloadDecoder

@@ -16,6 +16,8 @@
 
 #include <QSet>
 
+#include <mutex>
+
 using namespace Qt::StringLiterals;
 namespace pb = google::protobuf;
 
@@ -307,7 +309,13 @@ private:
 };
 } // namespace
 
-ProtobufSchema::ProtobufSchema() = default;
+// libprotobuf logs parse problems (a string field with invalid UTF-8) to stderr on its own: Berth reports
+// them as the decode's reason instead, and a payload problem is no log line.
+ProtobufSchema::ProtobufSchema()
+{
+    static std::once_flag quiet;
+    std::call_once(quiet, [] { pb::SetLogHandler([](pb::LogLevel, const char *, int, const std::string &) {}); });
+}
 ProtobufSchema::~ProtobufSchema()
 {
     m_factory.reset(); // messages' prototypes go before the descriptors they describe
@@ -410,7 +418,7 @@ BodyDecode ProtobufSchema::decode(const pb::Descriptor *message, QByteArrayView 
     // Parsing stops at protobuf's default recursion limit (100): a recursive message cannot run it deep.
     if (body.size() > std::numeric_limits<int>::max() || !m->ParsePartialFromArray(body.data(), int(body.size()))) {
         r.ok = false;
-        r.error = u"the body is not a valid %1 message (truncated, malformed or nested too deep)"_s.arg(
+        r.error = u"the body is not a valid %1 message (truncated, malformed, text that is not UTF-8, or nested too deep)"_s.arg(
             QString::fromStdString(message->full_name()));
         r.errorOffset = 0;
         return r;

@@ -66,11 +66,10 @@ SchemaRegistryClient::SchemaRegistryClient(const SchemaRegistryConfig &config, S
 
 SchemaRegistryClient::~SchemaRegistryClient()
 {
-    {
-        std::lock_guard lock(m_gate->mutex);
-        m_gate->client = nullptr;
-    }
-    m_catalog->setFetcher({});
+    // The catalog may already be gone (its owner's members go before its QObject children): it is not
+    // touched here; its fetcher reaches nothing once the gate is closed.
+    std::lock_guard lock(m_gate->mutex);
+    m_gate->client = nullptr;
 }
 
 void SchemaRegistryClient::requestSchema(int id)
