@@ -26,6 +26,7 @@ struct AvroSchema::Node {
     int scale = 0;
     QByteArray fullName;
     std::vector<std::pair<QByteArray, int>> fields; // record: name and node
+    std::vector<QByteArray> renderedKeys;           // record: each field's name as a JSON member name
     std::vector<QByteArray> symbols;                // enum
     std::vector<int> branches;                      // union
     int items = -1;                                 // array items, map values
@@ -85,6 +86,8 @@ public:
             }
             if (!o.value("fields"_L1).isArray())
                 return fail(u"record %1 has no fields array"_s.arg(full));
+            for (const auto &f : fields)
+                m_schema.m_nodes[at].renderedKeys.push_back(DisplayJsonWriter::renderKey(f.first));
             m_schema.m_nodes[at].fields = std::move(fields);
             return at;
         }
@@ -377,10 +380,10 @@ private:
         }
         case K::Record: {
             w.beginObject();
-            for (const auto &[name, type] : n.fields) {
-                w.key(name);
-                if (!value(type, depth + 1)) {
-                    m_path.prepend(u'.' + QString::fromUtf8(name));
+            for (size_t f = 0; f < n.fields.size(); ++f) {
+                w.renderedKey(n.renderedKeys[f]);
+                if (!value(n.fields[f].second, depth + 1)) {
+                    m_path.prepend(u'.' + QString::fromUtf8(n.fields[f].first));
                     return false;
                 }
             }
@@ -549,6 +552,7 @@ std::unique_ptr<AvroSchema> AvroSchema::parse(QByteArrayView json, QString *erro
 
 BodyDecode AvroSchema::decode(QByteArrayView body, QByteArray &json) const
 {
+    json.reserve(json.size() + body.size() * 2 + 64);
     return AvroBodyReader(*this, body, json).run(m_root);
 }
 

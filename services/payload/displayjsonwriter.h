@@ -3,6 +3,7 @@
 #include <QByteArray>
 #include <QByteArrayView>
 
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 
@@ -24,6 +25,20 @@ public:
     void beginArray() { comma(); m_out += '['; m_first = true; }
     void endArray() { m_out += ']'; m_first = false; }
     // An object member's name; the value written next is its value.
+    // A member name already rendered by renderKey (quotes, escapes and colon): schemas keep theirs.
+    void renderedKey(QByteArrayView rendered)
+    {
+        comma();
+        m_out += rendered;
+        m_first = true;
+    }
+    static QByteArray renderKey(QByteArrayView name)
+    {
+        QByteArray out;
+        DisplayJsonWriter w(out);
+        w.key(name);
+        return out;
+    }
     void key(QByteArrayView name)
     {
         comma();
@@ -36,8 +51,9 @@ public:
     void integer(int64_t v) { wholeNumber(v > -kExactIntegerLimit && v < kExactIntegerLimit, qlonglong(v)); }
     void unsignedInteger(uint64_t v) { wholeNumber(v < uint64_t(kExactIntegerLimit), qulonglong(v)); }
     // NaN and the infinities have no JSON number: they are written as the strings "NaN", "Infinity".
-    void number(double v) { floating(v, 17); }
-    void number(float v) { floating(double(v), 9); } // 9 digits: the float reads back exactly
+    // The shortest text that reads back as the same value (9.99, not 9.9900000000000002).
+    void number(double v) { floating(v); }
+    void number(float v) { floating(double(v), true); }
     void text(QByteArrayView utf8) { comma(); string(utf8); }
     // Raw bytes as base64 text.
     void base64(QByteArrayView bytes)
@@ -54,21 +70,27 @@ private:
     template <typename Integer> void wholeNumber(bool exact, Integer v)
     {
         comma();
+        char buffer[24];
+        const auto end = std::to_chars(buffer, buffer + sizeof buffer, v).ptr;
         if (!exact)
             m_out += '"';
-        m_out += QByteArray::number(v);
+        m_out.append(buffer, end - buffer);
         if (!exact)
             m_out += '"';
     }
-    void floating(double v, int digits)
+    void floating(double v, bool isFloat = false)
     {
         comma();
-        if (std::isnan(v))
+        if (std::isnan(v)) {
             m_out += "\"NaN\"";
-        else if (std::isinf(v))
+        } else if (std::isinf(v)) {
             m_out += v > 0 ? "\"Infinity\"" : "\"-Infinity\"";
-        else
-            m_out += QByteArray::number(v, 'g', digits);
+        } else {
+            char buffer[32];
+            const auto end = isFloat ? std::to_chars(buffer, buffer + sizeof buffer, float(v)).ptr
+                                     : std::to_chars(buffer, buffer + sizeof buffer, v).ptr;
+            m_out.append(buffer, end - buffer);
+        }
     }
     void comma()
     {

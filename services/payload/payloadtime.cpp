@@ -1,8 +1,11 @@
 #include "payloadtime.h"
 
+#include <charconv>
 #include <vector>
 
 namespace {
+QByteArray bigMagnitude(QByteArrayView unscaled, bool *negative);
+
 // Howard Hinnant's days-from-civil inverse: exact for every 64-bit day count that fits the arithmetic.
 void civilFromDays(qint64 z, qint64 *y, unsigned *m, unsigned *d)
 {
@@ -90,6 +93,35 @@ QByteArray decimalText(QByteArrayView unscaled, int scale)
     // Longer than any decimal a schema declares (precision is a few dozen digits): not converted.
     if (unscaled.size() > 512)
         return "(decimal of " + QByteArray::number(unscaled.size()) + " bytes, too long to show)";
+    QByteArray digits;
+    bool negative = false;
+    if (unscaled.size() <= 8) {
+        // Fits 64 bits: sign-extend and print the magnitude (as unsigned: the minimum has no positive).
+        qint64 v = qint8(unscaled[0]);
+        for (qsizetype i = 1; i < unscaled.size(); ++i)
+            v = qint64(quint64(v) << 8) | quint8(unscaled[i]);
+        negative = v < 0;
+        const quint64 magnitude = negative ? quint64(0) - quint64(v) : quint64(v);
+        char buffer[24];
+        const auto end = std::to_chars(buffer, buffer + sizeof buffer, magnitude).ptr;
+        digits = QByteArray(buffer, end - buffer);
+    } else {
+        digits = bigMagnitude(unscaled, &negative);
+    }
+    if (scale > 0) {
+        if (digits.size() <= scale)
+            digits.prepend(QByteArray(scale - digits.size() + 1, '0'));
+        digits.insert(digits.size() - scale, '.');
+    }
+    if (negative)
+        digits.prepend('-');
+    return digits;
+}
+} // namespace PayloadTime
+
+namespace {
+QByteArray bigMagnitude(QByteArrayView unscaled, bool *negativeOut)
+{
     // Magnitude of the two's-complement number, big-endian bytes.
     std::vector<unsigned char> mag(unscaled.begin(), unscaled.end());
     const bool negative = (mag[0] & 0x80) != 0;
@@ -119,13 +151,7 @@ QByteArray decimalText(QByteArrayView unscaled, int scale)
     }
     if (digits.isEmpty())
         digits = "0";
-    if (scale > 0) {
-        if (digits.size() <= scale)
-            digits.prepend(QByteArray(scale - digits.size() + 1, '0'));
-        digits.insert(digits.size() - scale, '.');
-    }
-    if (negative)
-        digits.prepend('-');
+    *negativeOut = negative;
     return digits;
 }
-} // namespace PayloadTime
+} // namespace

@@ -133,6 +133,25 @@ private:
     QSet<QString> m_visiting;
 };
 
+// Where a nested message is, built into text only for a note: most decodes never need it.
+struct PathStep {
+    const PathStep *up = nullptr;
+    const std::string *field = nullptr;
+    int index = -1; // repeated and map entries
+};
+
+QString pathText(const PathStep *step)
+{
+    QString out;
+    for (; step; step = step->up) {
+        if (step->index >= 0)
+            out.prepend(u'[' + QString::number(step->index) + u']');
+        if (step->field)
+            out.prepend(u'.' + QString::fromStdString(*step->field));
+    }
+    return out;
+}
+
 // Writes one message's fields under their .proto names.
 class ProtoJsonWriter final {
 public:
@@ -142,7 +161,7 @@ public:
     {
     }
 
-    void message(const pb::Message &m, const QString &path)
+    void message(const pb::Message &m, const PathStep *path)
     {
         const pb::Descriptor *d = m.GetDescriptor();
         const pb::Reflection *r = m.GetReflection();
@@ -173,12 +192,12 @@ public:
             for (int i = 0; i < unknown.field_count() && i < 10; ++i)
                 numbers.append(QString::number(unknown.field(i).number()));
             m_notes.append(u"unknown field%1 %2 at $%3 (not in the schema; not shown)"_s.arg(
-                unknown.field_count() > 1 ? u"s"_s : QString(), numbers.join(u", "_s), path));
+                unknown.field_count() > 1 ? u"s"_s : QString(), numbers.join(u", "_s), pathText(path)));
         }
     }
 
 private:
-    void single(const pb::Message &m, const pb::Reflection *r, const pb::FieldDescriptor *f, const QString &path)
+    void single(const pb::Message &m, const pb::Reflection *r, const pb::FieldDescriptor *f, const PathStep *path)
     {
         using T = pb::FieldDescriptor;
         switch (f->cpp_type()) {
@@ -196,12 +215,14 @@ private:
             text(f, s);
             break;
         }
-        case T::CPPTYPE_MESSAGE:
-            message(r->GetMessage(m, f), path + u'.' + QString::fromStdString(f->name()));
+        case T::CPPTYPE_MESSAGE: {
+            const PathStep step{path, &f->name(), -1};
+            message(r->GetMessage(m, f), &step);
             break;
         }
+        }
     }
-    void repeated(const pb::Message &m, const pb::Reflection *r, const pb::FieldDescriptor *f, const QString &path)
+    void repeated(const pb::Message &m, const pb::Reflection *r, const pb::FieldDescriptor *f, const PathStep *path)
     {
         using T = pb::FieldDescriptor;
         m_w.beginArray();
@@ -221,16 +242,17 @@ private:
                 text(f, r->GetRepeatedStringReference(m, f, k, &scratch));
                 break;
             }
-            case T::CPPTYPE_MESSAGE:
-                message(r->GetRepeatedMessage(m, f, k),
-                        path + u'.' + QString::fromStdString(f->name()) + u'[' + QString::number(k) + u']');
+            case T::CPPTYPE_MESSAGE: {
+                const PathStep step{path, &f->name(), k};
+                message(r->GetRepeatedMessage(m, f, k), &step);
                 break;
+            }
             }
         }
         m_w.endArray();
     }
     // A map shows as an object; keys of any type become their text.
-    void map(const pb::Message &m, const pb::Reflection *r, const pb::FieldDescriptor *f, const QString &path)
+    void map(const pb::Message &m, const pb::Reflection *r, const pb::FieldDescriptor *f, const PathStep *path)
     {
         using T = pb::FieldDescriptor;
         const pb::FieldDescriptor *keyField = f->message_type()->map_key();
@@ -254,7 +276,8 @@ private:
             }
             }
             m_w.key(key);
-            single(entry, er, valueField, path + u'.' + QString::fromStdString(f->name()) + u'[' + QString::fromUtf8(key) + u']');
+            const PathStep step{path, &f->name(), k};
+            single(entry, er, valueField, &step);
         }
         m_w.endObject();
     }
@@ -297,7 +320,7 @@ private:
         };
         for (const char *w : kWrappers) {
             if (name == w && d->field_count() == 1) {
-                single(m, r, d->field(0), QString());
+                single(m, r, d->field(0), nullptr);
                 return true;
             }
         }
@@ -425,6 +448,7 @@ BodyDecode ProtobufSchema::decode(const pb::Descriptor *message, QByteArrayView 
     }
     if (!m->IsInitialized())
         r.notes.append(u"required fields missing: "_s + QString::fromStdString(m->InitializationErrorString()));
-    ProtoJsonWriter(json, r.notes).message(*m, QString());
+    json.reserve(json.size() + body.size() * 2 + 64);
+    ProtoJsonWriter(json, r.notes).message(*m, nullptr);
     return r;
 }

@@ -43,15 +43,30 @@ SchemaCatalog::Lookup SchemaCatalog::byId(int id)
 
 void SchemaCatalog::insert(int id, std::shared_ptr<const PayloadSchema> schema)
 {
-    std::lock_guard lock(m_mutex);
-    m_byId.insert(id, Entry{Lookup::State::Ready, std::move(schema), QString(), -1});
+    {
+        std::lock_guard lock(m_mutex);
+        m_byId.insert(id, Entry{Lookup::State::Ready, std::move(schema), QString(), -1});
+    }
+    m_answered.notify_all();
+}
+
+bool SchemaCatalog::waitForAnswer(int id, int timeoutMs)
+{
+    std::unique_lock lock(m_mutex);
+    return m_answered.wait_for(lock, std::chrono::milliseconds(timeoutMs), [&] {
+        const auto it = m_byId.constFind(id);
+        return it == m_byId.cend() || it->state != Lookup::State::Pending;
+    });
 }
 
 void SchemaCatalog::fail(int id, const QString &reason, bool mayPass, qint64 retryAfterMs)
 {
-    std::lock_guard lock(m_mutex);
-    m_byId.insert(id, Entry{Lookup::State::Failed, nullptr, reason,
-                            mayPass ? QDateTime::currentMSecsSinceEpoch() + retryAfterMs : -1});
+    {
+        std::lock_guard lock(m_mutex);
+        m_byId.insert(id, Entry{Lookup::State::Failed, nullptr, reason,
+                                mayPass ? QDateTime::currentMSecsSinceEpoch() + retryAfterMs : -1});
+    }
+    m_answered.notify_all();
 }
 
 void SchemaCatalog::mapTopic(const QString &topic, std::shared_ptr<const PayloadSchema> schema)

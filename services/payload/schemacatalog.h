@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <memory>
+#include <condition_variable>
 #include <mutex>
 
 // Where decoders find schemas (ARCHITECTURE.md, Data flows: payload decoding): a per-id cache filled from the
@@ -31,6 +32,9 @@ public:
     // or answered garbage) is forgotten after retryAfterMs, so a later look-up asks again.
     void insert(int id, std::shared_ptr<const PayloadSchema> schema);
     void fail(int id, const QString &reason, bool mayPass, qint64 retryAfterMs = 30000);
+    // For the command line only, which has no view to decode again later: blocks until id has an answer
+    // (or timeoutMs passes). False on timeout. Never called on a UI thread.
+    bool waitForAnswer(int id, int timeoutMs);
 
     void mapTopic(const QString &topic, std::shared_ptr<const PayloadSchema> schema);
     // A local file mapping as the profile and `--schema` write it: "FILE=TOPIC", or "FILE#pkg.Message=TOPIC"
@@ -47,6 +51,7 @@ private:
         qint64 retryAtMs = -1; // -1: the answer stands
     };
     mutable std::mutex m_mutex;
+    std::condition_variable m_answered;
     std::function<void(int)> m_fetch;
     QHash<int, Entry> m_byId;
     QHash<QString, std::shared_ptr<const PayloadSchema>> m_byTopic;
