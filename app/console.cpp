@@ -14,6 +14,10 @@
 #include "services/policy/policywatcher.h"
 #include "services/monitor/monitorservice.h"
 #include "services/dlq/dlqscanner.h"
+#include "services/payload/schemacatalog.h"
+#include "services/payload/schemaregistryclient.h"
+#include "services/support/logging.h"
+#include "views/dlqinspectorview.h"
 #include "models/inboxrowsmodel.h"
 #include "services/inbox/inboxrowsquery.h"
 #include "models/logmodel.h"
@@ -72,6 +76,7 @@ void Console::buildViews()
     m_window->addTab(u"lag"_s, m_lagView, tr("&Lag"));
     m_window->addTab(u"charts"_s, m_chartView, tr("&Charts"));
     m_dlqScanner = new DlqScanner(this);
+    wireSchemas();
     m_dlqView = new DlqBrowserView(m_dlqScanner);
     m_dlqView->setCluster(m_profile.cluster);
     // Each dead letter's key looked up in the consumers' inboxes: COMPLETED there means a replay is a no-op.
@@ -81,6 +86,9 @@ void Console::buildViews()
     m_dlqView->model()->setInboxLookup(inboxLookup);
     m_dlqView->setTopics(m_profile.dlqTopics);
     m_window->addTab(u"dlq"_s, m_dlqView, tr("&DLQ"));
+    if (m_schemaRegistry)
+        connect(m_schemaRegistry, &SchemaRegistryClient::schemaArrived, m_dlqView->inspector(),
+                &DlqInspectorView::refreshPendingPayload);
     connect(m_dlqView, &DlqBrowserView::statusMessage, m_window.get(),
             [this](const QString &text) { m_window->statusBar()->showMessage(text, 10000); });
     m_inboxModel = new InboxBoardModel(this);
@@ -137,6 +145,21 @@ void Console::buildViews()
                 settings.setValue(u"charts/rangeSeconds"_s, m_chartView->rangeSecondsSetting());
                 settings.setValue(u"charts/side"_s, m_chartView->sideIndex());
             });
+}
+
+void Console::wireSchemas()
+{
+    // Schemas for payloads: the profile's registry (fetched as payloads need them) and local files.
+    auto catalog = std::make_shared<SchemaCatalog>();
+    if (m_profile.schemaRegistry.isSet())
+        m_schemaRegistry = new SchemaRegistryClient(m_profile.schemaRegistry, catalog.get(), this);
+    for (const QString &spec : m_profile.schemaFiles) {
+        QString error;
+        if (!catalog->mapFile(spec, &error))
+            qCWarning(lcDlq).noquote() << "schema file not used:" << error;
+    }
+    m_dlqScanner->setSchemaCatalog(catalog);
+    m_schemaCatalog = std::move(catalog);
 }
 
 void Console::wirePolicy()

@@ -18,6 +18,8 @@ class ChecklistView;
 class ConnectionsModel;
 class DlqBrowserView;
 class DlqScanner;
+class SchemaCatalog;
+class SchemaRegistryClient;
 class GroupLagModel;
 class InboxBoardModel;
 class InboxBoardView;
@@ -55,6 +57,7 @@ private:
     void buildViews();
     void wireKafka();
     void wireDatabase();
+    void wireSchemas();
     void wirePolicy();
     void wireAlerts();
     void wireInboxBoard();
@@ -81,6 +84,8 @@ private:
     LagView *m_lagView = nullptr;
     LagChartView *m_chartView = nullptr;
     DlqScanner *m_dlqScanner = nullptr;
+    std::shared_ptr<SchemaCatalog> m_schemaCatalog;
+    SchemaRegistryClient *m_schemaRegistry = nullptr;
     DlqBrowserView *m_dlqView = nullptr;
     QStringList m_knownTopics;
     ChecklistModel *m_checklistModel = nullptr;

@@ -3,6 +3,10 @@
 #include "connectionoptions.h"
 
 #include "services/dlq/dlqentryfields.h"
+#include "services/dlq/dlqpayloadreader.h"
+#include "services/dlq/dlqrecordformat.h"
+#include "services/payload/schemacatalog.h"
+#include "services/payload/schemaregistryclient.h"
 #include "services/dlq/dlqscanrun.h"
 
 #include <QCommandLineParser>
@@ -11,6 +15,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QScopeGuard>
+#include <QThread>
 
 #include <atomic>
 #include <csignal>
@@ -135,6 +141,12 @@ int dlqScan(const QStringList &arguments)
     parser.addOption({u"live"_s, u"Keep reading new dead letters until interrupted."_s});
     parser.addOption({u"json"_s, u"One JSON object per line: entries, then groups, poison and a summary."_s});
     parser.addOption({u"timeout"_s, u"Per-request timeout in milliseconds."_s, u"ms"_s, u"10000"_s});
+    parser.addOption({u"payloads"_s, u"Add each entry's decoded payload (\"payload\", \"schema\", \"payloadError\")."_s});
+    parser.addOption({u"schema-registry"_s, u"Schema Registry URL for schema payloads (default: the profile's)."_s,
+                      u"url"_s});
+    parser.addOption({u"schema"_s, u"A local schema file (.avsc, .proto, descriptor set) for a topic: FILE=TOPIC "
+                                   u"or FILE#package.Message=TOPIC (repeatable)."_s,
+                      u"file=topic"_s});
     parser.process(args);
 
     QFile err;
@@ -162,6 +174,42 @@ int dlqScan(const QStringList &arguments)
     }
 
     const bool json = parser.isSet(u"json"_s);
+    // Payloads: read back by coordinates and decoded; schemas from the registry (its client on a thread of
+    // its own with an event loop, as this thread blocks in the scan) and from local files.
+    const bool payloads = parser.isSet(u"payloads"_s);
+    auto catalog = std::make_shared<SchemaCatalog>();
+    SchemaRegistryConfig registry = profile.schemaRegistry;
+    if (parser.isSet(u"schema-registry"_s))
+        registry.url = parser.value(u"schema-registry"_s);
+    registry.timeoutMs = request.requestTimeoutMs;
+    QThread registryThread;
+    std::unique_ptr<SchemaRegistryClient> registryClient;
+    std::unique_ptr<DlqPayloadReader> payloadReader;
+    if (payloads) {
+        for (const QString &spec : profile.schemaFiles + parser.values(u"schema"_s)) {
+            if (!catalog->mapFile(spec, &error)) {
+                err.write("berth dlq scan: " + error.toUtf8() + '\n');
+                return 2;
+            }
+        }
+        if (registry.isSet()) {
+            registryClient = std::make_unique<SchemaRegistryClient>(registry, catalog.get());
+            registryClient->moveToThread(&registryThread);
+            registryThread.start();
+        }
+        payloadReader = DlqPayloadReader::create(request.cluster, request.topic, catalog, registry.timeoutMs * 3, &error);
+        if (!payloadReader) {
+            err.write("berth dlq scan: " + error.toUtf8() + '\n');
+            return 2;
+        }
+    }
+    const auto stopRegistry = qScopeGuard([&] {
+        if (registryClient) {
+            QMetaObject::invokeMethod(registryClient.release(), &QObject::deleteLater);
+            registryThread.quit();
+            registryThread.wait();
+        }
+    });
     std::signal(SIGINT, onInterrupt);
     std::signal(SIGTERM, onInterrupt);
     auto strings = std::make_shared<StringPool>();
@@ -174,17 +222,42 @@ int dlqScan(const QStringList &arguments)
     };
     sink.batch = [&](DlqScanBatch &&batch) {
         QByteArray chunk;
+        QHash<DlqPayloadReader::Coordinates, DlqPayloadReader::Payload> values;
+        if (payloadReader) {
+            QList<DlqPayloadReader::Coordinates> coordinates;
+            for (const DlqIndexEntry &entry : batch.entries)
+                coordinates.append({int(entry.partition), qint64(entry.offset)});
+            QString readError;
+            values = payloadReader->read(coordinates, &readError);
+            if (!readError.isEmpty())
+                err.write("berth dlq scan: payloads: " + readError.toUtf8() + '\n');
+        }
         for (qsizetype i = 0; i < batch.entries.size(); ++i) {
             const DlqEntryFields e = DlqEntryFields::from(batch.entries[i], *strings);
             if (json) {
-                chunk += line(entryToJson(e, batch.groupIds[i]));
+                QJsonObject o = entryToJson(e, batch.groupIds[i]);
+                if (payloadReader) {
+                    const auto it = values.constFind({e.partition, e.offset});
+                    if (it != values.cend())
+                        DlqRecordFormat::putPayload(o, it->decoded, it->value);
+                    else
+                        o.insert(u"payloadError"_s, u"the record could not be read back"_s);
+                }
+                chunk += line(o);
             } else {
-                const QString text =
+                QString text =
                     QString::number(e.partition) + u'/' + QString::number(e.offset) + u'\t'
                     + (e.timestampMs < 0 ? QString()
                                          : QDateTime::fromMSecsSinceEpoch(e.timestampMs, Qt::UTC)
                                                .toString(Qt::ISODateWithMs))
-                    + u'\t' + e.exceptionClass + u'\t' + oneLine(e.reason) + u'\t' + oneLine(e.key) + u'\n';
+                    + u'\t' + e.exceptionClass + u'\t' + oneLine(e.reason) + u'\t' + oneLine(e.key);
+                if (payloadReader) {
+                    const DlqPayloadReader::Payload p = values.value({e.partition, e.offset});
+                    QJsonObject o;
+                    DlqRecordFormat::putPayload(o, p.decoded, p.value);
+                    text += u'\t' + QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
+                }
+                text += u'\n';
                 chunk += text.toUtf8();
             }
         }

@@ -4,6 +4,8 @@
 #include "services/dlq/dlqheadercodec.h"
 #include "services/dlq/dlqscanner.h"
 #include "services/kafka/kafkaproducer.h"
+#include "support/fakeschemaregistry.h"
+#include "support/referenceencoder.h"
 #include "support/testsupport.h"
 #include "views/dlqinspectorview.h"
 
@@ -14,7 +16,9 @@
 #include <QRandomGenerator>
 #include <QSignalSpy>
 #include <QTableWidget>
+#include <QScopeGuard>
 #include <QTemporaryDir>
+#include <QThread>
 #include <QTest>
 
 #include <fcntl.h>
@@ -604,35 +608,8 @@ private Q_SLOTS:
             h.append({"idempotency-key", i < 3 ? QByteArray("same") : "k" + QByteArray::number(i), false});
             QVERIFY(produce(topic, 0, "k", false, "{}", h));
         }
-        QTemporaryDir dir;
-        const QByteArray path = dir.filePath(u"out.jsonl"_s).toLocal8Bit();
-        fflush(stdout);
-        const int saved = dup(STDOUT_FILENO);
-        const int fd = ::open(path.constData(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        dup2(fd, STDOUT_FILENO);
-        ::close(fd);
-        const int rc = Commands::dlqScan({u"berth"_s, u"scan"_s, u"--bootstrap"_s,
-                                          m_cluster->bootstrapServers(), u"--topic"_s, topic, u"--json"_s});
-        fflush(stdout);
-        dup2(saved, STDOUT_FILENO);
-        ::close(saved);
-        QCOMPARE(rc, 0);
-        QFile file(QString::fromLocal8Bit(path));
-        QVERIFY(file.open(QIODevice::ReadOnly));
         QList<QJsonObject> entries, groups, poison, summaries;
-        for (const QByteArray &line : file.readAll().split('\n')) {
-            if (!line.startsWith('{'))
-                continue; // the test logger writes to stdout too
-            QJsonParseError error;
-            const QJsonObject o = QJsonDocument::fromJson(line, &error).object();
-            QVERIFY2(error.error == QJsonParseError::NoError, line.constData());
-            const QString type = o.value(u"type"_s).toString();
-            (type == u"entry"_s    ? entries
-             : type == u"group"_s  ? groups
-             : type == u"poison"_s ? poison
-                                   : summaries)
-                .append(o);
-        }
+        QCOMPARE(runDlqScan({u"--topic"_s, topic, u"--json"_s}, &entries, &groups, &poison, &summaries), 0);
         QCOMPARE(entries.size(), 5);
         QCOMPARE(entries.at(2).value(u"reason"_s).toString(), u"Order 2 not found"_s);
         QCOMPARE(entries.at(2).value(u"originalOffset"_s).toInteger(), fullMetadata().originalOffset);
@@ -646,7 +623,102 @@ private Q_SLOTS:
         QCOMPARE(summaries.at(0).value(u"records"_s).toInt(), 5);
     }
 
+    // `dlq scan --payloads`: schema payloads named and decoded (registry and a local file mapped to the
+    // original topic), failures as payloadError, plain JSON as it is.
+    void dlqScanPayloadsDecodes()
+    {
+        QString error;
+        QVERIFY2(ReferenceEncoder::available(&error), qPrintable(error));
+        const QString topic = u"dlq-cli-payloads"_s;
+        QVERIFY(m_cluster->createTopic(topic, 1));
+        const QJsonObject payment = jsonObject(R"({"id":"6f1c2a52-8f4e-4b59-9d3a-0c5e1f2a3b4c","amount":"19.99",
+            "fee":"0.250","createdAt":"2024-02-29T13:45:00.123Z","bookedOn":"2024-02-29","sequence":12,"status":"DECLINED",
+            "customer":{"id":"c-42","email":"ada@example.com","tier":null},"card":null,"lines":[],"tags":{},
+            "approved":false,"ratio":1.25,"note":null})");
+        const QString avsc = ReferenceEncoder::fixturePath(u"payment.avsc"_s);
+        const QByteArray framed = ReferenceEncoder::avro(avsc, 7, QJsonArray{payment}, &error).value(0);
+        const QByteArray bare = ReferenceEncoder::avro(avsc, -1, QJsonArray{payment}, &error).value(0);
+        QVERIFY2(!framed.isEmpty() && !bare.isEmpty(), qPrintable(error));
+        QByteArray unknown = framed;
+        unknown[4] = 99;
+        DlqMetadata m = fullMetadata();
+        m.originalTopic = u"payments"_s;
+        const RecordHeaders h = encodeDlqHeaders(DlqDialect::BerthCanonical, m);
+        for (const QByteArray &value : {framed, bare, unknown, QByteArray(R"({"plain":true})"), framed.first(30)})
+            QVERIFY(produce(topic, 0, "k", false, value, h));
+
+        // The registry answers on its own thread: this one blocks in the command.
+        QThread registryThread;
+        auto *registry = new FakeSchemaRegistry;
+        QVERIFY(registry->listen());
+        registry->addSchema(7, u"payments-value"_s, 3, ReferenceEncoder::fixture(u"payment.avsc"_s));
+        const QString url = registry->url();
+        registry->moveToThread(&registryThread);
+        connect(&registryThread, &QThread::finished, registry, &QObject::deleteLater);
+        registryThread.start();
+        const auto stop = qScopeGuard([&] {
+            registryThread.quit();
+            registryThread.wait();
+        });
+        QList<QJsonObject> entries;
+        QCOMPARE(runDlqScan({u"--topic"_s, topic, u"--json"_s, u"--payloads"_s, u"--schema-registry"_s, url,
+                             u"--schema"_s, avsc + u"=payments"_s},
+                            &entries),
+                 0);
+        QCOMPARE(entries.size(), 5);
+        QCOMPARE(entries[0].value(u"payload"_s).toObject(), payment);
+        QCOMPARE(entries[0].value(u"schema"_s).toObject(),
+                 jsonObject(R"({"format":"avro","subject":"payments-value","version":3,"id":7})"));
+        QVERIFY(!entries[0].contains(u"payloadError"_s));
+        QCOMPARE(entries[1].value(u"payload"_s).toObject(), payment);
+        QCOMPARE(entries[1].value(u"schema"_s).toObject().value(u"file"_s).toString(), u"payment.avsc"_s);
+        // An id the registry does not know: the file mapped to the original topic decodes it, and says so.
+        QCOMPARE(entries[2].value(u"payload"_s).toObject(), payment);
+        QCOMPARE(entries[2].value(u"schema"_s).toObject().value(u"id"_s).toInt(), 99);
+        QVERIFY(entries[2].value(u"payloadNotes"_s).toArray().at(0).toString().contains(u"unknown schema id"_s));
+        QCOMPARE(entries[3].value(u"payload"_s).toObject(), jsonObject(R"({"plain":true})"));
+        QVERIFY(!entries[3].contains(u"schema"_s));
+        // A body cut short: the reason, and the bytes beside it.
+        QVERIFY2(entries[4].value(u"payloadError"_s).toString().startsWith(u"truncated"_s),
+                 qPrintable(entries[4].value(u"payloadError"_s).toString()));
+        QCOMPARE(entries[4].value(u"payloadHex"_s).toString(), QString::fromLatin1(framed.first(30).toHex()));
+    }
+
 private:
+    // Runs `berth dlq scan` in this process against the mock cluster and sorts its JSON lines by type.
+    int runDlqScan(const QStringList &args, QList<QJsonObject> *entries, QList<QJsonObject> *groups = nullptr,
+                   QList<QJsonObject> *poison = nullptr, QList<QJsonObject> *summaries = nullptr)
+    {
+        QTemporaryDir dir;
+        const QByteArray path = dir.filePath(u"out.jsonl"_s).toLocal8Bit();
+        fflush(stdout);
+        const int saved = dup(STDOUT_FILENO);
+        const int fd = ::open(path.constData(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        dup2(fd, STDOUT_FILENO);
+        ::close(fd);
+        const int rc = Commands::dlqScan(QStringList{u"berth"_s, u"scan"_s, u"--bootstrap"_s, m_cluster->bootstrapServers()}
+                                         + args);
+        fflush(stdout);
+        dup2(saved, STDOUT_FILENO);
+        ::close(saved);
+        QFile file(QString::fromLocal8Bit(path));
+        if (!file.open(QIODevice::ReadOnly))
+            return -1;
+        QList<QJsonObject> ignored;
+        for (const QByteArray &line : file.readAll().split('\n')) {
+            if (!line.startsWith('{'))
+                continue; // the test logger writes to stdout too
+            const QJsonObject o = QJsonDocument::fromJson(line).object();
+            const QString type = o.value(u"type"_s).toString();
+            QList<QJsonObject> *into = type == u"entry"_s    ? entries
+                                       : type == u"group"_s  ? groups
+                                       : type == u"poison"_s ? poison
+                                                             : summaries;
+            (into ? into : &ignored)->append(o);
+        }
+        return rc;
+    }
+
     QString DlqRecordFormatCommand(const QString &topic, qint64 offset) const
     {
         DlqInspectorView inspector(nullptr);

@@ -129,6 +129,7 @@ void DlqInspectorView::clear()
     m_requestId = 0;
     m_loaded = false;
     m_record = {};
+    m_decoded = {};
     m_metadata = {};
     m_partition = -1;
     m_offset = -1;
@@ -191,6 +192,7 @@ void DlqInspectorView::onFetched(const DlqFetchedRecord &fetched)
     }
     setBusy({});
     m_record = fetched.record;
+    m_decoded = fetched.payload;
     m_metadata = decodeDlqHeaders(m_record.headers);
     m_loaded = true;
     m_limit = PayloadStep;
@@ -269,29 +271,26 @@ void DlqInspectorView::showRecord()
 void DlqInspectorView::showPayload()
 {
     const QByteArray &value = m_record.value;
-    if (value.isNull()) {
-        m_payload->setPlainText(tr("(null value: a tombstone)"));
+    const DlqRecordFormat::PayloadText laid = DlqRecordFormat::payloadText(m_decoded, value, m_limit);
+    m_payload->setPlainText(laid.text);
+    if (value.isNull())
         m_hex->clear();
-        m_payloadNote->setText(QString());
-        m_more->setEnabled(false);
-        return;
-    }
-    const DlqRecordFormat::Text pretty = DlqRecordFormat::prettyJson(value, m_limit);
-    m_payload->setPlainText(pretty.text);
-    m_hex->setPlainText(DlqRecordFormat::hexDump(value, m_limit).text);
-    const QLocale locale;
-    QString note;
-    if (pretty.truncated)
-        note = tr("Showing the first %1 of %2.")
-                   .arg(locale.formattedDataSize(pretty.shownBytes), locale.formattedDataSize(value.size()));
-    else if (!value.isValidUtf8())
-        note = tr("Not UTF-8 text (binary?): see the Hex tab.");
-    else if (const QString problem = DlqRecordFormat::jsonProblem(value);
-             !problem.isEmpty() && (value.startsWith('{') || value.startsWith('[')))
-        note = tr("Not valid JSON (%1); shown as laid out anyway.").arg(problem);
+    else
+        m_hex->setPlainText(DlqRecordFormat::hexDump(value, m_limit).text);
+    QString note = laid.note;
+    if (laid.truncated)
+        note += (note.isEmpty() ? QString() : u" "_s)
+                + tr("Showing the first %1 of %2.")
+                      .arg(QLocale().formattedDataSize(laid.shownBytes), QLocale().formattedDataSize(value.size()));
     m_payloadNote->setText(note);
     m_payloadNote->setVisible(!note.isEmpty());
-    m_more->setEnabled(pretty.truncated);
+    m_more->setEnabled(laid.truncated);
+}
+
+void DlqInspectorView::refreshPendingPayload()
+{
+    if (m_loaded && m_decoded.pending && m_scanner && m_partition >= 0)
+        m_requestId = m_scanner->fetchRecord(m_partition, m_offset);
 }
 
 void DlqInspectorView::showMore()
@@ -321,7 +320,7 @@ bool DlqInspectorView::exportJson(const QString &path, QString *error) const
         return false;
     }
     file.write(
-        QJsonDocument(DlqRecordFormat::recordToJson(m_record, m_metadata)).toJson(QJsonDocument::Indented));
+        QJsonDocument(DlqRecordFormat::recordToJson(m_record, m_metadata, &m_decoded)).toJson(QJsonDocument::Indented));
     if (!file.commit()) {
         *error = file.errorString();
         return false;
@@ -350,6 +349,11 @@ QString DlqInspectorView::summaryText() const
 QString DlqInspectorView::payloadText() const
 {
     return m_payload->toPlainText();
+}
+
+QString DlqInspectorView::payloadNoteText() const
+{
+    return m_payloadNote->text();
 }
 
 QString DlqInspectorView::hexText() const

@@ -34,10 +34,14 @@ public:
     QString kcatCommand() const;
     bool exportJson(const QString &path, QString *error) const;
     void showMore();
+    // Schemas arrived: a payload that waited for one is decoded again.
+    void refreshPendingPayload();
+    const DecodedPayload &payload() const { return m_decoded; }
 
     // For tests: the widgets' text.
     QString summaryText() const;
     QString payloadText() const;
+    QString payloadNoteText() const;
     QString hexText() const;
     QString stackTraceText() const;
     QTableWidget *headerTable() const { return m_headers; }
@@ -76,5 +80,6 @@ private:
     bool m_loaded = false;
     KafkaRecord m_record;
     DlqMetadata m_metadata;
+    DecodedPayload m_decoded;
     qsizetype m_limit = PayloadStep;
 };

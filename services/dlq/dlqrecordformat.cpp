@@ -200,7 +200,86 @@ QString kcatCommand(const QString &bootstrap, const QString &topic, int partitio
            + QString::number(partition) + u" -o "_s + QString::number(offset) + u" -c 1 -J"_s;
 }
 
-QJsonObject recordToJson(const KafkaRecord &record, const DlqMetadata &m)
+QString schemaText(const DecodedPayload &p)
+{
+    if (!p.hasSchema)
+        return {};
+    const QString what = p.schema.describe();
+    return p.kind == DecodedPayload::Kind::Schema || !p.error.isEmpty()
+               ? SchemaRef::formatName(p.schema.format) + (what.isEmpty() ? QString() : u", "_s + what)
+               : what;
+}
+
+PayloadText payloadText(const DecodedPayload &p, QByteArrayView value, qsizetype maxBytes)
+{
+    PayloadText out;
+    QStringList notes;
+    Text laid;
+    switch (p.kind) {
+    case DecodedPayload::Kind::Null:
+        out.text = u"(null value: a tombstone)"_s;
+        return out;
+    case DecodedPayload::Kind::Schema:
+        laid = prettyJson(p.json, maxBytes);
+        notes.append(u"Decoded with "_s + schemaText(p) + u'.');
+        break;
+    case DecodedPayload::Kind::Json:
+        laid = prettyJson(p.json, maxBytes);
+        break;
+    case DecodedPayload::Kind::Text:
+        laid = prettyJson(value, maxBytes); // text that starts like JSON is laid out anyway
+        if (const QString problem = jsonProblem(value); !problem.isEmpty() && laid.text.startsWith(u'{'))
+            notes.append(u"Not valid JSON (%1); shown as laid out anyway."_s.arg(problem));
+        break;
+    case DecodedPayload::Kind::Binary:
+        laid = hexDump(value, maxBytes);
+        notes.append(u"Not text: shown as hex."_s);
+        break;
+    }
+    if (!p.error.isEmpty())
+        notes.prepend(u"Not decoded: "_s + p.error
+                      + (p.errorOffset >= 0 ? u" (at byte %1)."_s.arg(p.errorOffset) : u"."_s));
+    notes += p.notes;
+    out.text = laid.text;
+    out.shownBytes = laid.shownBytes;
+    out.truncated = laid.truncated;
+    out.note = notes.join(u' ');
+    return out;
+}
+
+void putPayload(QJsonObject &o, const DecodedPayload &p, QByteArrayView value)
+{
+    if (p.isJson()) {
+        const QJsonDocument doc = QJsonDocument::fromJson('[' + p.json + ']');
+        o.insert(u"payload"_s, doc.array().at(0));
+    } else if (p.kind == DecodedPayload::Kind::Text) {
+        o.insert(u"payload"_s, QString::fromUtf8(value));
+    } else if (p.kind == DecodedPayload::Kind::Binary) {
+        o.insert(u"payloadHex"_s, QString::fromLatin1(value.toByteArray().toHex()));
+    } else {
+        o.insert(u"payload"_s, QJsonValue::Null);
+    }
+    if (p.hasSchema) {
+        QJsonObject s{{u"format"_s, SchemaRef::formatName(p.schema.format)}};
+        if (!p.schema.subject.isEmpty())
+            s.insert(u"subject"_s, p.schema.subject);
+        if (p.schema.version >= 0)
+            s.insert(u"version"_s, p.schema.version);
+        if (p.schema.id >= 0)
+            s.insert(u"id"_s, p.schema.id);
+        if (!p.schema.file.isEmpty())
+            s.insert(u"file"_s, p.schema.file);
+        if (!p.schema.messageName.isEmpty())
+            s.insert(u"message"_s, p.schema.messageName);
+        o.insert(u"schema"_s, s);
+    }
+    if (!p.error.isEmpty())
+        o.insert(u"payloadError"_s, p.error);
+    if (!p.notes.isEmpty())
+        o.insert(u"payloadNotes"_s, QJsonArray::fromStringList(p.notes));
+}
+
+QJsonObject recordToJson(const KafkaRecord &record, const DlqMetadata &m, const DecodedPayload *payload)
 {
     QJsonObject o;
     o.insert(u"topic"_s, record.topic);
@@ -249,6 +328,8 @@ QJsonObject recordToJson(const KafkaRecord &record, const DlqMetadata &m)
     if (!m.notes.isEmpty())
         d.insert(u"notes"_s, QJsonArray::fromStringList(m.notes));
     o.insert(u"decoded"_s, d);
+    if (payload)
+        putPayload(o, *payload, record.value);
     return o;
 }
 } // namespace DlqRecordFormat

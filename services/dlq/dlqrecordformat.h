@@ -2,6 +2,7 @@
 
 #include "services/dlq/dlqrecord.h"
 #include "services/kafka/kafkarecord.h"
+#include "services/payload/decodedpayload.h"
 
 #include <QJsonObject>
 #include <QString>
@@ -33,10 +34,28 @@ constexpr bool isBidiControl(char16_t c)
     return (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069) || c == 0x200e || c == 0x200f;
 }
 
+// A decoded payload laid out for the inspector (ARCHITECTURE.md, Data flows: payload decoding): display
+// JSON pretty-printed, text as visible text, anything else as a hex dump; the note says what decoded it or
+// why a schema could not, and where. The decoder decided; this only lays out.
+struct PayloadText {
+    QString text;
+    QString note;
+    qsizetype shownBytes = 0;
+    bool truncated = false;
+};
+PayloadText payloadText(const DecodedPayload &payload, QByteArrayView value, qsizetype maxBytes);
+// "avro, payments-value v3 (id 7)"; empty without a schema.
+QString schemaText(const DecodedPayload &payload);
+// Adds "payload" (the display JSON as JSON, else the text, else the hex), "schema" ({subject, version, id,
+// format}) and "payloadError" to an exported record or a command-line entry.
+void putPayload(QJsonObject &o, const DecodedPayload &payload, QByteArrayView value);
+
 // A shell command that fetches this one record again: kcat -b B -C -t T -p P -o O -c 1 -J.
 QString kcatCommand(const QString &bootstrap, const QString &topic, int partition, qint64 offset);
 QString shellQuote(const QString &word);
 
 // The record and its decoded DLQ metadata as JSON: text as strings, anything not UTF-8 as base64.
-QJsonObject recordToJson(const KafkaRecord &record, const DlqMetadata &metadata);
+// With a decoded payload, its putPayload fields too.
+QJsonObject recordToJson(const KafkaRecord &record, const DlqMetadata &metadata,
+                         const DecodedPayload *payload = nullptr);
 } // namespace DlqRecordFormat

@@ -2,6 +2,9 @@
 
 #include "dlqrecordfetcher.h"
 #include "dlqscanrun.h"
+#include "services/dlq/dlqheadercodec.h"
+#include "services/payload/payloaddecoder.h"
+#include "services/payload/schemacatalog.h"
 #include "services/support/threadpriority.h"
 #include "services/support/logging.h"
 
@@ -129,28 +132,31 @@ quint64 DlqScanner::fetchRecord(const KafkaProperties &cluster, const QString &t
     answer.topic = topic;
     answer.partition = partition;
     answer.offset = offset;
+    // A cached record is decoded again (its schema may have arrived since), on the fetch thread too.
     if (const KafkaRecord *cached = m_cache.object({topic, partition, offset})) {
-        m_fetches.cancel(); // a newer request supersedes an unanswered one, cached or not
         answer.record = *cached;
         answer.fromCache = true;
-        QMetaObject::invokeMethod(
-            this, [this, answer] { Q_EMIT recordFetched(answer); }, Qt::QueuedConnection);
-        return id;
     }
     m_fetches.start(
-        [slot = m_fetcher, answer](const JobControl &control) mutable {
+        [slot = m_fetcher, catalog = m_catalog, answer](const JobControl &control) mutable {
             QString error;
-            if (!slot->fetcher)
-                slot->fetcher = DlqRecordFetcher::create(slot->cluster, &error);
-            if (slot->fetcher)
-                answer.record = slot->fetcher->fetch(
-                    answer.topic, answer.partition, answer.offset, FetchTimeoutMs,
-                    [&control] { return control.isCancelled(); }, &error);
-            answer.error = error;
+            if (!answer.fromCache) {
+                if (!slot->fetcher)
+                    slot->fetcher = DlqRecordFetcher::create(slot->cluster, &error);
+                if (slot->fetcher)
+                    answer.record = slot->fetcher->fetch(
+                        answer.topic, answer.partition, answer.offset, FetchTimeoutMs,
+                        [&control] { return control.isCancelled(); }, &error);
+                answer.error = error;
+            }
+            if (answer.ok())
+                answer.payload = PayloadDecoder::decode(answer.record.value, answer.record.value.isNull(),
+                                                        answer.topic, catalog.get(),
+                                                        decodeDlqHeaders(answer.record.headers).originalTopic);
             return answer;
         },
         [this](const DlqFetchedRecord &fetched) {
-            if (fetched.ok()) {
+            if (fetched.ok() && !fetched.fromCache) {
                 const qint64 kib = qMax<qint64>(1, recordBytes(fetched.record) / 1024);
                 if (kib <= m_cache.maxCost())
                     m_cache.insert({fetched.topic, fetched.partition, fetched.offset},

@@ -8,6 +8,7 @@
 #include <QThreadPool>
 
 class DlqRecordFetcher;
+class SchemaCatalog;
 
 // Scans dead-letter topics into index entries, on threads of its own; the caller never waits.
 //
@@ -32,6 +33,9 @@ public:
     // Without a cluster and topic: those of the latest scan.
     quint64 fetchRecord(int partition, qint64 offset);
     quint64 fetchRecord(const KafkaProperties &cluster, const QString &topic, int partition, qint64 offset);
+
+    // Where fetched records' payloads find their schemas; decoding runs on the fetch thread.
+    void setSchemaCatalog(std::shared_ptr<SchemaCatalog> catalog) { m_catalog = std::move(catalog); }
 
     static constexpr qint64 RecordCacheBytes = 64 * 1024 * 1024;
     static constexpr int FetchTimeoutMs = 15000;
@@ -75,6 +79,7 @@ private:
     DlqScanRequest m_request;
     DlqScanProgress m_lastProgress;
 
+    std::shared_ptr<SchemaCatalog> m_catalog;
     quint64 m_fetchId = 0;
     std::shared_ptr<FetcherSlot> m_fetcher;
     QCache<RecordKey, KafkaRecord> m_cache{int(RecordCacheBytes / 1024)}; // cost: KiB

@@ -4,6 +4,7 @@
 #include "services/dlq/failuregroups.h"
 #include "services/kafka/kafkaconfig.h"
 #include "services/kafka/kafkarecord.h"
+#include "services/payload/decodedpayload.h"
 
 #include <QList>
 #include <QMetaType>
@@ -118,6 +119,7 @@ struct DlqFetchedRecord {
     int partition = -1;
     qint64 offset = -1;
     KafkaRecord record;
+    DecodedPayload payload; // the value through PayloadDecoder (ARCHITECTURE.md, Data flows: payload decoding)
     QString error;
     bool fromCache = false;
     bool ok() const { return error.isEmpty(); }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "services/kafka/kafkaconfig.h"
+#include "services/payload/schemaregistryconfig.h"
 
 #include <QStringList>
 
@@ -14,5 +15,7 @@ struct ConnectionProfile {
     QString databaseConninfo;  // libpq conninfo or URI; empty: no inbox database
     QString databaseLabel;     // shown instead of the conninfo (which may hold a password)
     QString policyPath;        // delivery policy (YAML): lag SLOs per consumer group
+    SchemaRegistryConfig schemaRegistry; // where schema payloads' schemas come from (password: keychain)
+    QStringList schemaFiles;   // local schema files mapped to topics: "FILE=TOPIC" or "FILE#Message=TOPIC"
     int sampleIntervalMs = 5000;
 };

@@ -70,6 +70,9 @@ QHash<QString, QString> extract(ConnectionProfile *profile)
     profile->databaseConninfo = stripPassword(profile->databaseConninfo, &password);
     if (!password.isEmpty())
         secrets.insert(QString::fromLatin1(DatabasePasswordId), password);
+    if (!profile->schemaRegistry.password.isEmpty())
+        secrets.insert(QString::fromLatin1(RegistryPasswordId), profile->schemaRegistry.password);
+    profile->schemaRegistry.password.clear();
     return secrets;
 }
 
@@ -77,6 +80,8 @@ bool hasPlaceFor(const ConnectionProfile &profile, const QString &id)
 {
     if (id == QLatin1StringView(DatabasePasswordId))
         return !profile.databaseConninfo.trimmed().isEmpty();
+    if (id == QLatin1StringView(RegistryPasswordId))
+        return profile.schemaRegistry.isSet();
     return std::any_of(profile.cluster.cbegin(), profile.cluster.cend(),
                        [&](const auto &property) { return kafkaId(property.first) == id; });
 }
@@ -91,6 +96,8 @@ void apply(ConnectionProfile *profile, const QHash<QString, QString> &secrets)
     const auto password = secrets.constFind(QString::fromLatin1(DatabasePasswordId));
     if (password != secrets.cend() && !password->isEmpty())
         profile->databaseConninfo = withPassword(profile->databaseConninfo, *password);
+    if (const auto registry = secrets.constFind(QString::fromLatin1(RegistryPasswordId)); registry != secrets.cend())
+        profile->schemaRegistry.password = *registry;
 }
 
 QString stripPassword(const QString &conninfo, QString *password)

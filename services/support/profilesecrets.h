@@ -8,9 +8,11 @@
 
 // Which parts of a connection profile are secrets, and moving them out of (and back into) a profile, so
 // the settings file only ever sees the rest. Secrets are named by an id that is stable across runs:
-// "kafka/<property>" for a librdkafka property, "db/password" for the database password.
+// "kafka/<property>" for a librdkafka property, "db/password" for the database password,
+// "registry/password" for the Schema Registry's basic-auth password.
 namespace ProfileSecrets {
 inline constexpr char DatabasePasswordId[] = "db/password";
+inline constexpr char RegistryPasswordId[] = "registry/password";
 
 // librdkafka properties that hold a secret (passwords, client secrets, private keys), as opposed to paths.
 bool isSecretKafkaProperty(QStringView key);

@@ -85,6 +85,10 @@ std::optional<StoredProfile> ProfileStore::load(const QString &name) const
     p.databaseConninfo = s.value(u"database"_s).toString();
     p.databaseLabel = s.value(u"databaseLabel"_s).toString();
     p.policyPath = s.value(u"policy"_s).toString();
+    p.schemaRegistry.url = s.value(u"schemaRegistry/url"_s).toString();
+    p.schemaRegistry.username = s.value(u"schemaRegistry/username"_s).toString();
+    p.schemaRegistry.caFile = s.value(u"schemaRegistry/caFile"_s).toString();
+    p.schemaFiles = s.value(u"schemaFiles"_s).toStringList();
     p.sampleIntervalMs = s.value(u"sampleIntervalMs"_s, p.sampleIntervalMs).toInt();
     stored.secretIds = s.value(u"secrets"_s).toStringList();
     s.endGroup();
@@ -112,6 +116,10 @@ QHash<QString, QString> ProfileStore::save(const ConnectionProfile &profile, con
     s.setValue(u"database"_s, open.databaseConninfo);
     s.setValue(u"databaseLabel"_s, open.databaseLabel);
     s.setValue(u"policy"_s, open.policyPath);
+    s.setValue(u"schemaRegistry/url"_s, open.schemaRegistry.url);
+    s.setValue(u"schemaRegistry/username"_s, open.schemaRegistry.username);
+    s.setValue(u"schemaRegistry/caFile"_s, open.schemaRegistry.caFile);
+    s.setValue(u"schemaFiles"_s, open.schemaFiles);
     s.setValue(u"sampleIntervalMs"_s, open.sampleIntervalMs);
     s.setValue(u"secrets"_s, ids);
     s.endGroup();

@@ -171,3 +171,55 @@ write("fuzz_wireheaders", "null_key_empty_value", record(None, b"", [(b"a", None
 write("fuzz_wireheaders", "tombstone", record(b"k", None, [(b"n\x00ul", b"1")], offset=300))
 write("fuzz_wireheaders", "heavy_headers", record(b"k", b"v", [(b"big", b"\xfe" * 3000)]))
 write("fuzz_wireheaders", "attributes", record(b"k", b"v", [(b"a", b"1")], attributes=0x80))
+
+
+# Schema payloads (Avro and Confluent's index list write zig-zag varints, as Kafka's record format does).
+# fuzz_avro: schema choice (0-4 fixed, else the fuzzed schema), schema piece, body.
+zz = varint
+
+
+def avro_str(s):
+    return zz(len(s)) + s
+
+
+payment = (avro_str(b"6f1c2a52-8f4e-4b59-9d3a-0c5e1f2a3b4c") + avro_str(b"\xfe\x1d") + b"\x00\x00\x30\x39"
+           + zz(1709214300123) + zz(19782) + zz(49500123) + zz(1)
+           + zz(1) + zz(2) + struct.pack("<d", 9.99) + struct.pack("<f", 0.5) + zz(0)
+           + zz(2) + avro_str(b"a") + zz(1) + avro_str(b"x") + avro_str(b"b") + zz(3) + b"\x01" + zz(0))
+write("fuzz_avro", "payment", b"\x00" + piece(b"") + payment)
+write("fuzz_avro", "linked_list", b"\x01" + piece(b"") + zz(1) + zz(1) + zz(2) + zz(0) + zz(0) + zz(0))
+write("fuzz_avro", "nulls", b"\x02" + piece(b"") + zz(-3) + zz(0) + zz(0))
+write("fuzz_avro", "own_schema", b"\xff" + piece(b'{"type":"record","name":"A","fields":[{"name":"x","type":["null","A"]}]}')
+      + zz(1) + zz(0))
+write("fuzz_avro", "own_logical", b"\xfe" + piece(b'{"type":"fixed","name":"D","size":16,"logicalType":"decimal","scale":4}')
+      + b"\x80" + b"\x00" * 15)
+
+# fuzz_protobuf: schema choice (< 200 the fixed one), schema piece, message choice, body.
+def pb_field(number, wire, payload):
+    return zz_unsigned((number << 3) | wire) + payload
+
+
+def zz_unsigned(n):
+    return varint(n >> 1 if n % 2 == 0 else -((n + 1) >> 1))  # Protobuf's plain varint: zig-zag undone
+
+
+def pb_len(number, payload):
+    return pb_field(number, 2, zz_unsigned(len(payload)) + payload)
+
+
+node = (pb_len(1, pb_len(1, b"") + pb_field(5, 0, b"\x01")) + pb_len(3, pb_field(1, 0, b"\x07") + pb_len(2, pb_field(1, 0, b"\x03")))
+        + pb_len(7, pb_field(1, 0, zz_unsigned(1709214300)) + pb_field(2, 0, zz_unsigned(123000000)))
+        + pb_len(9, b"text") + pb_field(99, 0, b"\x05"))
+write("fuzz_protobuf", "node", b"\x00" + piece(b"") + b"\x00" + node)
+write("fuzz_protobuf", "leaf", b"\x00" + piece(b"") + b"\x01" + pb_field(1, 0, b"\x03") + pb_field(2, 1, b"\xff" * 8))
+write("fuzz_protobuf", "own_schema", b"\xff" + piece(b'syntax = "proto3"; message M { map<string, M> m = 1; sint32 s = 2; }')
+      + b"\x00" + pb_len(1, pb_len(1, b"k") + pb_len(2, pb_field(2, 0, b"\x03"))))
+
+# fuzz_wireformat: mode byte (bit 0: topic "local"; 0xff: null value), then the value.
+write("fuzz_wireformat", "avro", b"\x00" + b"\x00\x00\x00\x00\x01" + zz(1) + avro_str(b"hi") + zz(1) + zz(5) + zz(0))
+write("fuzz_wireformat", "protobuf_nested", b"\x00" + b"\x00\x00\x00\x00\x02" + zz(2) + zz(0) + zz(0) + pb_field(1, 0, b"\x01"))
+write("fuzz_wireformat", "protobuf_first", b"\x00" + b"\x00\x00\x00\x00\x02\x00" + pb_len(1, b"x"))
+write("fuzz_wireformat", "json_schema", b"\x00" + b"\x00\x00\x00\x00\x03" + b'{"a":[1,2]}')
+write("fuzz_wireformat", "unknown_id", b"\x00" + b"\x00\x00\x00\x00\x04" + b"zz")
+write("fuzz_wireformat", "local", b"\x01" + zz(1) + avro_str(b"k") + zz(4) + zz(0))
+write("fuzz_wireformat", "wrong_magic", b"\x00" + b"\x01\x00\x00\x00\x01\xff\xfe")

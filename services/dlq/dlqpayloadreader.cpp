@@ -1,0 +1,64 @@
+#include "dlqpayloadreader.h"
+
+#include "services/dlq/dlqheadercodec.h"
+#include "services/payload/payloaddecoder.h"
+#include "services/payload/schemacatalog.h"
+#include "services/remediation/topicrangereader.h"
+
+#include <QMap>
+#include <QSet>
+
+std::unique_ptr<DlqPayloadReader> DlqPayloadReader::create(const KafkaProperties &cluster, const QString &topic,
+                                                           std::shared_ptr<SchemaCatalog> catalog, int waitMs,
+                                                           QString *error)
+{
+    std::unique_ptr<DlqPayloadReader> r(new DlqPayloadReader);
+    if (!(r->m_reader = TopicRangeReader::create(cluster, error)))
+        return nullptr;
+    r->m_topic = topic;
+    r->m_catalog = std::move(catalog);
+    r->m_waitMs = waitMs;
+    return r;
+}
+
+DlqPayloadReader::~DlqPayloadReader() = default;
+
+QHash<DlqPayloadReader::Coordinates, DlqPayloadReader::Payload>
+DlqPayloadReader::read(const QList<Coordinates> &records, QString *error)
+{
+    QMap<int, QPair<qint64, qint64>> span; // partition → [first, last]
+    QSet<Coordinates> wanted;
+    for (const Coordinates &c : records) {
+        wanted.insert(c);
+        auto it = span.find(c.first);
+        if (it == span.end())
+            span.insert(c.first, {c.second, c.second});
+        else
+            *it = {qMin(it->first, c.second), qMax(it->second, c.second)};
+    }
+    QList<TopicRangeReader::Range> ranges;
+    for (auto it = span.cbegin(); it != span.cend(); ++it)
+        ranges.append({m_topic, it.key(), it->first, it->second + 1});
+    QHash<Coordinates, Payload> out;
+    const bool ok = m_reader->read(
+        ranges,
+        [&](const rd_kafka_message_t *m) {
+            const Coordinates at{int(m->partition), qint64(m->offset)};
+            if (!wanted.contains(at))
+                return true;
+            const KafkaRecord record = KafkaRecord::fromMessage(m);
+            const QString original = decodeDlqHeaders(record.headers).originalTopic;
+            Payload p;
+            p.value = record.value;
+            p.isNull = record.value.isNull();
+            p.decoded = PayloadDecoder::decode(p.value, p.isNull, m_topic, m_catalog.get(), original);
+            if (p.decoded.pending && m_catalog->waitForAnswer(p.decoded.schema.id, m_waitMs))
+                p.decoded = PayloadDecoder::decode(p.value, p.isNull, m_topic, m_catalog.get(), original);
+            out.insert(at, std::move(p));
+            return out.size() < wanted.size();
+        },
+        10000, error);
+    if (!ok && out.isEmpty())
+        return {};
+    return out;
+}

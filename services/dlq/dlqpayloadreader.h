@@ -1,0 +1,42 @@
+#pragma once
+
+#include "services/kafka/kafkaconfig.h"
+#include "services/payload/decodedpayload.h"
+
+#include <QHash>
+#include <QList>
+#include <QPair>
+#include <QString>
+
+#include <memory>
+
+class SchemaCatalog;
+class TopicRangeReader;
+
+// Reads dead letters' values back by coordinates and decodes them (PayloadDecoder), for the command line's
+// `dlq scan --payloads`: the scan's index keeps no payloads. Each partition's offsets are read as one range.
+// A schema still being fetched is waited for (up to waitMs): the command line has no view that could decode
+// again later. Blocking; one thread at a time; never on a UI thread.
+class DlqPayloadReader final {
+public:
+    struct Payload {
+        QByteArray value;
+        bool isNull = false;
+        DecodedPayload decoded;
+    };
+    using Coordinates = QPair<int, qint64>; // partition, offset
+
+    static std::unique_ptr<DlqPayloadReader> create(const KafkaProperties &cluster, const QString &topic,
+                                                    std::shared_ptr<SchemaCatalog> catalog, int waitMs,
+                                                    QString *error);
+    ~DlqPayloadReader();
+
+    QHash<Coordinates, Payload> read(const QList<Coordinates> &records, QString *error);
+
+private:
+    DlqPayloadReader() = default;
+    std::unique_ptr<TopicRangeReader> m_reader;
+    QString m_topic;
+    std::shared_ptr<SchemaCatalog> m_catalog;
+    int m_waitMs = 0;
+};

@@ -1,0 +1,57 @@
+// The Avro reader: any schema text compiles or is refused with a reason; any body against a schema (fuzzed,
+// or one of the fixed ones below: records, recursion, unions, arrays, maps, logical types) decodes to display
+// JSON a strict parser reads, or fails with a reason and an offset inside the body.
+#include "fuzzinput.h"
+#include "payloadfuzzcheck.h"
+#include "services/payload/avroschema.h"
+
+#include <QString>
+
+namespace {
+const char *const kSchemas[] = {
+    R"({"type":"record","name":"P","namespace":"s","fields":[
+        {"name":"id","type":{"type":"string","logicalType":"uuid"}},
+        {"name":"amount","type":{"type":"bytes","logicalType":"decimal","precision":12,"scale":2}},
+        {"name":"fee","type":{"type":"fixed","name":"F","size":4,"logicalType":"decimal","precision":8,"scale":3}},
+        {"name":"at","type":{"type":"long","logicalType":"timestamp-millis"}},
+        {"name":"on","type":{"type":"int","logicalType":"date"}},
+        {"name":"t","type":{"type":"int","logicalType":"time-millis"}},
+        {"name":"status","type":{"type":"enum","name":"S","symbols":["A","B"]}},
+        {"name":"lines","type":{"type":"array","items":{"type":"record","name":"L","fields":[
+            {"name":"q","type":"int"},{"name":"p","type":"double"},{"name":"f","type":"float"}]}}},
+        {"name":"tags","type":{"type":"map","values":["null","string","long","boolean"]}}]})",
+    R"({"type":"record","name":"Node","fields":[{"name":"v","type":"int"},{"name":"next","type":["null","Node"]},
+        {"name":"kids","type":{"type":"array","items":"Node"}}]})",
+    R"({"type":"array","items":"null"})",
+    R"({"type":"map","values":{"type":"array","items":["null","bytes",{"type":"fixed","name":"F2","size":3}]}})",
+    R"(["null",{"type":"fixed","name":"F2","size":3},{"type":"long","logicalType":"timestamp-micros"}])",
+};
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    FuzzInput in(data, size);
+    const quint8 choice = in.byte();
+    const QByteArrayView fuzzedSchema = in.bytes();
+    constexpr size_t kFixed = sizeof(kSchemas) / sizeof(kSchemas[0]);
+    QString error;
+    std::unique_ptr<AvroSchema> schema =
+        choice < kFixed ? AvroSchema::parse(QByteArrayView(kSchemas[choice], qstrlen(kSchemas[choice])), &error)
+                        : AvroSchema::parse(fuzzedSchema, &error);
+    if (!schema) {
+        if (choice < kFixed)
+            payloadFuzzFail("fuzz_avro", "a fixed schema does not compile");
+        if (error.isEmpty())
+            payloadFuzzFail("fuzz_avro", "a refused schema without a reason");
+        return 0;
+    }
+    const QByteArrayView body = in.rest();
+    QByteArray json;
+    const BodyDecode r = schema->decode(body, json);
+    if (r.ok) {
+        checkDisplayJson("fuzz_avro", json);
+    } else if (r.error.isEmpty() || r.errorOffset < 0 || r.errorOffset > body.size()) {
+        payloadFuzzFail("fuzz_avro", "a failed decode without a reason or with an offset outside the body");
+    }
+    return 0;
+}

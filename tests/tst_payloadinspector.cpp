@@ -1,0 +1,152 @@
+// The inspector shows payloads through the decoder seam (ARCHITECTURE.md, Data flows: payload decoding):
+// a schema payload decoded on the fetch thread, named by its schema; one whose schema is still being
+// fetched decoded again when it arrives; one that cannot be decoded shown as hex beside the reason; the
+// export carries the decoded payload and its schema.
+#include "services/demo/mockkafkacluster.h"
+#include "services/dlq/dlqheadercodec.h"
+#include "services/dlq/dlqscanner.h"
+#include "services/kafka/kafkaproducer.h"
+#include "services/payload/confluentwireformat.h"
+#include "services/payload/schemacatalog.h"
+#include "services/payload/schemaregistryclient.h"
+#include "support/fakeschemaregistry.h"
+#include "support/referenceencoder.h"
+#include "views/dlqinspectorview.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+const char *const kPayment = R"({"id":"6f1c2a52-8f4e-4b59-9d3a-0c5e1f2a3b4c","amount":"19.99","fee":"0.250",
+  "createdAt":"2024-02-29T13:45:00.123Z","bookedOn":"2024-02-29","sequence":12,"status":"DECLINED",
+  "customer":{"id":"c-42","email":"ada@example.com","tier":null},"card":{"number":"4111111111111111","expiry":"12/29"},
+  "lines":[],"tags":{},"approved":false,"ratio":1.25,"note":"late"})";
+} // namespace
+
+class TestPayloadInspector : public QObject {
+    Q_OBJECT
+
+    std::unique_ptr<MockKafkaCluster> m_cluster;
+    const QString m_topic = u"payments-dlt"_s;
+    QByteArray m_value; // framed Avro, schema id 7
+
+    bool inspect(DlqInspectorView &inspector, qint64 offset)
+    {
+        QSignalSpy loaded(&inspector, &DlqInspectorView::recordLoaded);
+        DlqEntryFields e;
+        e.partition = 0;
+        e.offset = offset;
+        inspector.showEntry(e, m_topic, m_cluster->bootstrapServers());
+        return QTest::qWaitFor([&] { return loaded.count() >= 1; }, 30000);
+    }
+    DlqScanner *scannerWith(std::shared_ptr<SchemaCatalog> catalog, QObject *parent)
+    {
+        auto *scanner = new DlqScanner(parent);
+        DlqScanRequest r;
+        r.cluster = m_cluster->clientProperties();
+        r.topic = m_topic;
+        r.requestTimeoutMs = 5000;
+        scanner->setSchemaCatalog(std::move(catalog));
+        scanner->start(r); // the inspector fetches from the latest scan's cluster and topic
+        if (!QTest::qWaitFor([&] { return !scanner->isRunning(); }, 30000))
+            qWarning("the scan did not finish");
+        return scanner;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QString error;
+        QVERIFY2(ReferenceEncoder::available(&error), qPrintable(error));
+        m_cluster = std::make_unique<MockKafkaCluster>(1);
+        QVERIFY2(m_cluster->isValid(), qPrintable(m_cluster->error()));
+        QVERIFY(m_cluster->createTopic(m_topic, 1));
+        m_value = ReferenceEncoder::avro(ReferenceEncoder::fixturePath(u"payment.avsc"_s), 7,
+                                         QJsonArray{jsonObject(kPayment)}, &error)
+                      .value(0);
+        QVERIFY2(!m_value.isEmpty(), qPrintable(error));
+        auto producer = KafkaProducer::create(m_cluster->clientProperties(), &error);
+        QVERIFY2(producer, qPrintable(error));
+        DlqMetadata m;
+        m.originalTopic = u"payments"_s;
+        m.reason = u"declined"_s;
+        const RecordHeaders headers = encodeDlqHeaders(DlqDialect::BerthCanonical, m);
+        QByteArray truncated = m_value.first(40);
+        for (const QByteArray &value : {m_value, truncated})
+            QVERIFY(producer->produce({m_topic, 0, "k", false, value, headers, 0}, &error));
+        QVERIFY(producer->flush(20000, &error));
+    }
+
+    void schemaPayloadShownDecodedAfterTheRegistryAnswers()
+    {
+        FakeSchemaRegistry registry;
+        QVERIFY(registry.listen());
+        registry.addSchema(7, u"payments-value"_s, 3, ReferenceEncoder::fixture(u"payment.avsc"_s));
+        registry.setAnswer(u"/schemas/ids/7"_s, 200, {}, -1); // not yet: the first look is pending
+        auto catalog = std::make_shared<SchemaCatalog>();
+        SchemaRegistryConfig config{registry.url()};
+        config.timeoutMs = 60000;
+        auto *client = new SchemaRegistryClient(config, catalog.get(), this);
+        QObject owner;
+        DlqInspectorView inspector(scannerWith(catalog, &owner));
+        connect(client, &SchemaRegistryClient::schemaArrived, &inspector, &DlqInspectorView::refreshPendingPayload);
+
+        QVERIFY(inspect(inspector, 0));
+        QVERIFY(inspector.payload().pending);
+        QVERIFY2(inspector.payloadNoteText().contains(u"being fetched"_s), qPrintable(inspector.payloadNoteText()));
+        QVERIFY(inspector.payloadText().startsWith(u"00000000  00 00 00 00 07"_s)); // the bytes meanwhile
+
+        // The registry answers (a new client: the old request hangs by design): decoded in place.
+        delete client;
+        registry.addSchema(7, u"payments-value"_s, 3, ReferenceEncoder::fixture(u"payment.avsc"_s));
+        catalog->fail(7, u"retry"_s, true, 0);
+        client = new SchemaRegistryClient(config, catalog.get(), this);
+        connect(client, &SchemaRegistryClient::schemaArrived, &inspector, &DlqInspectorView::refreshPendingPayload);
+        inspector.refreshPendingPayload(); // the look-up asks the new client
+        QTRY_VERIFY_WITH_TIMEOUT(inspector.payload().kind == DecodedPayload::Kind::Schema, 20000);
+        QTRY_VERIFY(inspector.payloadText().contains(u"\"email\": \"ada@example.com\""_s));
+        QVERIFY(inspector.payloadText().contains(u"\"createdAt\": \"2024-02-29T13:45:00.123Z\""_s));
+        QVERIFY2(inspector.payloadNoteText().contains(u"Decoded with avro, payments-value v3 (id 7)"_s),
+                 qPrintable(inspector.payloadNoteText()));
+
+        // The export carries the decoded payload and its schema beside the raw value.
+        QTemporaryDir dir;
+        QString error;
+        QVERIFY2(inspector.exportJson(dir.filePath(u"r.json"_s), &error), qPrintable(error));
+        QFile file(dir.filePath(u"r.json"_s));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject exported = QJsonDocument::fromJson(file.readAll()).object();
+        QCOMPARE(exported.value(u"payload"_s).toObject(), jsonObject(kPayment));
+        QCOMPARE(exported.value(u"schema"_s).toObject(),
+                 jsonObject(R"({"format":"avro","subject":"payments-value","version":3,"id":7})"));
+        QVERIFY(exported.contains(u"valueBase64"_s));
+        delete client;
+    }
+
+    void undecodableShownAsHexBesideTheReason()
+    {
+        auto catalog = std::make_shared<SchemaCatalog>();
+        catalog->setFetcher([](int) {});
+        SchemaRef ref;
+        ref.id = 7;
+        QString error;
+        catalog->insert(7, PayloadSchema::compile(ref, ReferenceEncoder::fixture(u"payment.avsc"_s), {}, &error));
+        QObject owner;
+        DlqInspectorView inspector(scannerWith(catalog, &owner));
+        QVERIFY(inspect(inspector, 1));
+        QCOMPARE(inspector.payload().kind, DecodedPayload::Kind::Binary);
+        QVERIFY2(inspector.payloadNoteText().startsWith(u"Not decoded: truncated"_s), qPrintable(inspector.payloadNoteText()));
+        QVERIFY(inspector.payloadNoteText().contains(u"(at byte "_s));
+        QVERIFY(inspector.payloadText().startsWith(u"00000000  00 00 00 00 07"_s));
+    }
+};
+
+QTEST_MAIN(TestPayloadInspector)
+#include "tst_payloadinspector.moc"
