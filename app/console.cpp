@@ -7,6 +7,8 @@
 #include "services/inbox/inboxalerts.h"
 #include "services/inbox/inboxboardquery.h"
 #include "services/inbox/inboxkeylookup.h"
+#include "services/inbox/inboxmappingset.h"
+#include "services/inbox/inboxwatch.h"
 #include "models/dlqbrowsermodel.h"
 #include "views/inboxboardview.h"
 #include "models/lagseriesstore.h"
@@ -60,11 +62,11 @@ Console::Console(const ConnectionProfile &profile, QObject *parent)
     , m_window(std::make_unique<MainWindow>(m_connections))
 {
     buildViews();
+    wireInboxBoard(); // before the policy: its mappings are applied as it loads
     wirePolicy();
     wireAlerts();
     wireKafka();
     wireDatabase();
-    wireInboxBoard();
 }
 
 void Console::buildViews()
@@ -80,10 +82,8 @@ void Console::buildViews()
     m_dlqView = new DlqBrowserView(m_dlqScanner);
     m_dlqView->setCluster(m_profile.cluster);
     // Each dead letter's key looked up in the consumers' inboxes: COMPLETED there means a replay is a no-op.
-    auto *inboxLookup = new InboxKeyLookup(this);
-    inboxLookup->setConninfo(m_profile.databaseConninfo);
-    inboxLookup->setMappings(InboxMapping::presets());
-    m_dlqView->model()->setInboxLookup(inboxLookup);
+    m_inboxLookup = new InboxKeyLookup(this);
+    m_dlqView->model()->setInboxLookup(m_inboxLookup);
     m_dlqView->setTopics(m_profile.dlqTopics);
     m_window->addTab(u"dlq"_s, m_dlqView, tr("&DLQ"));
     connect(m_dlqView, &DlqBrowserView::statusMessage, m_window.get(),
@@ -94,10 +94,10 @@ void Console::buildViews()
     m_inboxRowsModel = new InboxRowsModel(this);
     m_inboxRowsView = new InboxRowsView(m_inboxRowsModel);
     m_window->addTab(u"parked"_s, m_inboxRowsView, tr("&Parked"));
-    auto *desk = new RemediationDesk(m_profile, this); // requests, approvals, execution, audit trail
-    desk->addTo(m_window.get());
-    desk->attachDlqBrowser(m_dlqView);
-    desk->attachInboxRows(m_inboxRowsView);
+    m_desk = new RemediationDesk(m_profile, this); // requests, approvals, execution, audit trail
+    m_desk->addTo(m_window.get());
+    m_desk->attachDlqBrowser(m_dlqView);
+    m_desk->attachInboxRows(m_inboxRowsView);
     m_checklistModel = new ChecklistModel(this);
     m_checklistView = new ChecklistView(m_checklistModel);
     m_window->addTab(u"checklist"_s, m_checklistView, tr("C&hecklist"));
@@ -143,8 +143,11 @@ void Console::wirePolicy()
                 slo.insert(consumer.name, *consumer.lagSloMaxLagSeconds);
         }
         m_sloSeconds = slo;
+        const bool mappingsChanged = result.policy.inboxMappings() != m_policy.inboxMappings();
         m_policy = result.policy;
         applyPolicyScope();
+        if (mappingsChanged)
+            applyInboxMappings();
         m_checklistView->setPolicySource(QDir::toNativeSeparators(m_profile.policyPath));
         refreshChecklist();
         if (!result.ok())
@@ -306,24 +309,20 @@ void Console::wireKafka()
 
 void Console::wireInboxBoard()
 {
-    m_inboxView->setMappings(InboxMapping::presets());
-    m_inboxRowsView->setMappings(InboxMapping::presets());
-    if (m_profile.databaseConninfo.isEmpty())
-        return;
-    auto *rowsQuery = new InboxRowsQuery(this);
-    rowsQuery->setConninfo(m_profile.databaseConninfo);
-    connect(m_inboxRowsView, &InboxRowsView::refreshRequested, rowsQuery,
-            [rowsQuery](const InboxMapping &mapping, const QList<InboxState> &states, const QString &text) {
-                rowsQuery->fetch(mapping, states, text);
+    m_inboxRowsQuery = new InboxRowsQuery(this);
+    connect(m_inboxRowsView, &InboxRowsView::refreshRequested, m_inboxRowsQuery,
+            [this](const InboxMapping &mapping, const QList<InboxState> &states, const QString &text) {
+                m_inboxRowsQuery->fetch(mapping, states, text);
             });
-    connect(rowsQuery, &InboxRowsQuery::pageReady, m_inboxRowsModel, &InboxRowsModel::setPage);
-    m_inboxRowsView->requestRefresh();
-    m_inboxQuery = new InboxBoardQuery(this);
-    m_inboxQuery->setConninfo(m_profile.databaseConninfo);
-    connect(m_inboxView, &InboxBoardView::refreshRequested, m_inboxQuery, &InboxBoardQuery::refresh);
-    auto previous = std::make_shared<InboxBoard>();
-    connect(m_inboxQuery, &InboxBoardQuery::boardReady, this, [this, previous](const InboxBoard &board) {
-        m_inboxView->setBoard(board);
+    connect(m_inboxRowsQuery, &InboxRowsQuery::pageReady, m_inboxRowsModel, &InboxRowsModel::setPage);
+    // Every mapped table is read on its own clock; the view shows the selected one's latest board.
+    m_inboxWatch = new InboxWatch(this);
+    connect(m_inboxView, &InboxBoardView::refreshRequested, m_inboxWatch,
+            [this](const InboxMapping &mapping) { m_inboxWatch->refresh(mapping.name); });
+    auto previous = std::make_shared<QHash<QString, InboxBoard>>();
+    connect(m_inboxWatch, &InboxWatch::boardReady, this, [this, previous](const InboxBoard &board) {
+        if (board.mappingName == m_inboxView->currentMapping().name)
+            m_inboxView->setBoard(board);
         if (board.ok()) {
             for (const InboxConsumerCounts &consumer : board.consumers)
                 m_parkedRows.insert(consumer.consumer, consumer.count(InboxState::Parked)
@@ -332,18 +331,32 @@ void Console::wireInboxBoard()
                 m_series->appendSide(LagSeriesStore::Side::InboxFailures, consumer.consumer, board.takenAt,
                                      double(InboxBoard::failedRows(consumer.counts)));
             const double redeliveries = m_inboxModel->redeliveriesPerMinute();
-            if (redeliveries >= 0)
+            if (redeliveries >= 0 && board.mappingName == m_inboxView->currentMapping().name)
                 m_series->appendSide(LagSeriesStore::Side::Duplicates, tr("inbox redeliveries (%1)").arg(board.table),
                                      board.takenAt, redeliveries);
         }
-        InboxAlerts::observe(*m_alerts, board, *previous);
-        *previous = board;
+        InboxAlerts::observe(*m_alerts, board, previous->value(board.mappingName));
+        previous->insert(board.mappingName, board);
     });
-    // The board is cheap (index-backed, one snapshot transaction); every 15 s keeps it current.
-    auto *timer = new QTimer(this);
-    connect(timer, &QTimer::timeout, m_inboxView, &InboxBoardView::requestRefresh);
-    timer->start(15000);
-    m_inboxView->requestRefresh();
+    applyInboxMappings(); // the profile's; the policy's are applied when it loads (wirePolicy)
+}
+
+void Console::applyInboxMappings()
+{
+    // The policy's mappings win over the profile's (ARCHITECTURE.md, Contracts: Inbox mapping).
+    const InboxMappingSet set = InboxMappingSet::resolve(m_policy.inboxMappings(), m_profile.inboxMappings,
+                                                         m_profile.databaseConninfo, m_profile.databases);
+    m_inboxLookup->setMappingSet(set);
+    m_inboxRowsQuery->setMappingSet(set);
+    m_inboxView->setMappings(set.mappings);
+    m_inboxRowsView->setMappings(set.mappings);
+    m_desk->setInboxMappings(set);
+    m_inboxWatch->setMappings(set);
+    m_inboxRowsView->requestRefresh();
+    for (const QString &note : set.notes)
+        m_window->statusBar()->showMessage(note, 15000);
+    if (set.isEmpty())
+        m_inboxView->setBoard(InboxBoard{});
 }
 
 void Console::onSample(const LagSnapshot &snapshot)
@@ -459,7 +472,7 @@ void Console::writeScreenshots(const QString &dir, int warmUpMs)
 {
     // Fresh inbox figures for the picture, rather than the reading taken while the world was empty, and
     // a scan of the first dead-letter topic so the DLQ desk has rows.
-    QTimer::singleShot(std::max(0, warmUpMs - 2000), m_inboxView, &InboxBoardView::requestRefresh);
+    QTimer::singleShot(std::max(0, warmUpMs - 2000), m_inboxWatch, &InboxWatch::refreshAll);
     QTimer::singleShot(std::max(0, warmUpMs - 2000), m_inboxRowsView, &InboxRowsView::requestRefresh);
     m_chartView->setRangeSeconds(300); // a short warm-up fills five minutes better than fifteen
     QTimer::singleShot(std::max(0, warmUpMs - 3000), m_dlqView, [this] {

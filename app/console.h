@@ -20,6 +20,10 @@ class DlqScanner;
 class GroupLagModel;
 class InboxBoardModel;
 class InboxBoardQuery;
+class InboxKeyLookup;
+class InboxRowsQuery;
+class InboxWatch;
+class RemediationDesk;
 class InboxBoardView;
 class InboxRowsModel;
 class InboxRowsView;
@@ -58,6 +62,7 @@ private:
     void wirePolicy();
     void wireAlerts();
     void wireInboxBoard();
+    void applyInboxMappings();
     void onSample(const LagSnapshot &snapshot);
     void refreshChecklist();
     void editProfiles();
@@ -88,7 +93,10 @@ private:
     QHash<QString, double> m_duplicatePercent; // by topic, last minute
     QHash<QString, qint64> m_parkedRows;       // by consumer: parked + failed terminal inbox rows
     InboxBoardModel *m_inboxModel = nullptr;
-    InboxBoardQuery *m_inboxQuery = nullptr;
+    InboxWatch *m_inboxWatch = nullptr;
+    InboxKeyLookup *m_inboxLookup = nullptr;
+    InboxRowsQuery *m_inboxRowsQuery = nullptr;
+    RemediationDesk *m_desk = nullptr;
     InboxBoardView *m_inboxView = nullptr;
     InboxRowsModel *m_inboxRowsModel = nullptr;
     InboxRowsView *m_inboxRowsView = nullptr;

@@ -4,6 +4,8 @@
 
 #include "services/dlq/dlqentryfields.h"
 #include "services/dlq/dlqscanrun.h"
+#include "services/inbox/inboxkeylookup.h"
+#include "services/inbox/inboxsessions.h"
 
 #include <QCommandLineParser>
 #include <QDateTime>
@@ -161,6 +163,35 @@ int dlqScan(const QStringList &arguments)
         return 2;
     }
 
+    DeliveryPolicy policy;
+    InboxMappingSet inboxes;
+    if (!ConnectionOptions::readPolicy(profile, &policy, &inboxes, &error)) {
+        err.write("berth dlq scan: " + error.toUtf8() + '\n');
+        return 2;
+    }
+    // Each dead letter's key in the inbox of the consumer it belongs to (its consumer header, else the
+    // policy consumer whose DLQ topic this is).
+    InboxSessions sessions(inboxes);
+    const auto inboxStates = [&](const QList<DlqEntryFields> &entries) {
+        QHash<QString, QStringList> keysByMapping;
+        for (const DlqEntryFields &e : entries) {
+            const InboxMapping *m = inboxes.find(policy.consumerOfDeadLetter(request.topic, e.consumer));
+            const QString key = e.idempotencyKey.isEmpty() ? e.key : e.idempotencyKey;
+            if (m && !key.isEmpty())
+                keysByMapping[m->name] << key;
+        }
+        QHash<QString, InboxKeyStates> found;
+        for (auto it = keysByMapping.cbegin(); it != keysByMapping.cend(); ++it) {
+            const InboxMapping &m = *inboxes.find(it.key());
+            QString problem;
+            if (PgSession *db = sessions.sessionFor(m, &problem))
+                found.insert(it.key(), InboxKeyLookup::lookup(*db, {m}, it.value(), &problem));
+            if (!problem.isEmpty())
+                err.write("berth dlq scan: inbox " + m.name.toUtf8() + ": " + problem.toUtf8() + '\n');
+        }
+        return found;
+    };
+
     const bool json = parser.isSet(u"json"_s);
     std::signal(SIGINT, onInterrupt);
     std::signal(SIGTERM, onInterrupt);
@@ -174,10 +205,33 @@ int dlqScan(const QStringList &arguments)
     };
     sink.batch = [&](DlqScanBatch &&batch) {
         QByteArray chunk;
+        QList<DlqEntryFields> entries;
+        entries.reserve(batch.entries.size());
+        for (qsizetype i = 0; i < batch.entries.size(); ++i)
+            entries << DlqEntryFields::from(batch.entries[i], *strings);
+        const QHash<QString, InboxKeyStates> states = inboxes.isEmpty() ? QHash<QString, InboxKeyStates>{}
+                                                                         : inboxStates(entries);
         for (qsizetype i = 0; i < batch.entries.size(); ++i) {
-            const DlqEntryFields e = DlqEntryFields::from(batch.entries[i], *strings);
+            const DlqEntryFields &e = entries.at(i);
             if (json) {
-                chunk += line(entryToJson(e, batch.groupIds[i]));
+                QJsonObject o = entryToJson(e, batch.groupIds[i]);
+                const QString consumer = policy.consumerOfDeadLetter(request.topic, e.consumer);
+                if (const InboxMapping *m = inboxes.find(consumer); m && states.contains(m->name)) {
+                    const QString key = e.idempotencyKey.isEmpty() ? e.key : e.idempotencyKey;
+                    const auto hit = states.value(m->name).constFind(key);
+                    QJsonObject inbox{{u"consumer"_s, consumer}, {u"table"_s, m->qualifiedTable()}};
+                    if (hit == states.value(m->name).cend()) {
+                        inbox.insert(u"state"_s, u"absent"_s);
+                    } else {
+                        inbox.insert(u"status"_s, hit->status);
+                        inbox.insert(u"state"_s, InboxMapping::stateKey(hit->state).isEmpty()
+                                                     ? u"unknown"_s
+                                                     : InboxMapping::stateKey(hit->state));
+                        inbox.insert(u"replayIsNoOp"_s, !m->retakesFrom(hit->state));
+                    }
+                    o.insert(u"inbox"_s, inbox);
+                }
+                chunk += line(o);
             } else {
                 const QString text =
                     QString::number(e.partition) + u'/' + QString::number(e.offset) + u'\t'

@@ -1,10 +1,13 @@
 #pragma once
 
+#include "services/inbox/inboxmapping.h"
 #include "services/kafka/kafkaconfig.h"
+
+#include <QMap>
 
 #include <QStringList>
 
-// What the console connects to: one cluster and the consumer's inbox database.
+// What the console connects to: one cluster, the default inbox database, and the services' own databases.
 struct ConnectionProfile {
     QString name;
     KafkaProperties cluster;
@@ -14,5 +17,11 @@ struct ConnectionProfile {
     QString databaseConninfo;  // libpq conninfo or URI; empty: no inbox database
     QString databaseLabel;     // shown instead of the conninfo (which may hold a password)
     QString policyPath;        // delivery policy (YAML): lag SLOs per consumer group
+    // Inbox mappings saved by the mapping editor; a mapping the policy states for the same consumer wins
+    // (ARCHITECTURE.md, Contracts: Inbox mapping).
+    QList<InboxMapping> inboxMappings;
+    // Named inbox databases a mapping's `database` may name (one database per service): name -> conninfo.
+    // Their passwords live in the keychain ("db/<name>/password"), never here once saved.
+    QMap<QString, QString> databases;
     int sampleIntervalMs = 5000;
 };

@@ -57,6 +57,11 @@ bool isSecretKafkaProperty(QStringView key)
         || key == u"ssl_key" || key == u"sasl.oauthbearer.config" || key == u"sasl.oauthbearer.client.secret";
 }
 
+QString namedDatabasePasswordId(const QString &name)
+{
+    return u"db/"_s + name + u"/password"_s;
+}
+
 QHash<QString, QString> extract(ConnectionProfile *profile)
 {
     QHash<QString, QString> secrets;
@@ -70,6 +75,11 @@ QHash<QString, QString> extract(ConnectionProfile *profile)
     profile->databaseConninfo = stripPassword(profile->databaseConninfo, &password);
     if (!password.isEmpty())
         secrets.insert(QString::fromLatin1(DatabasePasswordId), password);
+    for (auto it = profile->databases.begin(); it != profile->databases.end(); ++it) {
+        *it = stripPassword(*it, &password);
+        if (!password.isEmpty())
+            secrets.insert(namedDatabasePasswordId(it.key()), password);
+    }
     return secrets;
 }
 
@@ -77,6 +87,10 @@ bool hasPlaceFor(const ConnectionProfile &profile, const QString &id)
 {
     if (id == QLatin1StringView(DatabasePasswordId))
         return !profile.databaseConninfo.trimmed().isEmpty();
+    for (auto it = profile.databases.cbegin(); it != profile.databases.cend(); ++it) {
+        if (id == namedDatabasePasswordId(it.key()))
+            return true;
+    }
     return std::any_of(profile.cluster.cbegin(), profile.cluster.cend(),
                        [&](const auto &property) { return kafkaId(property.first) == id; });
 }
@@ -91,6 +105,11 @@ void apply(ConnectionProfile *profile, const QHash<QString, QString> &secrets)
     const auto password = secrets.constFind(QString::fromLatin1(DatabasePasswordId));
     if (password != secrets.cend() && !password->isEmpty())
         profile->databaseConninfo = withPassword(profile->databaseConninfo, *password);
+    for (auto it = profile->databases.begin(); it != profile->databases.end(); ++it) {
+        const auto named = secrets.constFind(namedDatabasePasswordId(it.key()));
+        if (named != secrets.cend() && !named->isEmpty())
+            *it = withPassword(*it, *named);
+    }
 }
 
 QString stripPassword(const QString &conninfo, QString *password)

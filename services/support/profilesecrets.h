@@ -11,6 +11,8 @@
 // "kafka/<property>" for a librdkafka property, "db/password" for the database password.
 namespace ProfileSecrets {
 inline constexpr char DatabasePasswordId[] = "db/password";
+// The secret id of a named database's password ("db/<name>/password").
+QString namedDatabasePasswordId(const QString &name);
 
 // librdkafka properties that hold a secret (passwords, client secrets, private keys), as opposed to paths.
 bool isSecretKafkaProperty(QStringView key);
