@@ -353,10 +353,48 @@ void Console::applyInboxMappings()
     m_desk->setInboxMappings(set);
     m_inboxWatch->setMappings(set);
     m_inboxRowsView->requestRefresh();
+    wireServiceDatabases(set);
     for (const QString &note : set.notes)
         m_window->statusBar()->showMessage(note, 15000);
     if (set.isEmpty())
         m_inboxView->setBoard(InboxBoard{});
+}
+
+void Console::wireServiceDatabases(const InboxMappingSet &set)
+{
+    // One connection per service database beside the default one, each with its own row and state.
+    QStringList inUse = set.conninfos();
+    inUse.removeAll(m_profile.databaseConninfo);
+    for (auto it = m_serviceDatabases.begin(); it != m_serviceDatabases.end();) {
+        if (inUse.contains(it.key())) {
+            ++it;
+            continue;
+        }
+        it.value()->deleteLater();
+        it = m_serviceDatabases.erase(it);
+    }
+    m_connections->keepInboxDatabases(inUse);
+    for (const QString &conninfo : std::as_const(inUse)) {
+        const QString title = set.databaseTitle(conninfo);
+        if (m_serviceDatabases.contains(conninfo)) {
+            m_connections->setInboxDatabase(conninfo, title, ConnectionsModel::Health::Unknown, tr("connecting…"), {});
+            continue;
+        }
+        auto *connection = new PgConnection(this);
+        m_serviceDatabases.insert(conninfo, connection);
+        m_connections->setInboxDatabase(conninfo, title, ConnectionsModel::Health::Unknown, tr("connecting…"), {});
+        connect(connection, &PgConnection::stateChanged, this,
+                [this, conninfo, title](PgConnection::State state, const QString &detail) {
+                    using Health = ConnectionsModel::Health;
+                    const bool up = state == PgConnection::State::Connected;
+                    const bool trying = state == PgConnection::State::Connecting;
+                    m_connections->setInboxDatabase(conninfo, title,
+                                                    up ? Health::Good : trying ? Health::Unknown : Health::Down,
+                                                    up ? tr("connected") : trying ? tr("connecting…") : tr("unavailable"),
+                                                    detail);
+                });
+        connection->open(conninfo);
+    }
 }
 
 void Console::onSample(const LagSnapshot &snapshot)

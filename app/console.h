@@ -21,6 +21,7 @@ class GroupLagModel;
 class InboxBoardModel;
 class InboxBoardQuery;
 class InboxKeyLookup;
+struct InboxMappingSet;
 class InboxRowsQuery;
 class InboxWatch;
 class RemediationDesk;
@@ -63,6 +64,7 @@ private:
     void wireAlerts();
     void wireInboxBoard();
     void applyInboxMappings();
+    void wireServiceDatabases(const InboxMappingSet &set);
     void onSample(const LagSnapshot &snapshot);
     void refreshChecklist();
     void editProfiles();
@@ -94,6 +96,7 @@ private:
     QHash<QString, qint64> m_parkedRows;       // by consumer: parked + failed terminal inbox rows
     InboxBoardModel *m_inboxModel = nullptr;
     InboxWatch *m_inboxWatch = nullptr;
+    QHash<QString, PgConnection *> m_serviceDatabases; // by conninfo: the services' own inbox databases
     InboxKeyLookup *m_inboxLookup = nullptr;
     InboxRowsQuery *m_inboxRowsQuery = nullptr;
     RemediationDesk *m_desk = nullptr;

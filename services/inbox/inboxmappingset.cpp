@@ -92,3 +92,13 @@ QList<InboxMapping> InboxMappingSet::mappingsOn(const QString &conninfo) const
     }
     return out;
 }
+
+QString InboxMappingSet::databaseTitle(const QString &conninfo) const
+{
+    const QList<InboxMapping> on = mappingsOn(conninfo);
+    QStringList names;
+    for (const InboxMapping &m : on)
+        names << m.name;
+    const QString label = on.isEmpty() ? QString() : databaseLabel(on.first());
+    return label + u": "_s + names.join(u", "_s);
+}

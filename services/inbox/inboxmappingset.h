@@ -35,6 +35,8 @@ struct InboxMappingSet {
     // Distinct conninfos in first-use order (one connection each), and the mappings on one of them.
     QStringList conninfos() const;
     QList<InboxMapping> mappingsOn(const QString &conninfo) const;
+    // "payments-db: payment-capture, refunds" for the connections panel (never a password).
+    QString databaseTitle(const QString &conninfo) const;
 
     friend bool operator==(const InboxMappingSet &, const InboxMappingSet &) = default;
 };

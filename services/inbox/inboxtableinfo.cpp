@@ -13,7 +13,7 @@ InboxTableInfo InboxTableInfo::read(PgSession &session, const QString &schema, c
     // The escaped name is a value here: to_regclass parses it, nothing is spliced into SQL.
     const PgResult r = session.exec(
         u"SELECT c.relkind::text AS kind, c.reltuples::float8 AS estimate, "
-        u"has_table_privilege(c.oid, 'SELECT') AS can_select, has_table_privilege(c.oid, 'UPDATE') AS can_update, "
+        u"has_table_privilege(c.oid, 'SELECT') AS can_select, has_any_column_privilege(c.oid, 'UPDATE') AS can_update, "
         u"has_table_privilege(c.oid, 'DELETE') AS can_delete, a.attname::text AS column, "
         u"format_type(a.atttypid, a.atttypmod) AS type "
         u"FROM pg_class AS c LEFT JOIN pg_attribute AS a ON a.attrelid = c.oid AND a.attnum > 0 "
