@@ -1,5 +1,6 @@
 #include "connectionoptions.h"
 
+#include "services/policy/policyloader.h"
 #include "services/support/profilesecrets.h"
 #include "services/support/profilestore.h"
 
@@ -15,6 +16,10 @@ void add(QCommandLineParser &parser)
     parser.addOption({u"group"_s, u"A consumer group to watch (repeatable); needed where brokers cannot list groups."_s,
                       u"name"_s});
     parser.addOption({u"db"_s, u"Inbox database: libpq conninfo, URI or service=name."_s, u"conninfo"_s});
+    parser.addOption({u"policy"_s,
+                      u"Delivery policy file (YAML): its consumer groups are watched and its inbox mappings read "
+                      u"(mappings naming no database use --db)."_s,
+                      u"file"_s});
     parser.addOption({u"profile"_s, u"A saved connection profile (File > Connection profiles); the options above override it."_s,
                       u"name"_s});
 }
@@ -22,7 +27,7 @@ void add(QCommandLineParser &parser)
 bool hasConnectionOptions(const QCommandLineParser &parser)
 {
     return parser.isSet(u"bootstrap"_s) || parser.isSet(u"db"_s) || parser.isSet(u"property"_s)
-        || parser.isSet(u"group"_s) || parser.isSet(u"profile"_s);
+        || parser.isSet(u"group"_s) || parser.isSet(u"profile"_s) || parser.isSet(u"policy"_s);
 }
 
 ConnectionProfile read(const QCommandLineParser &parser, QStringList *secretIds)
@@ -35,6 +40,8 @@ ConnectionProfile read(const QCommandLineParser &parser, QStringList *secretIds)
             profile = stored->profile;
             if (secretIds)
                 *secretIds = stored->secretIds;
+            if (parser.isSet(u"policy"_s))
+                profile.policyPath = parser.value(u"policy"_s);
             if (!parser.isSet(u"bootstrap"_s) && !parser.isSet(u"db"_s) && !parser.isSet(u"group"_s))
                 return profile;
         }
@@ -58,7 +65,24 @@ ConnectionProfile read(const QCommandLineParser &parser, QStringList *secretIds)
     // The conninfo is kept only when it carries no password; secrets never go to the settings file.
     if (parser.isSet(u"db"_s) || profile.databaseConninfo.isEmpty())
         profile.databaseConninfo = parser.isSet(u"db"_s) ? parser.value(u"db"_s) : settings.value(u"profile/db"_s).toString();
+    if (parser.isSet(u"policy"_s))
+        profile.policyPath = parser.value(u"policy"_s);
     return profile;
+}
+
+bool readPolicy(const ConnectionProfile &profile, DeliveryPolicy *policy, InboxMappingSet *mappings, QString *error)
+{
+    if (!profile.policyPath.isEmpty()) {
+        const PolicyLoadResult loaded = loadPolicyFile(profile.policyPath);
+        if (!loaded.ok()) {
+            *error = loaded.messages().join(u"\n"_s);
+            return false;
+        }
+        *policy = loaded.policy;
+    }
+    *mappings = InboxMappingSet::resolve(policy->inboxMappings(), profile.inboxMappings, profile.databaseConninfo,
+                                         profile.databases);
+    return true;
 }
 
 void remember(const ConnectionProfile &profile)

@@ -1,10 +1,13 @@
 #pragma once
 
+#include "services/inbox/inboxmappingset.h"
+#include "services/policy/deliverypolicy.h"
 #include "services/support/connectionprofile.h"
 
 #include <QCommandLineParser>
 
-// The connection options every subcommand understands: --bootstrap, --property, --group, --db, --profile.
+// The connection options every subcommand understands: --bootstrap, --property, --group, --db, --policy,
+// --profile.
 namespace ConnectionOptions {
 void add(QCommandLineParser &parser);
 // Falls back to the last profile used by the console (settings) for what the command line leaves out.
@@ -12,4 +15,7 @@ void add(QCommandLineParser &parser);
 ConnectionProfile read(const QCommandLineParser &parser, QStringList *secretIds = nullptr);
 bool hasConnectionOptions(const QCommandLineParser &parser);
 void remember(const ConnectionProfile &profile);
+// The profile's policy (when it names one; errors as "file:line:column: ..." lines) and the inbox mappings in
+// force: the policy's over the profile's, --db as the default database.
+bool readPolicy(const ConnectionProfile &profile, DeliveryPolicy *policy, InboxMappingSet *mappings, QString *error);
 }

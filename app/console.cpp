@@ -5,6 +5,8 @@
 #include "models/grouplagmodel.h"
 #include "models/inboxboardmodel.h"
 #include "services/inbox/inboxkeylookup.h"
+#include "services/inbox/inboxmappingset.h"
+#include "services/inbox/inboxwatch.h"
 #include "models/dlqbrowsermodel.h"
 #include "views/inboxboardview.h"
 #include "models/lagseriesstore.h"
@@ -60,11 +62,11 @@ Console::Console(const ConnectionProfile &profile, QObject *parent)
     , m_window(std::make_unique<MainWindow>(m_connections))
 {
     buildViews();
+    wireInboxBoard(); // before the policy: its mappings are applied as it loads
     wirePolicy();
     wireAlerts();
     wireKafka();
     wireDatabase();
-    wireInboxBoard();
     refreshThresholds();
 }
 
@@ -80,10 +82,8 @@ void Console::buildViews()
     m_dlqView = new DlqBrowserView(m_dlqScanner);
     m_dlqView->setCluster(m_profile.cluster);
     // Each dead letter's key looked up in the consumers' inboxes: COMPLETED there means a replay is a no-op.
-    auto *inboxLookup = new InboxKeyLookup(this);
-    inboxLookup->setConninfo(m_profile.databaseConninfo);
-    inboxLookup->setMappings(InboxMapping::presets());
-    m_dlqView->model()->setInboxLookup(inboxLookup);
+    m_inboxLookup = new InboxKeyLookup(this);
+    m_dlqView->model()->setInboxLookup(m_inboxLookup);
     m_dlqView->setTopics(m_profile.dlqTopics);
     m_window->addTab(u"dlq"_s, m_dlqView, tr("&DLQ"));
     if (m_schemaRegistry)
@@ -97,10 +97,10 @@ void Console::buildViews()
     m_inboxRowsModel = new InboxRowsModel(this);
     m_inboxRowsView = new InboxRowsView(m_inboxRowsModel);
     m_window->addTab(u"parked"_s, m_inboxRowsView, tr("&Parked"));
-    auto *desk = new RemediationDesk(m_profile, this); // requests, approvals, execution, audit trail
-    desk->addTo(m_window.get());
-    desk->attachDlqBrowser(m_dlqView);
-    desk->attachInboxRows(m_inboxRowsView);
+    m_desk = new RemediationDesk(m_profile, this); // requests, approvals, execution, audit trail
+    m_desk->addTo(m_window.get());
+    m_desk->attachDlqBrowser(m_dlqView);
+    m_desk->attachInboxRows(m_inboxRowsView);
     m_checklistModel = new ChecklistModel(this);
     m_checklistView = new ChecklistView(m_checklistModel);
     m_window->addTab(u"checklist"_s, m_checklistView, tr("C&hecklist"));
@@ -169,8 +169,11 @@ void Console::wirePolicy()
     // The policy is the team's contract: edits to the file apply to the alert thresholds at once.
     auto *watcher = new PolicyWatcher(this);
     connect(watcher, &PolicyWatcher::policyChanged, this, [this](const PolicyLoadResult &result) {
+        const bool mappingsChanged = result.policy.inboxMappings() != m_policy.inboxMappings();
         m_policy = result.policy;
         applyPolicyScope();
+        if (mappingsChanged)
+            applyInboxMappings();
         m_thresholdsStale = true;
         refreshThresholds();
         const int slos = int(std::count_if(m_policy.consumers.cbegin(), m_policy.consumers.cend(),
@@ -289,10 +292,6 @@ void Console::wireKafka()
         QSettings().setValue(u"lag/allowedLag"_s, messages);
     });
     monitor.duplicateTopics = m_profile.duplicateTopics;
-    // Every preset mapping's board is read on the monitor's clock (alerts per mapping); the inbox view
-    // shows the one it has selected.
-    monitor.inboxConninfo = m_profile.databaseConninfo;
-    monitor.inboxMappings = InboxMapping::presets();
     connect(m_monitor, &MonitorService::duplicatesUpdated, this, [this](const DuplicateStats &stats) {
         QStringList parts;
             for (auto it = stats.topics.cbegin(); it != stats.topics.cend(); ++it)
@@ -315,23 +314,18 @@ void Console::wireKafka()
 
 void Console::wireInboxBoard()
 {
-    m_inboxView->setMappings(InboxMapping::presets());
-    m_inboxRowsView->setMappings(InboxMapping::presets());
-    if (m_profile.databaseConninfo.isEmpty())
-        return;
-    auto *rowsQuery = new InboxRowsQuery(this);
-    rowsQuery->setConninfo(m_profile.databaseConninfo);
-    connect(m_inboxRowsView, &InboxRowsView::refreshRequested, rowsQuery,
-            [rowsQuery](const InboxMapping &mapping, const QList<InboxState> &states, const QString &text) {
-                rowsQuery->fetch(mapping, states, text);
+    m_inboxRowsQuery = new InboxRowsQuery(this);
+    connect(m_inboxRowsView, &InboxRowsView::refreshRequested, m_inboxRowsQuery,
+            [this](const InboxMapping &mapping, const QList<InboxState> &states, const QString &text) {
+                m_inboxRowsQuery->fetch(mapping, states, text);
             });
-    connect(rowsQuery, &InboxRowsQuery::pageReady, m_inboxRowsModel, &InboxRowsModel::setPage);
-    m_inboxRowsView->requestRefresh();
+    connect(m_inboxRowsQuery, &InboxRowsQuery::pageReady, m_inboxRowsModel, &InboxRowsModel::setPage);
+    // The monitor reads every mapped table on its own clock (alerts per mapping); the view shows the
+    // selected one's latest board.
     connect(m_inboxView, &InboxBoardView::refreshRequested, m_monitor, &MonitorService::refreshInbox);
     connect(m_monitor, &MonitorService::boardReady, this, [this](const InboxBoard &board) {
-        if (board.mappingName != m_inboxView->currentMapping().name)
-            return; // another mapping's reading: its alerts are the monitor's, the view shows its own
-        m_inboxView->setBoard(board);
+        if (board.mappingName == m_inboxView->currentMapping().name)
+            m_inboxView->setBoard(board);
         if (board.ok()) {
             for (const InboxConsumerCounts &consumer : board.consumers)
                 m_parkedRows.insert(consumer.consumer, consumer.count(InboxState::Parked)
@@ -340,13 +334,68 @@ void Console::wireInboxBoard()
                 m_series->appendSide(LagSeriesStore::Side::InboxFailures, consumer.consumer, board.takenAt,
                                      double(InboxBoard::failedRows(consumer.counts)));
             const double redeliveries = m_inboxModel->redeliveriesPerMinute();
-            if (redeliveries >= 0)
+            if (redeliveries >= 0 && board.mappingName == m_inboxView->currentMapping().name)
                 m_series->appendSide(LagSeriesStore::Side::Duplicates, tr("inbox redeliveries (%1)").arg(board.table),
                                      board.takenAt, redeliveries);
         }
     });
-    // The monitor reads every mapping's board on its clock; the view asks for its own at once.
-    m_inboxView->requestRefresh();
+    applyInboxMappings(); // the profile's; the policy's are applied when it loads (wirePolicy)
+}
+
+void Console::applyInboxMappings()
+{
+    // The policy's mappings win over the profile's (ARCHITECTURE.md, Contracts: Inbox mapping).
+    const InboxMappingSet set = InboxMappingSet::resolve(m_policy.inboxMappings(), m_profile.inboxMappings,
+                                                         m_profile.databaseConninfo, m_profile.databases);
+    m_inboxLookup->setMappingSet(set);
+    m_inboxRowsQuery->setMappingSet(set);
+    m_inboxView->setMappings(set.mappings);
+    m_inboxRowsView->setMappings(set.mappings);
+    m_desk->setInboxMappings(set);
+    m_monitor->setInboxMappings(set);
+    m_inboxRowsView->requestRefresh();
+    wireServiceDatabases(set);
+    for (const QString &note : set.notes)
+        m_window->statusBar()->showMessage(note, 15000);
+    if (set.isEmpty())
+        m_inboxView->setBoard(InboxBoard{});
+}
+
+void Console::wireServiceDatabases(const InboxMappingSet &set)
+{
+    // One connection per service database beside the default one, each with its own row and state.
+    QStringList inUse = set.conninfos();
+    inUse.removeAll(m_profile.databaseConninfo);
+    for (auto it = m_serviceDatabases.begin(); it != m_serviceDatabases.end();) {
+        if (inUse.contains(it.key())) {
+            ++it;
+            continue;
+        }
+        it.value()->deleteLater();
+        it = m_serviceDatabases.erase(it);
+    }
+    m_connections->keepInboxDatabases(inUse);
+    for (const QString &conninfo : std::as_const(inUse)) {
+        const QString title = set.databaseTitle(conninfo);
+        if (m_serviceDatabases.contains(conninfo)) {
+            m_connections->setInboxDatabase(conninfo, title, ConnectionsModel::Health::Unknown, tr("connecting…"), {});
+            continue;
+        }
+        auto *connection = new PgConnection(this);
+        m_serviceDatabases.insert(conninfo, connection);
+        m_connections->setInboxDatabase(conninfo, title, ConnectionsModel::Health::Unknown, tr("connecting…"), {});
+        connect(connection, &PgConnection::stateChanged, this,
+                [this, conninfo, title](PgConnection::State state, const QString &detail) {
+                    using Health = ConnectionsModel::Health;
+                    const bool up = state == PgConnection::State::Connected;
+                    const bool trying = state == PgConnection::State::Connecting;
+                    m_connections->setInboxDatabase(conninfo, title,
+                                                    up ? Health::Good : trying ? Health::Unknown : Health::Down,
+                                                    up ? tr("connected") : trying ? tr("connecting…") : tr("unavailable"),
+                                                    detail);
+                });
+        connection->open(conninfo);
+    }
 }
 
 void Console::onSample(const LagSnapshot &snapshot)
@@ -479,7 +528,7 @@ void Console::writeScreenshots(const QString &dir, int warmUpMs)
 {
     // Fresh inbox figures for the picture, rather than the reading taken while the world was empty, and
     // a scan of the first dead-letter topic so the DLQ desk has rows.
-    QTimer::singleShot(std::max(0, warmUpMs - 2000), m_inboxView, &InboxBoardView::requestRefresh);
+    QTimer::singleShot(std::max(0, warmUpMs - 2000), m_monitor, &MonitorService::refreshAllInboxes);
     QTimer::singleShot(std::max(0, warmUpMs - 2000), m_inboxRowsView, &InboxRowsView::requestRefresh);
     m_chartView->setRangeSeconds(300); // a short warm-up fills five minutes better than fifteen
     QTimer::singleShot(std::max(0, warmUpMs - 3000), m_dlqView, [this] {

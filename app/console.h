@@ -22,6 +22,11 @@ class SchemaCatalog;
 class SchemaRegistryClient;
 class GroupLagModel;
 class InboxBoardModel;
+class InboxBoardQuery;
+class InboxKeyLookup;
+struct InboxMappingSet;
+class InboxRowsQuery;
+class RemediationDesk;
 class InboxBoardView;
 class InboxRowsModel;
 class InboxRowsView;
@@ -61,6 +66,8 @@ private:
     void wirePolicy();
     void wireAlerts();
     void wireInboxBoard();
+    void applyInboxMappings();
+    void wireServiceDatabases(const InboxMappingSet &set);
     void onSample(const LagSnapshot &snapshot);
     void refreshChecklist();
     void refreshThresholds();
@@ -95,6 +102,10 @@ private:
     QHash<QString, double> m_duplicatePercent; // by topic, last minute
     QHash<QString, qint64> m_parkedRows;       // by consumer: parked + failed terminal inbox rows
     InboxBoardModel *m_inboxModel = nullptr;
+    QHash<QString, PgConnection *> m_serviceDatabases; // by conninfo: the services' own inbox databases
+    InboxKeyLookup *m_inboxLookup = nullptr;
+    InboxRowsQuery *m_inboxRowsQuery = nullptr;
+    RemediationDesk *m_desk = nullptr;
     InboxBoardView *m_inboxView = nullptr;
     InboxRowsModel *m_inboxRowsModel = nullptr;
     InboxRowsView *m_inboxRowsView = nullptr;

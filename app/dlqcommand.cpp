@@ -8,6 +8,8 @@
 #include "services/payload/schemacatalog.h"
 #include "services/payload/schemaregistryclient.h"
 #include "services/dlq/dlqscanrun.h"
+#include "services/inbox/inboxkeylookup.h"
+#include "services/inbox/inboxsessions.h"
 
 #include <QCommandLineParser>
 #include <QDateTime>
@@ -173,6 +175,35 @@ int dlqScan(const QStringList &arguments)
         return 2;
     }
 
+    DeliveryPolicy policy;
+    InboxMappingSet inboxes;
+    if (!ConnectionOptions::readPolicy(profile, &policy, &inboxes, &error)) {
+        err.write("berth dlq scan: " + error.toUtf8() + '\n');
+        return 2;
+    }
+    // Each dead letter's key in the inbox of the consumer it belongs to (its consumer header, else the
+    // policy consumer whose DLQ topic this is).
+    InboxSessions sessions(inboxes);
+    const auto inboxStates = [&](const QList<DlqEntryFields> &entries) {
+        QHash<QString, QStringList> keysByMapping;
+        for (const DlqEntryFields &e : entries) {
+            const InboxMapping *m = inboxes.find(policy.consumerOfDeadLetter(request.topic, e.consumer));
+            const QString key = e.idempotencyKey.isEmpty() ? e.key : e.idempotencyKey;
+            if (m && !key.isEmpty())
+                keysByMapping[m->name] << key;
+        }
+        QHash<QString, InboxKeyStates> found;
+        for (auto it = keysByMapping.cbegin(); it != keysByMapping.cend(); ++it) {
+            const InboxMapping &m = *inboxes.find(it.key());
+            QString problem;
+            if (PgSession *db = sessions.sessionFor(m, &problem))
+                found.insert(it.key(), InboxKeyLookup::lookup(*db, {m}, it.value(), &problem));
+            if (!problem.isEmpty())
+                err.write("berth dlq scan: inbox " + m.name.toUtf8() + ": " + problem.toUtf8() + '\n');
+        }
+        return found;
+    };
+
     const bool json = parser.isSet(u"json"_s);
     // Payloads: read back by coordinates and decoded; schemas from the registry (its client on a thread of
     // its own with an event loop, as this thread blocks in the scan) and from local files.
@@ -222,6 +253,12 @@ int dlqScan(const QStringList &arguments)
     };
     sink.batch = [&](DlqScanBatch &&batch) {
         QByteArray chunk;
+        QList<DlqEntryFields> entries;
+        entries.reserve(batch.entries.size());
+        for (qsizetype i = 0; i < batch.entries.size(); ++i)
+            entries << DlqEntryFields::from(batch.entries[i], *strings);
+        const QHash<QString, InboxKeyStates> states = inboxes.isEmpty() ? QHash<QString, InboxKeyStates>{}
+                                                                         : inboxStates(entries);
         QHash<DlqPayloadReader::Coordinates, DlqPayloadReader::Payload> values;
         if (payloadReader) {
             QList<DlqPayloadReader::Coordinates> coordinates;
@@ -233,7 +270,7 @@ int dlqScan(const QStringList &arguments)
                 err.write("berth dlq scan: payloads: " + readError.toUtf8() + '\n');
         }
         for (qsizetype i = 0; i < batch.entries.size(); ++i) {
-            const DlqEntryFields e = DlqEntryFields::from(batch.entries[i], *strings);
+            const DlqEntryFields &e = entries.at(i);
             if (json) {
                 QJsonObject o = entryToJson(e, batch.groupIds[i]);
                 if (payloadReader) {
@@ -242,6 +279,22 @@ int dlqScan(const QStringList &arguments)
                         DlqRecordFormat::putPayload(o, it->decoded, it->value);
                     else
                         o.insert(u"payloadError"_s, u"the record could not be read back"_s);
+                }
+                const QString consumer = policy.consumerOfDeadLetter(request.topic, e.consumer);
+                if (const InboxMapping *m = inboxes.find(consumer); m && states.contains(m->name)) {
+                    const QString key = e.idempotencyKey.isEmpty() ? e.key : e.idempotencyKey;
+                    const auto hit = states.value(m->name).constFind(key);
+                    QJsonObject inbox{{u"consumer"_s, consumer}, {u"table"_s, m->qualifiedTable()}};
+                    if (hit == states.value(m->name).cend()) {
+                        inbox.insert(u"state"_s, u"absent"_s);
+                    } else {
+                        inbox.insert(u"status"_s, hit->status);
+                        inbox.insert(u"state"_s, InboxMapping::stateKey(hit->state).isEmpty()
+                                                     ? u"unknown"_s
+                                                     : InboxMapping::stateKey(hit->state));
+                        inbox.insert(u"replayIsNoOp"_s, !m->retakesFrom(hit->state));
+                    }
+                    o.insert(u"inbox"_s, inbox);
                 }
                 chunk += line(o);
             } else {

@@ -1,11 +1,14 @@
 #include "commands.h"
 #include "connectionoptions.h"
 
+#include "services/inbox/inboxboardjson.h"
+#include "services/inbox/inboxboardquery.h"
 #include "services/kafka/clusterinspector.h"
 #include "services/monitor/lagsampler.h"
 #include "services/monitor/offsetpeeker.h"
 #include "services/monitor/lagsnapshotjson.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QLocale>
 #include <QTextStream>
@@ -29,6 +32,12 @@ int lag(const QStringList &arguments)
         return 2;
     }
     QString error;
+    DeliveryPolicy policy;
+    InboxMappingSet inboxes;
+    if (!ConnectionOptions::readPolicy(profile, &policy, &inboxes, &error)) {
+        err << "berth lag: " << error << "\n";
+        return 2;
+    }
     auto inspector = ClusterInspector::create(profile.cluster, &error);
     if (!inspector) {
         err << "berth lag: " << error << "\n";
@@ -37,15 +46,50 @@ int lag(const QStringList &arguments)
     LagSampler::Settings settings;
     settings.cluster = profile.cluster;
     settings.namedGroups = profile.namedGroups;
+    for (const QString &group : policy.consumerGroups()) { // the policy lists what must be watched
+        if (!settings.namedGroups.contains(group))
+            settings.namedGroups.append(group);
+    }
     settings.requestTimeoutMs = parser.value(u"timeout"_s).toInt();
     // One shot: there is no history to interpolate over, so time lag comes from peeking at the records.
     auto peeker = OffsetPeeker::create(profile.cluster, &error);
     LagHistory history;
     const LagSnapshot snapshot = LagSampler::sampleOnce(*inspector, settings, history, peeker.get());
+    // Every mapped inbox, each in its own database.
+    QList<InboxBoard> boards;
+    for (const InboxMapping &mapping : std::as_const(inboxes.mappings)) {
+        QString problem;
+        const QString conninfo = inboxes.conninfoFor(mapping, &problem);
+        InboxBoard board = conninfo.isEmpty() ? InboxBoard{} : InboxBoardQuery::collect(conninfo, mapping);
+        if (conninfo.isEmpty()) {
+            board.mappingName = mapping.name;
+            board.table = mapping.qualifiedTable();
+            board.error = problem;
+        }
+        board.database = inboxes.databaseLabel(mapping);
+        boards << board;
+    }
     QTextStream out(stdout);
     if (parser.isSet(u"json"_s)) {
-        out << QJsonDocument(lagSnapshotToJson(snapshot)).toJson(QJsonDocument::Indented);
+        QJsonObject json = lagSnapshotToJson(snapshot);
+        if (!inboxes.isEmpty()) {
+            QJsonArray list;
+            for (const InboxBoard &board : std::as_const(boards))
+                list.append(inboxBoardToJson(board));
+            json.insert(u"inboxes"_s, list);
+        }
+        out << QJsonDocument(json).toJson(QJsonDocument::Indented);
     } else {
+        for (const InboxBoard &board : std::as_const(boards)) {
+            out << "inbox\t" << board.mappingName << '\t' << board.table << " (" << board.database << ")\t";
+            if (!board.ok()) {
+                out << "error: " << board.error << '\n';
+                continue;
+            }
+            for (int st = 0; st < InboxStateCount; ++st)
+                out << inboxStateName(InboxState(st)) << ' ' << board.totals[size_t(st)] << (st + 1 < InboxStateCount ? ", " : "");
+            out << "\tstuck " << board.stuckCount << '\n';
+        }
         for (const auto &row : snapshot.rows)
             out << lagStatusName(row.status) << '\t' << row.group << '\t' << row.topic << '[' << row.partition
                 << "]\tcommitted " << row.committed << "\tend " << row.end << "\tlag " << row.lag << "\ttime lag "

@@ -23,6 +23,8 @@ using namespace Qt::StringLiterals;
 RemediationDesk::RemediationDesk(const ConnectionProfile &profile, QObject *parent)
     : QObject(parent)
     , m_profile(profile)
+    // The profile's own mappings until the console hands over the policy's (setInboxMappings).
+    , m_inboxMappings(InboxMappingSet::resolve({}, profile.inboxMappings, profile.databaseConninfo, profile.databases))
     , m_watcher(new AuditWatcher(this))
     , m_trailQuery(new AuditTrailQuery(this))
     , m_records(new DlqScanner(this))
@@ -67,7 +69,7 @@ RemediationSetup RemediationDesk::setup() const
     // The profile's database holds the consumers' inboxes as well as the audit schema.
     setup.inboxConninfo = m_profile.databaseConninfo;
     setup.policyPath = m_profile.policyPath;
-    setup.inboxMappings = InboxMapping::presets();
+    setup.inboxMappings = m_inboxMappings;
     return setup;
 }
 
@@ -213,7 +215,7 @@ void RemediationDesk::wireExecution()
     connect(m_executionPanel, &ReplayExecutionPanel::executeRequested, this, [this](qint64 id, int canary) {
         ReplayOptions options;
         options.canaryCount = canary;
-        options.inboxMappings = InboxMapping::presets();
+        options.inboxMappings = m_inboxMappings;
         // The inbox rows a skip or delete names live in the profile's database: the audit session serves.
         if (!m_replay->start(m_profile.databaseConninfo, m_profile.cluster, id, options))
             m_executionPanel->setStartRefused(tr("Another run is still going on this desk."));

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "services/inbox/inboxmappingset.h"
+
 #include "models/remediationtasks.h"
 #include "services/support/connectionprofile.h"
 #include "services/support/jobtracker.h"
@@ -39,6 +41,8 @@ public:
     // request dialog.
     void attachDlqBrowser(DlqBrowserView *view);
     void attachInboxRows(InboxRowsView *view);
+    // The inbox mappings in force (policy and profile): dry runs, skips and deletes use these.
+    void setInboxMappings(const InboxMappingSet &set) { m_inboxMappings = set; }
     // A non-modal request dialog for these records or inbox rows (deleted when closed).
     ReplayRequestDialog *openRequestDialog(const QList<DlqSelection> &records, QWidget *parent = nullptr);
     ReplayRequestDialog *openRequestDialog(const QList<QJsonObject> &inboxRows, QWidget *parent = nullptr);
@@ -62,6 +66,7 @@ private:
     void adoptDialog(ReplayRequestDialog *dialog);
 
     ConnectionProfile m_profile;
+    InboxMappingSet m_inboxMappings;
     AuditWatcher *m_watcher;
     AuditTrailQuery *m_trailQuery;
     DlqScanner *m_records; // reads the original of an edited payload, for the diff

@@ -84,7 +84,7 @@ int request(const QStringList &arguments)
         {u"range"_s, u"DLQ records TOPIC/PARTITION/FROM-TO, TO exclusive (repeatable)."_s, u"range"_s});
     parser.addOption({u"inbox-row"_s,
                       u"An inbox row MAPPING:MESSAGE-ID[:CONSUMER] (skip, delete; repeatable). "
-                      u"MAPPING: seed000, seed001 or a preset's full name."_s,
+                      u"MAPPING: the consumer whose inbox mapping --policy states."_s,
                       u"row"_s});
     parser.addOption({u"edit"_s,
                       u"edit_replay: N=FILE, the new payload of the N-th selected record (1-based)."_s,
@@ -96,7 +96,6 @@ int request(const QStringList &arguments)
     parser.addOption({u"reason"_s, u"Why, in words."_s, u"text"_s});
     parser.addOption({u"ticket"_s, u"Ticket id."_s, u"id"_s});
     parser.addOption({u"expires-in"_s, u"Minutes until the request expires (default 1440)."_s, u"minutes"_s});
-    parser.addOption({u"policy"_s, u"Delivery policy file (YAML) for the dry run's verdict."_s, u"file"_s});
     parser.process(arguments);
     Output out(parser);
 
@@ -119,7 +118,7 @@ int request(const QStringList &arguments)
         if (parts.size() < 2 || parts.size() > 3 || parts.at(1).isEmpty())
             return out.fail(ExitUsage, u"cannot read --inbox-row "_s + row
                                            + u" (expected MAPPING:MESSAGE-ID[:CONSUMER])"_s);
-        draft.inboxRows.append(inboxRefFor(mappingName(parts.at(0)), parts.at(1), parts.value(2)));
+        draft.inboxRows.append(inboxRefFor(parts.at(0), parts.at(1), parts.value(2)));
     }
     for (const QString &edit : parser.values(u"edit"_s)) {
         const qsizetype eq = edit.indexOf(u'=');
@@ -147,13 +146,8 @@ int request(const QStringList &arguments)
     RequestBuilderContext context;
     context.cluster = c.cluster;
     context.inboxDb = c.inboxDb();
-    context.inboxMappings = InboxMapping::presets();
-    if (parser.isSet(u"policy"_s)) {
-        const PolicyLoadResult policy = loadPolicyFile(parser.value(u"policy"_s));
-        if (!policy.ok())
-            return out.fail(ExitUsage, u"policy: "_s + policy.messages().join(u"; "_s));
-        context.policy = policy.policy;
-    }
+    context.inboxMappings = c.inboxMappings;
+    context.policy = c.policy;
     const BuiltRequest built = RequestBuilder::build(draft, context);
     if (!built.ok() && built.dryRun.count == 0)
         return out.fail(ExitError, built.error);
@@ -282,7 +276,7 @@ int execute(const QStringList &arguments)
     options.canaryWatchMs = parser.value(u"canary-watch"_s).toInt();
     options.keepDiagnosticHeaders = parser.isSet(u"keep-diagnostic-headers"_s);
     options.stopWhenPaused = true; // a canary trip or Ctrl-C ends the command; run it again to go on
-    options.inboxMappings = InboxMapping::presets();
+    options.inboxMappings = c.inboxMappings;
     ReplayControl control;
     g_control = &control;
     std::signal(SIGINT, onInterrupt);

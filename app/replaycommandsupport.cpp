@@ -1,7 +1,7 @@
 #include "replaycommandsupport.h"
 
 #include "services/audit/auditmigrator.h"
-#include "services/inbox/inboxmapping.h"
+#include "services/policy/policyloader.h"
 
 #include <QCoreApplication>
 #include <QJsonDocument>
@@ -20,17 +20,12 @@ void addCommonOptions(QCommandLineParser &parser, bool kafka)
         return;
     parser.addOption({u"bootstrap"_s, u"Kafka bootstrap servers (host:port,...)."_s, u"servers"_s});
     parser.addOption({u"property"_s, u"Any librdkafka property, key=value (repeatable)."_s, u"key=value"_s});
-    parser.addOption({u"inbox-db"_s, u"The consumers' inbox database (no-op prediction, skip and delete)."_s,
+    parser.addOption({u"inbox-db"_s,
+                      u"The default inbox database for mappings that name none (default: --db)."_s,
                       u"conninfo"_s});
-}
-
-QString mappingName(const QString &given)
-{
-    if (given == u"seed000"_s)
-        return InboxMapping::seed000ProcessedMessage().name;
-    if (given == u"seed001"_s)
-        return InboxMapping::seed001ProcessedEvents().name;
-    return given;
+    parser.addOption({u"policy"_s,
+                      u"Delivery policy file (YAML): the dry run's verdict and the consumers' inbox mappings."_s,
+                      u"file"_s});
 }
 
 bool Connections::open(const QCommandLineParser &parser, bool kafkaOptions, bool needKafka, QString *error)
@@ -60,6 +55,16 @@ bool Connections::open(const QCommandLineParser &parser, bool kafkaOptions, bool
     }
     if (kafkaOptions && parser.isSet(u"inbox-db"_s) && !inbox.connect(parser.value(u"inbox-db"_s), error))
         return false;
+    if (kafkaOptions && parser.isSet(u"policy"_s)) {
+        const PolicyLoadResult loaded = loadPolicyFile(parser.value(u"policy"_s));
+        if (!loaded.ok()) {
+            *error = u"policy: "_s + loaded.messages().join(u"; "_s);
+            return false;
+        }
+        policy = loaded.policy;
+    }
+    const QString defaultInbox = parser.isSet(u"inbox-db"_s) ? parser.value(u"inbox-db"_s) : parser.value(u"db"_s);
+    inboxMappings = InboxMappingSet::resolve(policy.inboxMappings(), {}, defaultInbox);
     return true;
 }
 

@@ -1,6 +1,8 @@
 #pragma once
 
+#include "services/inbox/inboxmappingset.h"
 #include "services/inbox/pgsession.h"
+#include "services/policy/deliverypolicy.h"
 #include "services/kafka/kafkaconfig.h"
 
 #include <QCommandLineParser>
@@ -19,21 +21,22 @@ enum ExitCode {
     ExitInterrupted = 5, // stopped before the end (Ctrl-C, canary): run execute again to resume
 };
 
-// --db (the audit database), --json, --help; with Kafka also --bootstrap, --property and --inbox-db.
+// --db (the audit database), --json, --help; with Kafka also --bootstrap, --property, --inbox-db and
+// --policy (the delivery policy: its verdict and the consumers' inbox mappings).
 void addCommonOptions(QCommandLineParser &parser, bool kafka);
-
-// A preset's short name (seed000, seed001) as the mapping's full name; anything else as given.
-QString mappingName(const QString &given);
 
 // The audit session (migrated to the shipped version), the cluster, and the consumers' inbox database.
 struct Connections {
     PgSession audit;
     PgSession inbox;
     KafkaProperties cluster;
+    DeliveryPolicy policy; // --policy's, empty without it
+    // The policy's inbox mappings; those naming no database use --inbox-db, else --db.
+    InboxMappingSet inboxMappings;
     // kafkaOptions: the parser has addCommonOptions(..., true)'s options; needKafka: --bootstrap is required.
     bool open(const QCommandLineParser &parser, bool kafkaOptions, bool needKafka, QString *error);
-    // --inbox-db when given, else nullptr.
-    PgSession *inboxDb() { return inbox.isOpen() ? &inbox : nullptr; }
+    // The default inbox database's session: --inbox-db when given, else the audit database's (--db).
+    PgSession *inboxDb() { return inbox.isOpen() ? &inbox : audit.isOpen() ? &audit : nullptr; }
 };
 
 // Text for people on stdout, or one JSON object with --json; errors always on stderr, one line each.

@@ -107,6 +107,13 @@ int watch(const QStringList &arguments)
         err.flush();
     });
 
+    // Inbox tables: the profile's mappings, and the policy's, which win (ARCHITECTURE.md, Contracts: Inbox
+    // mapping).
+    const auto mappingsWith = [&profile](const DeliveryPolicy &policy) {
+        return InboxMappingSet::resolve(policy.inboxMappings(), profile.inboxMappings, profile.databaseConninfo,
+                                        profile.databases);
+    };
+    monitor.setInboxMappings(mappingsWith(DeliveryPolicy{}));
     PolicyWatcher policy;
     if (!profile.policyPath.isEmpty()) {
         QObject::connect(&policy, &PolicyWatcher::policyChanged, &root, [&](const PolicyLoadResult &result) {
@@ -114,6 +121,7 @@ int watch(const QStringList &arguments)
                 err << "berth watch: " << message << "\n";
             err.flush();
             monitor.setPolicy(result.policy);
+            monitor.setInboxMappings(mappingsWith(result.policy));
         });
         policy.setPath(profile.policyPath);
         if (!policy.current().ok())
@@ -156,8 +164,6 @@ int watch(const QStringList &arguments)
     settings.sampler.extraTopics = profile.dlqTopics;
     settings.sampler.intervalMs = interval;
     settings.duplicateTopics = profile.duplicateTopics;
-    settings.inboxConninfo = profile.databaseConninfo;
-    settings.inboxMappings = InboxMapping::presets();
     monitor.start(settings);
     const int code = QCoreApplication::exec();
     http.reset(); // no scrape is answered from a monitor being torn down

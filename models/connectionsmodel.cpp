@@ -85,6 +85,35 @@ void ConnectionsModel::setClusterHealth(Health health, const QString &summary, c
     state->setData(int(health), HealthRole);
 }
 
+void ConnectionsModel::setInboxDatabase(const QString &key, const QString &label, Health health,
+                                        const QString &summary, const QString &detail)
+{
+    QStandardItem *item = m_inboxDatabases.value(key);
+    if (!item) {
+        item = readOnly(label);
+        appendRow({item, readOnly({})});
+        m_inboxDatabases.insert(key, item);
+    }
+    item->setText(label);
+    auto *state = this->item(item->row(), 1);
+    state->setText(summary);
+    state->setToolTip(detail);
+    state->setForeground(healthColor(health));
+    state->setData(int(health), HealthRole);
+}
+
+void ConnectionsModel::keepInboxDatabases(const QStringList &keys)
+{
+    for (auto it = m_inboxDatabases.begin(); it != m_inboxDatabases.end();) {
+        if (keys.contains(it.key())) {
+            ++it;
+            continue;
+        }
+        removeRow(it.value()->row());
+        it = m_inboxDatabases.erase(it);
+    }
+}
+
 void ConnectionsModel::setDatabase(const QString &label, Health health, const QString &summary, const QString &detail)
 {
     m_database->setText(label);

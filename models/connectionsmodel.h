@@ -2,9 +2,11 @@
 
 #include "services/kafka/kafkatypes.h"
 
+#include <QHash>
 #include <QStandardItemModel>
 
-// The connections panel: the cluster (brokers, topics, groups) and the inbox database, each with its state.
+// The connections panel: the cluster (brokers, topics, groups), the default inbox database and each
+// service's own inbox database, each with its state.
 class ConnectionsModel final : public QStandardItemModel {
     Q_OBJECT
 public:
@@ -17,6 +19,13 @@ public:
     void setGroups(const QStringList &groups, const QString &source);
     void setClusterHealth(Health health, const QString &summary, const QString &detail);
     void setDatabase(const QString &label, Health health, const QString &summary, const QString &detail);
+    // One row per further inbox database (one database per service), added on first use. key: what tells
+    // the databases apart (never shown: a conninfo may hold a password); label: what is shown.
+    void setInboxDatabase(const QString &key, const QString &label, Health health, const QString &summary,
+                          const QString &detail);
+    // Drops the rows of databases no longer in use.
+    void keepInboxDatabases(const QStringList &keys);
+    QStandardItem *inboxDatabaseItem(const QString &key) const { return m_inboxDatabases.value(key); }
 
     QStandardItem *clusterItem() const { return m_cluster; }
     QStandardItem *databaseItem() const { return m_database; }
@@ -28,5 +37,6 @@ private:
     QStandardItem *m_topics;
     QStandardItem *m_groups;
     QStandardItem *m_database;
+    QHash<QString, QStandardItem *> m_inboxDatabases; // by key
     QString m_clusterLabel;
 };

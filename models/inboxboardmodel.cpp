@@ -186,8 +186,10 @@ QString InboxBoardModel::statusLine() const
         return tr("Not read yet.");
     if (!m_board.ok())
         return tr("Could not read %1: %2").arg(m_board.table, m_board.error);
+    const QString where = m_board.database.isEmpty() ? m_board.table
+                                                     : tr("%1 (%2)").arg(m_board.table, m_board.database);
     return tr("%1: %2 rows, read at %3 (database clock, UTC) in %4 ms")
-        .arg(m_board.table, QLocale().toString(m_board.grandTotal()),
+        .arg(where, QLocale().toString(m_board.grandTotal()),
              m_board.takenAt.toUTC().toString(u"yyyy-MM-dd HH:mm:ss"_s), QString::number(m_board.elapsedMs));
 }
 

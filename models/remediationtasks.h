@@ -1,7 +1,7 @@
 #pragma once
 
 #include "services/audit/audittypes.h"
-#include "services/inbox/inboxmapping.h"
+#include "services/inbox/inboxmappingset.h"
 #include "services/kafka/kafkaconfig.h"
 #include "services/remediation/remediationtypes.h"
 #include "services/remediation/requestbuilder.h"
@@ -18,7 +18,7 @@ struct RemediationSetup {
     QString auditConninfo;
     QString inboxConninfo; // empty: no no-op prediction, no inbox rows
     QString policyPath;    // empty: no policy (every request is "allowed")
-    QList<InboxMapping> inboxMappings;
+    InboxMappingSet inboxMappings;
 };
 
 // The remediation desk's background jobs, one blocking function each, for JobTracker's thread pool: each

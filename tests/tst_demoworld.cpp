@@ -2,7 +2,10 @@
 #include "services/demo/mockkafkacluster.h"
 #include "services/demo/temppostgres.h"
 #include "services/dlq/dlqheadercodec.h"
+#include "services/inbox/inboxboardquery.h"
+#include "services/inbox/inboxmappingset.h"
 #include "services/inbox/pgsession.h"
+#include "services/policy/policyloader.h"
 
 #include "support/testsupport.h"
 
@@ -189,6 +192,41 @@ private Q_SLOTS:
         }
         QVERIFY(duplicates > 0);
         QVERIFY(m_world.duplicatesSent() > 0);
+    }
+
+    // The third inbox: email-sender's, in the notifications service's own database, declared in the demo
+    // policy (lower-case words, epoch-millisecond times, another key name) and read through the profile's
+    // database entry.
+    void notificationsInboxIsMappedInItsOwnDatabase()
+    {
+        const ConnectionProfile profile = m_world.profile(u"alice"_s);
+        const PolicyLoadResult policy = loadPolicyFile(profile.policyPath);
+        QVERIFY2(policy.ok(), qPrintable(policy.messages().join(u'\n')));
+        const InboxMappingSet set = InboxMappingSet::resolve(policy.policy.inboxMappings(), profile.inboxMappings,
+                                                             profile.databaseConninfo, profile.databases);
+        const InboxMapping *email = set.find(u"email-sender"_s);
+        QVERIFY(email);
+        QCOMPARE(email->qualifiedTable(), u"mailer.delivery_log"_s);
+        QVERIFY(set.conninfoFor(*email).contains(QLatin1StringView(DemoWorld::notificationsDatabaseName)));
+        QCOMPARE(set.conninfos().size(), 2); // the services' database and the notifications one
+        PgSession db;
+        QString error;
+        QVERIFY(db.connect(m_world.postgres().conninfo(u"postgres"_s,
+                                                       QString::fromLatin1(DemoWorld::notificationsDatabaseName)),
+                           &error));
+        QTRY_VERIFY_WITH_TIMEOUT(db.exec(u"SELECT count(*) FROM mailer.delivery_log WHERE outcome = 'sent'"_s)
+                                         .rows.value(0).value(0).toLongLong() > 0,
+                                 30000);
+        const InboxBoard board = InboxBoardQuery::collect(set.conninfoFor(*email), *email);
+        QVERIFY2(board.ok(), qPrintable(board.error));
+        // Read as alice, on the board's own snapshot: at least what was sent before it was taken.
+        QVERIFY(board.total(InboxState::Completed) > 0);
+        QVERIFY(board.unmappedStatuses.isEmpty());
+        QVERIFY(board.consumers.size() == 1 && board.consumers.first().consumer == u"email-sender"_s);
+        // The seed table keeps its shape and no longer holds email-sender's rows.
+        QCOMPARE(countByStatus(u"SELECT 'x', count(*) FROM processed_message WHERE consumer_name = 'email-sender'"_s)
+                     .value(u"x"_s),
+                 0);
     }
 
     void inboxHoldsEveryState()

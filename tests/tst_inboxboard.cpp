@@ -186,7 +186,7 @@ private Q_SLOTS:
                 for (int s = 0; s < InboxStateCount; ++s)
                     sum[s] += counts[s];
             }
-            independent = {{QString(), sum}};
+            independent = {{m.name, sum}}; // without a consumer column the rows are the mapping's consumer's
         }
 
         const InboxBoard b = board(m);

@@ -103,8 +103,7 @@ private Q_SLOTS:
     void browserColumnFillsInBatches()
     {
         InboxKeyLookup lookup;
-        lookup.setConninfo(m_pg->conninfo());
-        lookup.setMappings(mappings());
+        lookup.setMappingSet(InboxMappingSet::resolve({}, mappings(), m_pg->conninfo()));
         DlqBrowserModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setInboxLookup(&lookup);
@@ -132,8 +131,7 @@ private Q_SLOTS:
     void staleAnswersOfAnEarlierScanAreDropped()
     {
         InboxKeyLookup lookup;
-        lookup.setConninfo(m_pg->conninfo());
-        lookup.setMappings(mappings());
+        lookup.setMappingSet(InboxMappingSet::resolve({}, mappings(), m_pg->conninfo()));
         DlqBrowserModel model;
         model.setInboxLookup(&lookup);
         auto pool = std::make_shared<StringPool>();
@@ -149,8 +147,8 @@ private Q_SLOTS:
     void databaseAwayIsReportedPerRow()
     {
         InboxKeyLookup lookup;
-        lookup.setConninfo(u"host=/nonexistent-berth-socket-dir dbname=postgres connect_timeout=2"_s);
-        lookup.setMappings(mappings());
+        lookup.setMappingSet(InboxMappingSet::resolve(
+            {}, mappings(), u"host=/nonexistent-berth-socket-dir dbname=postgres connect_timeout=2"_s));
         DlqBrowserModel model;
         model.setInboxLookup(&lookup);
         auto pool = std::make_shared<StringPool>();

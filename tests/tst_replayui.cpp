@@ -327,7 +327,9 @@ private Q_SLOTS:
                      &error),
                  qPrintable(error));
 
-        RemediationDesk desk(deskProfile(*m_world, u"alice"_s));
+        ConnectionProfile profile = deskProfile(*m_world, u"alice"_s);
+        profile.inboxMappings = InboxMapping::presets(); // what a profile's mapping editor saved
+        RemediationDesk desk(profile);
         InboxRowsModel rows;
         InboxRowsView view(&rows);
         InboxRowsQuery query;

@@ -130,8 +130,7 @@ InboxBoardView::InboxBoardView(InboxBoardModel *model, QWidget *parent)
     layout->addWidget(m_redelivery);
     layout->addLayout(bottom, 1);
 
-    setMappings(InboxMapping::presets());
-    m_status->setText(m_model->statusLine());
+    setMappings({});
 }
 
 void InboxBoardView::setMappings(const QList<InboxMapping> &mappings)
@@ -143,6 +142,9 @@ void InboxBoardView::setMappings(const QList<InboxMapping> &mappings)
     for (const InboxMapping &mapping : mappings)
         m_selector->addItem(mapping.name);
     m_selector->setCurrentIndex(mappings.isEmpty() ? -1 : 0);
+    if (mappings.isEmpty())
+        m_status->setText(tr("No inbox is mapped. State each consumer's inbox in the policy file "
+                             "(deliverySemantics.consumers.<name>.inbox) or in the connection profile."));
 }
 
 InboxMapping InboxBoardView::currentMapping() const

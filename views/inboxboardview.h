@@ -24,7 +24,8 @@ class InboxBoardView final : public QWidget {
 public:
     explicit InboxBoardView(InboxBoardModel *model, QWidget *parent = nullptr);
 
-    // Replaces the selector's entries (the presets by default) and selects the first one.
+    // Replaces the selector's entries (none at first: the policy and the profile state them) and selects
+    // the first one.
     void setMappings(const QList<InboxMapping> &mappings);
     QList<InboxMapping> mappings() const { return m_mappings; }
     InboxMapping currentMapping() const;

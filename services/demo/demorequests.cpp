@@ -1,7 +1,7 @@
 #include "demorequests.h"
 
 #include "services/audit/auditstore.h"
-#include "services/inbox/inboxmapping.h"
+#include "services/inbox/inboxmappingset.h"
 #include "services/inbox/pgsession.h"
 #include "services/policy/policyloader.h"
 #include "services/remediation/replayexecutor.h"
@@ -88,8 +88,9 @@ void DemoRequests::run()
     RequestBuilderContext context;
     context.cluster = m_settings.cluster;
     context.inboxDb = &bob;
-    context.inboxMappings = InboxMapping::presets();
     context.policy = loadPolicyFile(m_settings.policyPath).policy;
+    // The demo policy declares the mappings; those without a database live in bob's (the default).
+    context.inboxMappings = InboxMappingSet::resolve(context.policy.inboxMappings(), {}, QString());
     context.cancelled = [this] { return stopping(); };
 
     // Yesterday's incident, done: filed by bob, approved by alice, executed by bob.

@@ -85,6 +85,14 @@ bool DemoWorld::start(const Options &options, QString *error)
             || !setup.execScript(QString::fromUtf8(schema.readAll()), error))
             return false;
     }
+    const QString notifyDb = QString::fromLatin1(notificationsDatabaseName);
+    if (m_postgres->exec(u"CREATE DATABASE "_s + notifyDb)) {
+        QFile schema(u":/berth/sql/demo_notifications.sql"_s);
+        PgSession setup;
+        if (!schema.open(QIODevice::ReadOnly) || !setup.connect(m_postgres->conninfo(u"postgres"_s, notifyDb), error)
+            || !setup.execScript(QString::fromUtf8(schema.readAll()), error))
+            return false;
+    }
     {
         // The audit schema is an administrator's job (operators may not create schemas), done here as
         // the superuser, and on every start so a kept data directory gets newer migrations too.
@@ -103,10 +111,12 @@ bool DemoWorld::start(const Options &options, QString *error)
     const auto config = [&](const QString &group, const QString &topic, const QString &dlq, bool withDb) {
         return ReferenceConsumer::Config{group, topic, dlq, cluster, withDb ? serviceDb : QString()};
     };
+    ReferenceConsumer::Config emailConfig =
+        config(u"email-sender"_s, u"notifications"_s, u"error.notifications.email-sender"_s, true);
+    emailConfig.conninfo = m_postgres->conninfo(u"postgres"_s, notifyDb);
     m_consumers.push_back(std::make_unique<OrderProjection>(config(u"order-projection"_s, u"orders"_s, u"orders-dlt"_s, true)));
     m_consumers.push_back(std::make_unique<PaymentCapture>(config(u"payment-capture"_s, u"payments"_s, u"payments-dlq"_s, true)));
-    m_consumers.push_back(std::make_unique<EmailSender>(
-        config(u"email-sender"_s, u"notifications"_s, u"error.notifications.email-sender"_s, true), options.speed));
+    m_consumers.push_back(std::make_unique<EmailSender>(emailConfig, options.speed));
     m_consumers.push_back(std::make_unique<WarehouseSink>(
         config(u"connect-warehouse-sink"_s, u"orders"_s, u"dlq-warehouse-sink"_s, false)));
     for (auto &consumer : m_consumers)
@@ -163,6 +173,9 @@ ConnectionProfile DemoWorld::profile(const QString &user) const
     profile.dlqTopics = {u"orders-dlt"_s, u"payments-dlq"_s, u"error.notifications.email-sender"_s, u"dlq-warehouse-sink"_s};
     profile.databaseConninfo = conninfo(user);
     profile.databaseLabel = u"Inbox database "_s + QString::fromLatin1(databaseName) + u" (as " + user + u")";
+    // The demo policy's email-sender inbox names this entry.
+    profile.databases.insert(u"notifications"_s,
+                             m_postgres->conninfo(user, QString::fromLatin1(notificationsDatabaseName)));
     return profile;
 }
 
@@ -174,6 +187,8 @@ QString DemoWorld::connectionHelp() const
          + u"PostgreSQL (operators alice and bob; the services use postgres):\n"
          + u"  psql \"" + conninfo(u"alice"_s) + u"\"\n"
          + u"  psql \"" + conninfo(u"bob"_s) + u"\"\n"
+         + u"  psql \"" + m_postgres->conninfo(u"alice"_s, QString::fromLatin1(notificationsDatabaseName))
+         + u"\"   (notifications: email-sender's inbox)\n"
          + u"Consumer groups: " + groups().join(u", ") + u"\n";
 }
 

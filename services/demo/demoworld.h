@@ -24,6 +24,8 @@ public:
         double speed = 1.0; // traffic and consumer speed multiplier (tests warm up faster)
     };
     static constexpr const char *databaseName = "berth_demo";
+    // The notifications service's own database (one database per service): email-sender's inbox.
+    static constexpr const char *notificationsDatabaseName = "berth_notifications";
 
     DemoWorld();
     ~DemoWorld();

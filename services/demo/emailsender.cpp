@@ -1,6 +1,5 @@
 #include "emailsender.h"
 
-#include "orderprojection.h"
 
 #include <QJsonObject>
 
@@ -31,6 +30,38 @@ int EmailSender::processingDelayMs()
     return int((220.0 + 170.0 * phase) / m_speed);
 }
 
+namespace {
+// email-sender's own inbox (mailer.delivery_log, resources/sql/demo_notifications.sql): received, sent,
+// bounced (taken again on redelivery), gave_up; times in epoch milliseconds.
+enum class MailClaim { Claimed, Done, Failed };
+
+MailClaim claimDelivery(PgSession &db, const QString &key)
+{
+    const PgResult inserted = db.exec(
+        u"INSERT INTO mailer.delivery_log (notification_key, outcome) VALUES ($1, 'received') "
+        "ON CONFLICT DO NOTHING"_s,
+        {key});
+    if (!inserted.ok)
+        return MailClaim::Failed;
+    if (inserted.affected == 1)
+        return MailClaim::Claimed;
+    const PgResult retaken = db.exec(
+        u"UPDATE mailer.delivery_log SET outcome = 'received', tries = tries + 1, "
+        "changed_ms = (extract(epoch FROM now()) * 1000)::bigint WHERE notification_key = $1 AND outcome = 'bounced'"_s,
+        {key});
+    if (!retaken.ok)
+        return MailClaim::Failed;
+    return retaken.affected == 1 ? MailClaim::Claimed : MailClaim::Done;
+}
+
+void setOutcome(PgSession &db, const QString &key, const QString &outcome, const QString &failure)
+{
+    db.exec(u"UPDATE mailer.delivery_log SET outcome = $2, failure = $3, "
+            "changed_ms = (extract(epoch FROM now()) * 1000)::bigint WHERE notification_key = $1"_s,
+            {key, outcome, failure.isEmpty() ? QVariant() : QVariant(failure)});
+}
+} // namespace
+
 ReferenceConsumer::Outcome EmailSender::handle(const KafkaRecord &record)
 {
     QString parseError;
@@ -38,16 +69,15 @@ ReferenceConsumer::Outcome EmailSender::handle(const KafkaRecord &record)
     QString messageId = QString::fromUtf8(record.header("idempotency-key"));
     if (messageId.isEmpty())
         messageId = mail.value(u"messageId"_s).toString();
-    switch (OrderProjection::claim(db(), kEmailSender, messageId)) {
-    case OrderProjection::Claim::Claimed: break;
-    case OrderProjection::Claim::AlreadyDone:
-    case OrderProjection::Claim::InFlightElsewhere: countDuplicate(); return Outcome::Duplicate;
-    case OrderProjection::Claim::Failed: db().close(); return Outcome::Crash;
+    switch (claimDelivery(db(), messageId)) {
+    case MailClaim::Claimed: break;
+    case MailClaim::Done: countDuplicate(); return Outcome::Duplicate;
+    case MailClaim::Failed: db().close(); return Outcome::Crash;
     }
     const QString to = mail.value(u"to"_s).toString();
     if (!parseError.isEmpty() || !to.contains(u'@')) {
         const QString reason = parseError.isEmpty() ? u"Invalid recipient address '"_s + to + u"'" : parseError;
-        OrderProjection::setStatus(db(), kEmailSender, messageId, u"FAILED_TERMINAL"_s, u"INVALID_RECIPIENT"_s);
+        setOutcome(db(), messageId, u"gave_up"_s, u"invalid recipient"_s);
         deadLetter(record, DlqDialect::SpringCloudStream,
                    {.exceptionClass = u"org.springframework.messaging.MessagingException"_s,
                     .reason = reason,
@@ -56,12 +86,13 @@ ReferenceConsumer::Outcome EmailSender::handle(const KafkaRecord &record)
         return Outcome::Done;
     }
     db().exec(u"BEGIN"_s);
-    const PgResult sent = db().exec(u"INSERT INTO email_sent (message_id, recipient) VALUES ($1, $2) "
+    const PgResult sent = db().exec(u"INSERT INTO mailer.email_sent (message_id, recipient) VALUES ($1, $2) "
                                     "ON CONFLICT DO NOTHING"_s,
                                     {messageId, to});
-    const PgResult done = db().exec(u"UPDATE processed_message SET status = 'COMPLETED', updated_at = now() "
-                                    "WHERE consumer_name = $1 AND message_id = $2"_s,
-                                    {kEmailSender, messageId});
+    const PgResult done = db().exec(u"UPDATE mailer.delivery_log SET outcome = 'sent', "
+                                    "changed_ms = (extract(epoch FROM now()) * 1000)::bigint "
+                                    "WHERE notification_key = $1"_s,
+                                    {messageId});
     db().exec(sent.ok && done.ok ? u"COMMIT"_s : u"ROLLBACK"_s);
     return sent.ok && done.ok ? Outcome::Done : Outcome::Crash;
 }

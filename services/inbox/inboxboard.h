@@ -58,9 +58,12 @@ struct InboxBoard {
 
     QString mappingName;
     QString table;        // schema.table as displayed
+    QString database;     // which database it lives in, as displayed (never a password)
     QDateTime takenAt;    // database clock (transaction start), UTC
     qint64 elapsedMs = 0; // how long the queries took, client-side
     QString error;        // one readable line; the rest of the board is empty when set
+    bool isView = false;      // a view: read-only (skip, delete and release are refused)
+    qint64 estimatedRows = -1; // the catalogue's estimate of the table's rows, -1 when unknown
 
     QList<InboxConsumerCounts> consumers; // sorted by consumer
     InboxStateCounts totals{};

@@ -1,5 +1,6 @@
 #include "inboxboardquery.h"
 
+#include "services/inbox/inboxtableinfo.h"
 #include "services/inbox/pgsession.h"
 
 #include <QElapsedTimer>
@@ -47,6 +48,8 @@ public:
         if (!now.ok)
             return;
         board.takenAt = now.value(0, u"taken_at").toDateTime();
+        if (!inspect(board))
+            return;
 
         const bool ok = readCounts(board) && readStuck(board) && readErrors(board) && checkIndexes(board);
         if (ok)
@@ -56,6 +59,41 @@ public:
 
 private:
     QString qualified(const QString &schema, const QString &table) const { return m_db.escapeTable(schema, table); }
+
+    // The catalogue first: a missing table, a missing privilege or a column of the wrong type gets a
+    // message that says so, instead of whatever the first failing query would report.
+    bool inspect(InboxBoard &board)
+    {
+        QString error;
+        const InboxTableInfo info = InboxTableInfo::read(m_db, m_mapping.schema, m_mapping.table, &error);
+        if (!error.isEmpty()) {
+            board.error = u"catalogue query on %1 failed: %2"_s.arg(board.table, error);
+            return false;
+        }
+        if (!info.exists) {
+            board.error = u"%1 does not exist in this database (renamed or dropped?)"_s.arg(board.table);
+            return false;
+        }
+        if (!info.canSelect) {
+            const PgResult role = m_db.exec(u"SELECT current_user::text"_s);
+            board.error = u"no SELECT permission on %1 for role %2 \u2014 GRANT SELECT ON %3 TO %4"_s.arg(
+                board.table, role.value(0, u"current_user").toString(), m_table,
+                m_db.escapeIdentifier(role.value(0, u"current_user").toString()));
+            return false;
+        }
+        const QString columns = info.checkColumns(m_mapping);
+        if (!columns.isEmpty()) {
+            board.error = u"%1: %2"_s.arg(board.table, columns);
+            return false;
+        }
+        m_isView = info.isView;
+        board.isView = info.isView;
+        board.estimatedRows = info.estimatedRows;
+        m_updatedTime.kind = info.timeKind(m_mapping.updatedColumn);
+        if (!m_mapping.firstSeenColumn.isEmpty())
+            m_firstSeenTime.kind = info.timeKind(m_mapping.firstSeenColumn);
+        return true;
+    }
 
     PgResult run(InboxBoard &board, const QString &what, const QString &sql, const QVariantList &params = {})
     {
@@ -116,8 +154,14 @@ private:
                    + u", count(*) FILTER (WHERE "_s + a + u" BETWEEN 4 AND 5) AS a4"_s
                    + u", count(*) FILTER (WHERE "_s + a + u" >= 6) AS a6"_s;
         }
-        sql += u" FROM "_s + m_table + u" GROUP BY 1, 2"_s;
-        const PgResult r = run(board, u"counts"_s, sql);
+        sql += u" FROM "_s + m_table;
+        QVariantList params;
+        if (m_mapping.filtersConsumer()) {
+            sql += u" WHERE "_s + m_consumer + u"::text = $1"_s;
+            params << m_mapping.consumerValue;
+        }
+        sql += u" GROUP BY 1, 2"_s;
+        const PgResult r = run(board, u"counts"_s, sql, params);
         if (!r.ok)
             return false;
 
@@ -126,7 +170,9 @@ private:
         for (qsizetype row = 0; row < r.rows.size(); ++row) {
             const QVariant consumerValue = r.value(int(row), u"consumer");
             const QVariant statusValue = r.value(int(row), u"status");
-            const QString name = consumerValue.isValid() ? consumerValue.toString() : QString();
+            const QString name = m_consumer.isEmpty()        ? m_mapping.consumerLabel()
+                                 : consumerValue.isValid() ? consumerValue.toString()
+                                                           : QString();
             const QString status = statusValue.toString();
             const qint64 n = r.value(int(row), u"n").toLongLong();
             const InboxState state = statusValue.isValid() ? m_mapping.stateOf(status) : InboxState::Unknown;
@@ -136,7 +182,7 @@ private:
             if (state == InboxState::Unknown && !unmapped.contains(label))
                 unmapped << label;
             // Only real values can be sought by equality later.
-            if (consumerValue.isValid() && !m_consumers.contains(name))
+            if (!m_consumer.isEmpty() && consumerValue.isValid() && !m_consumers.contains(name))
                 m_consumers << name;
             if (statusValue.isValid() && state != InboxState::Completed && !m_openStatuses.contains(status))
                 m_openStatuses << status;
@@ -164,18 +210,21 @@ private:
         const QStringList inProgress = m_mapping.statusesFor(InboxState::InProgress);
         if (inProgress.isEmpty() || (!m_consumer.isEmpty() && m_consumers.isEmpty()))
             return true;
-        const QString older =
-            u"t."_s + m_updated + u" < now() - make_interval(secs => "_s + nextParam() + u')';
-        const QString firstSeen = m_mapping.firstSeenColumn.isEmpty()
-                                      ? u"NULL::timestamptz"_s
-                                      : u"t."_s + m_db.escapeIdentifier(m_mapping.firstSeenColumn);
+        // The raw column against a threshold in its own type: an index on it serves the comparison.
+        const QString older = u"t."_s + m_updated + u" < "_s
+                              + m_updatedTime.fromTimestamptz(u"now() - make_interval(secs => "_s + nextParam()
+                                                              + u')');
+        const QString firstSeen =
+            m_mapping.firstSeenColumn.isEmpty()
+                ? u"NULL::timestamptz"_s
+                : m_firstSeenTime.asTimestamptz(u"t."_s + m_db.escapeIdentifier(m_mapping.firstSeenColumn));
         const QString consumer = m_consumer.isEmpty() ? u"''::text"_s : u"c.consumer"_s;
         const QString oldest = u"SELECT "_s + consumer
                                + u" AS consumer, x.id, x.status, x.updated, x.first_seen, "
                                  u"EXTRACT(EPOCH FROM (now() - x.updated))::float8 AS age FROM "_s
                                + seekSource() + u" CROSS JOIN LATERAL (SELECT t."_s + m_id
-                               + u"::text AS id, t."_s + m_status + u"::text AS status, t."_s + m_updated
-                               + u" AS updated, "_s + firstSeen + u" AS first_seen FROM "_s + m_table
+                               + u"::text AS id, t."_s + m_status + u"::text AS status, "_s
+                               + m_updatedTime.asTimestamptz(u"t."_s + m_updated) + u" AS updated, "_s + firstSeen + u" AS first_seen FROM "_s + m_table
                                + u" AS t WHERE "_s + seekCondition() + u" AND "_s + older + u" ORDER BY t."_s
                                + m_updated + u" LIMIT 1) AS x ORDER BY x.updated LIMIT 1"_s;
         QVariantList params = seekParams(inProgress);
@@ -185,7 +234,8 @@ private:
             return false;
         if (!r.rows.isEmpty()) {
             board.hasStuck = true;
-            board.oldestStuck.consumer = r.value(0, u"consumer").toString();
+            board.oldestStuck.consumer =
+                m_consumer.isEmpty() ? m_mapping.consumerLabel() : r.value(0, u"consumer").toString();
             board.oldestStuck.messageId = r.value(0, u"id").toString();
             board.oldestStuck.status = r.value(0, u"status").toString();
             board.oldestStuck.updatedAt = r.value(0, u"updated").toDateTime();
@@ -230,6 +280,8 @@ private:
 
     bool checkIndexes(InboxBoard &board)
     {
+        if (m_isView)
+            return true; // a view has no indexes of its own: its tables' indexes decide
         const QList<InboxIndexRequirement> requirements = InboxBoardQuery::indexRequirements(m_mapping);
         for (const InboxIndexRequirement &need : requirements) {
             const bool outbox = !need.partialLeadingColumns.isEmpty();
@@ -292,9 +344,29 @@ private:
         const OutboxMapping &o = m_mapping.outbox;
         if (!o.isConfigured())
             return;
-        const QString created = m_db.escapeIdentifier(o.createdColumn);
-        const QString sql = u"SELECT count(*) AS pending, EXTRACT(EPOCH FROM (now() - min("_s + created
-                            + u")))::float8 AS oldest FROM "_s + qualified(o.schema, o.table) + u" WHERE "_s
+        QString error;
+        const InboxTableInfo info = InboxTableInfo::read(m_db, o.schema, o.table, &error);
+        if (!error.isEmpty() || !info.exists || !info.canSelect || !info.types.contains(o.createdColumn)
+            || !info.types.contains(o.statusColumn)) {
+            board.outboxError = !error.isEmpty() ? u"outbox catalogue query on %1 failed: %2"_s.arg(board.outboxTable, error)
+                                : !info.exists   ? u"outbox %1 does not exist in this database"_s.arg(board.outboxTable)
+                                : !info.canSelect
+                                    ? u"no SELECT permission on the outbox %1"_s.arg(board.outboxTable)
+                                    : u"outbox %1: column \u201c%2\u201d does not exist"_s.arg(
+                                          board.outboxTable, info.types.contains(o.createdColumn)
+                                                                 ? o.statusColumn
+                                                                 : o.createdColumn);
+            return;
+        }
+        const InboxTimeSql time{InboxTableInfo::timeKindOf(info.types.value(o.createdColumn))};
+        if (time.kind == InboxTimeKind::Unsupported) {
+            board.outboxError = u"the outbox's created column \u201c%1\u201d is %2, not a timestamp"_s.arg(
+                o.createdColumn, info.types.value(o.createdColumn));
+            return;
+        }
+        const QString created = time.asTimestamptz(u"min("_s + m_db.escapeIdentifier(o.createdColumn) + u')');
+        const QString sql = u"SELECT count(*) AS pending, EXTRACT(EPOCH FROM (now() - "_s + created
+                            + u"))::float8 AS oldest FROM "_s + qualified(o.schema, o.table) + u" WHERE "_s
                             + m_db.escapeIdentifier(o.statusColumn) + u"::text = $1"_s;
         const PgResult r = m_db.exec(sql, {o.pendingStatus});
         if (!r.ok) {
@@ -316,6 +388,9 @@ private:
     QString m_consumer; // empty: the mapping has no consumer column
     QStringList m_consumers;
     QStringList m_openStatuses; // seen statuses that are not completed
+    bool m_isView = false;
+    InboxTimeSql m_updatedTime;
+    InboxTimeSql m_firstSeenTime;
 };
 
 InboxBoard emptyBoard(const InboxMapping &mapping)

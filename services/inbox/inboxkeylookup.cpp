@@ -7,24 +7,19 @@ using namespace Qt::StringLiterals;
 
 InboxKeyLookup::InboxKeyLookup(QObject *parent)
     : QObject(parent)
-    , m_session(std::make_shared<PgSession>())
+    , m_sessions(std::make_shared<Sessions>())
 {
     qRegisterMetaType<InboxKeyLookupResult>();
 }
 
 InboxKeyLookup::~InboxKeyLookup() = default;
 
-void InboxKeyLookup::setConninfo(const QString &conninfo)
+void InboxKeyLookup::setMappingSet(const InboxMappingSet &set)
 {
-    if (conninfo == m_conninfo)
+    if (set == m_set)
         return;
-    m_conninfo = conninfo;
-    clear(); // answers from another database would be wrong
-}
-
-void InboxKeyLookup::setMappings(const QList<InboxMapping> &mappings)
-{
-    m_mappings = mappings;
+    m_set = set;
+    clear(); // answers from other tables or databases would be wrong
 }
 
 void InboxKeyLookup::enqueue(quint64 tag, const QList<quint32> &ids, const QStringList &keys)
@@ -45,7 +40,7 @@ void InboxKeyLookup::clear()
     m_jobs.cancel();
     m_queue.clear();
     m_running = false;
-    m_session = std::make_shared<PgSession>();
+    m_sessions = std::make_shared<Sessions>();
 }
 
 void InboxKeyLookup::startNext()
@@ -58,18 +53,33 @@ void InboxKeyLookup::startNext()
     }
     m_running = true;
     m_jobs.start(
-        [batch = m_queue.dequeue(), session = m_session, conninfo = m_conninfo,
-         mappings = m_mappings](const JobControl &) mutable {
-            if (!session->isOpen()) {
+        [batch = m_queue.dequeue(), sessions = m_sessions, set = m_set](const JobControl &) mutable {
+            // One database after the other, each on its own reused connection; a database that cannot be
+            // reached costs only its own tables' answers.
+            QStringList problems;
+            for (const QString &conninfo : set.conninfos()) {
+                std::shared_ptr<PgSession> &session = (*sessions)[conninfo];
+                if (!session)
+                    session = std::make_shared<PgSession>();
                 QString error;
-                if (!session->connect(conninfo, &error)) {
-                    batch.error = error;
-                    return batch;
+                if (!session->isOpen() && !session->connect(conninfo, &error)) {
+                    problems << error;
+                    continue;
                 }
+                const InboxKeyStates found = lookup(*session, set.mappingsOn(conninfo), batch.keys, &error);
+                for (auto it = found.cbegin(); it != found.cend(); ++it) {
+                    auto existing = batch.found.find(it.key());
+                    if (existing == batch.found.end())
+                        batch.found.insert(it.key(), it.value());
+                    else if (it->state == InboxState::Completed && existing->state != InboxState::Completed)
+                        *existing = it.value();
+                }
+                if (!error.isEmpty())
+                    problems << error;
+                if (!error.isEmpty() && !session->isOpen())
+                    session->close(); // reconnect on the next batch
             }
-            batch.found = lookup(*session, mappings, batch.keys, &batch.error);
-            if (!batch.error.isEmpty() && !session->isOpen())
-                session->close(); // reconnect on the next batch
+            batch.error = problems.join(u"; "_s);
             return batch;
         },
         [this](InboxKeyLookupResult result) {
@@ -105,9 +115,14 @@ InboxKeyStates InboxKeyLookup::lookup(PgSession &session, const QList<InboxMappi
                                      : session.escapeIdentifier(mapping.consumerColumn) + u"::text"_s;
         const QString id = session.escapeIdentifier(mapping.messageIdColumn);
         // `id = ANY($1)`: the parameter takes the column's type, so the id index answers the probe.
-        const QString sql = u"SELECT "_s + id + u"::text, "_s + session.escapeIdentifier(mapping.statusColumn)
-                            + u"::text, "_s + consumer + u" FROM "_s + table + u" WHERE "_s + id + u" = ANY($1)"_s;
-        const PgResult rows = session.exec(sql, {keys});
+        QString sql = u"SELECT "_s + id + u"::text, "_s + session.escapeIdentifier(mapping.statusColumn)
+                      + u"::text, "_s + consumer + u" FROM "_s + table + u" WHERE "_s + id + u" = ANY($1)"_s;
+        QVariantList params{keys};
+        if (mapping.filtersConsumer()) {
+            sql += u" AND "_s + consumer + u" = $2"_s;
+            params << mapping.consumerValue;
+        }
+        const PgResult rows = session.exec(sql, params);
         if (!rows.ok) {
             problems << mapping.qualifiedTable() + u": "_s + rows.error;
             continue;
@@ -116,7 +131,8 @@ InboxKeyStates InboxKeyLookup::lookup(PgSession &session, const QList<InboxMappi
             InboxKeyState state;
             state.status = row.value(1).toString();
             state.state = mapping.stateOf(state.status);
-            state.consumer = row.value(2).toString();
+            state.consumer = mapping.consumerColumn.isEmpty() ? mapping.consumerLabel() : row.value(2).toString();
+            state.mapping = mapping.name;
             state.table = mapping.qualifiedTable();
             auto it = found.find(row.value(0).toString());
             if (it == found.end())

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "services/inbox/inboxmapping.h"
+#include "services/inbox/inboxmappingset.h"
 #include "services/support/jobtracker.h"
 
 #include <QHash>
@@ -18,7 +19,8 @@ class PgSession;
 struct InboxKeyState {
     InboxState state = InboxState::Unknown;
     QString status;   // the raw word in the table
-    QString consumer; // empty when the mapping has no consumer column
+    QString consumer; // the consumer column's value, or the mapping's consumer when it has none
+    QString mapping;  // the mapping (consumer) that answered
     QString table;    // schema.table as displayed
 };
 using InboxKeyStates = QHash<QString, InboxKeyState>; // by key; keys no inbox knows are absent
@@ -46,9 +48,9 @@ public:
     explicit InboxKeyLookup(QObject *parent = nullptr);
     ~InboxKeyLookup() override;
 
-    void setConninfo(const QString &conninfo);
-    void setMappings(const QList<InboxMapping> &mappings);
-    bool isConfigured() const { return !m_conninfo.isEmpty() && !m_mappings.isEmpty(); }
+    // The mappings in force and their databases; each database gets its own reused connection.
+    void setMappingSet(const InboxMappingSet &set);
+    bool isConfigured() const { return !m_set.conninfos().isEmpty(); }
 
     // Queued in BatchSize pieces and answered in order by resolved().
     void enqueue(quint64 tag, const QList<quint32> &ids, const QStringList &keys);
@@ -68,10 +70,10 @@ Q_SIGNALS:
 private:
     void startNext();
 
-    QString m_conninfo;
-    QList<InboxMapping> m_mappings;
+    using Sessions = QHash<QString, std::shared_ptr<PgSession>>; // by conninfo
+    InboxMappingSet m_set;
     QQueue<InboxKeyLookupResult> m_queue;
-    std::shared_ptr<PgSession> m_session; // replaced on clear(), so a cancelled job keeps its own
+    std::shared_ptr<Sessions> m_sessions; // replaced on clear(), so a cancelled job keeps its own
     bool m_running = false;
     JobTracker m_jobs{this};
 };

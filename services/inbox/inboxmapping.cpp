@@ -22,25 +22,40 @@ QString checkIdentifier(const QString &what, const QString &value, bool required
 }
 } // namespace
 
+namespace {
+// One row per state: the policy file's key and the short English name (the order of InboxState).
+struct InboxStateNames {
+    const char16_t *key;
+    const char16_t *name;
+};
+constexpr InboxStateNames kStateNames[InboxStateCount] = {
+    {u"inProgress", u"in progress"},         {u"completed", u"completed"}, {u"failedRetryable", u"failed retryable"},
+    {u"failedTerminal", u"failed terminal"}, {u"parked", u"parked"},       {u"skipped", u"skipped"},
+    {nullptr, u"unknown"},
+};
+} // namespace
+
 QString inboxStateName(InboxState state)
 {
-    switch (state) {
-    case InboxState::InProgress:
-        return u"in progress"_s;
-    case InboxState::Completed:
-        return u"completed"_s;
-    case InboxState::FailedRetryable:
-        return u"failed retryable"_s;
-    case InboxState::FailedTerminal:
-        return u"failed terminal"_s;
-    case InboxState::Parked:
-        return u"parked"_s;
-    case InboxState::Skipped:
-        return u"skipped"_s;
-    case InboxState::Unknown:
-        break;
+    const int i = int(state);
+    return QString::fromUtf16(kStateNames[i >= 0 && i < InboxStateCount ? i : int(InboxState::Unknown)].name);
+}
+
+QString InboxMapping::stateKey(InboxState state)
+{
+    const int i = int(state);
+    return i >= 0 && i < InboxStateCount && kStateNames[i].key ? QString::fromUtf16(kStateNames[i].key) : QString();
+}
+
+bool InboxMapping::stateFromKey(QStringView key, InboxState *state)
+{
+    for (int s = 0; s < int(InboxState::Unknown); ++s) {
+        if (key == stateKey(InboxState(s))) {
+            *state = InboxState(s);
+            return true;
+        }
     }
-    return u"unknown"_s;
+    return false;
 }
 
 QStringList InboxMapping::statusesFor(InboxState state) const
@@ -57,6 +72,66 @@ QStringList InboxMapping::statusesFor(InboxState state) const
 QString InboxMapping::qualifiedTable() const
 {
     return schema.isEmpty() ? table : schema + u'.' + table;
+}
+
+QString InboxMapping::tableText(const QString &schema, const QString &table)
+{
+    const auto part = [](const QString &name) -> QString {
+        const bool plain = !name.isEmpty() && !name.contains(u'.') && !name.contains(u'"')
+                           && name.trimmed() == name;
+        if (plain)
+            return name;
+        QString quoted = name;
+        quoted.replace(u'"', u"\"\""_s);
+        return u'"' + quoted + u'"';
+    };
+    return schema.isEmpty() ? part(table) : part(schema) + u'.' + part(table);
+}
+
+void InboxMapping::parseTableText(const QString &text, QString *schema, QString *table, QString *error)
+{
+    QStringList parts{QString()};
+    bool quoted = false;
+    bool wasQuoted = false;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const QChar c = text.at(i);
+        if (quoted) {
+            if (c == u'"' && i + 1 < text.size() && text.at(i + 1) == u'"') {
+                parts.last() += u'"';
+                ++i;
+            } else if (c == u'"') {
+                quoted = false;
+            } else {
+                parts.last() += c;
+            }
+        } else if (c == u'"') {
+            quoted = wasQuoted = true;
+        } else if (c == u'.') {
+            parts.append(QString());
+        } else {
+            parts.last() += c;
+        }
+    }
+    error->clear();
+    if (quoted) {
+        *error = u"the table name \u201c%1\u201d has an unclosed double quote"_s.arg(text);
+        return;
+    }
+    if (!wasQuoted) {
+        for (QString &p : parts)
+            p = p.trimmed();
+    }
+    if (parts.size() > 2) {
+        *error = u"the table name \u201c%1\u201d has more than schema and table (quote a name that holds "
+                 u"a dot)"_s.arg(text);
+        return;
+    }
+    if (parts.contains(QString())) {
+        *error = u"the table name \u201c%1\u201d has an empty part"_s.arg(text);
+        return;
+    }
+    *schema = parts.size() == 2 ? parts.at(0) : QString();
+    *table = parts.last();
 }
 
 QString InboxMapping::validate() const

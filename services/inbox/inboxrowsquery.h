@@ -1,6 +1,7 @@
 #pragma once
 
 #include "services/inbox/inboxmapping.h"
+#include "services/inbox/inboxmappingset.h"
 #include "services/support/jobtracker.h"
 
 #include <QDateTime>
@@ -31,6 +32,7 @@ struct InboxRowsPage {
     QList<InboxRow> rows;           // oldest update first
     bool more = false;              // more rows match than the limit
     QString error;                  // one readable line
+    bool isView = false;            // read from a view: skip and delete are refused
 };
 Q_DECLARE_METATYPE(InboxRowsPage)
 
@@ -41,10 +43,13 @@ class InboxRowsQuery final : public QObject {
     Q_OBJECT
 public:
     static constexpr int DefaultLimit = 1000;
+    static constexpr int StatementTimeoutMs = 15'000;
 
     explicit InboxRowsQuery(QObject *parent = nullptr);
 
     void setConninfo(const QString &conninfo) { m_conninfo = conninfo; }
+    // Each mapping's rows are read from its own database; mappings not in the set use the conninfo above.
+    void setMappingSet(const InboxMappingSet &set) { m_set = set; }
     // Asynchronous; a newer fetch supersedes an older one. text: a case-insensitive part of the message id
     // or error (empty: any).
     void fetch(const InboxMapping &mapping, const QList<InboxState> &states, const QString &text = {},
@@ -59,5 +64,6 @@ Q_SIGNALS:
 
 private:
     QString m_conninfo;
+    InboxMappingSet m_set;
     JobTracker m_jobs{this};
 };

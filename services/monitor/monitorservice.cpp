@@ -1,8 +1,6 @@
 #include "monitorservice.h"
 
-#include "services/inbox/inboxboardquery.h"
-
-#include <QTimer>
+#include "services/inbox/inboxwatch.h"
 
 MonitorService::MonitorService(QObject *parent)
     : QObject(parent)
@@ -10,7 +8,7 @@ MonitorService::MonitorService(QObject *parent)
     , m_deadLetters(new DeadLetterTail(this))
     , m_alerts(new AlertEngine(this))
     , m_rules(std::make_unique<AlertRuleSet>(*m_alerts))
-    , m_inboxTimer(new QTimer(this))
+    , m_inboxWatch(new InboxWatch(this))
 {
     connect(m_sampler, &LagSampler::sampled, this, &MonitorService::onSample);
     connect(m_sampler, &LagSampler::clusterUpdated, this, &MonitorService::clusterUpdated);
@@ -19,7 +17,7 @@ MonitorService::MonitorService(QObject *parent)
         m_rules->observeDeadLetters(arrivals, QDateTime::currentMSecsSinceEpoch());
     });
     connect(m_deadLetters, &DeadLetterTail::failed, this, &MonitorService::deadLetterTailFailed);
-    connect(m_inboxTimer, &QTimer::timeout, this, &MonitorService::refreshAllInboxes);
+    connect(m_inboxWatch, &InboxWatch::boardReady, this, &MonitorService::onBoard);
 }
 
 MonitorService::~MonitorService() = default;
@@ -42,10 +40,17 @@ void MonitorService::start(const Settings &settings)
         tail.topics = settings.duplicateTopics;
         m_duplicateTail->start(tail);
     }
-    if (!settings.inboxConninfo.isEmpty() && !settings.inboxMappings.isEmpty()) {
-        m_inboxTimer->start(settings.inboxIntervalMs);
-        refreshAllInboxes();
-    }
+    m_inboxWatch->setIntervalMs(settings.inboxIntervalMs);
+    m_inboxWatch->setMappings(m_inboxes);
+}
+
+void MonitorService::setInboxMappings(const InboxMappingSet &set)
+{
+    m_inboxes = set;
+    // Boards of mappings no longer watched go, with their alerts' inputs.
+    m_boards.removeIf([&](const auto &it) { return !set.find(it.key()); });
+    if (m_started)
+        m_inboxWatch->setMappings(set);
 }
 
 void MonitorService::setPolicy(const DeliveryPolicy &policy)
@@ -113,28 +118,14 @@ void MonitorService::onSample(const LagSnapshot &snapshot)
     Q_EMIT sampled(snapshot);
 }
 
-InboxBoardQuery *MonitorService::queryFor(const QString &mappingName)
-{
-    InboxBoardQuery *&query = m_inboxQueries[mappingName];
-    if (!query) {
-        query = new InboxBoardQuery(this);
-        query->setConninfo(m_settings.inboxConninfo);
-        connect(query, &InboxBoardQuery::boardReady, this, &MonitorService::onBoard);
-    }
-    return query;
-}
-
 void MonitorService::refreshInbox(const InboxMapping &mapping)
 {
-    if (m_settings.inboxConninfo.isEmpty())
-        return;
-    queryFor(mapping.name)->refresh(mapping);
+    m_inboxWatch->refresh(mapping.name);
 }
 
 void MonitorService::refreshAllInboxes()
 {
-    for (const InboxMapping &mapping : std::as_const(m_settings.inboxMappings))
-        refreshInbox(mapping);
+    m_inboxWatch->refreshAll();
 }
 
 void MonitorService::onBoard(const InboxBoard &board)

@@ -6,7 +6,7 @@
 #include "duplicatetail.h"
 #include "lagsampler.h"
 #include "services/inbox/inboxboard.h"
-#include "services/inbox/inboxmapping.h"
+#include "services/inbox/inboxmappingset.h"
 #include "services/policy/deliverypolicy.h"
 
 #include <QHash>
@@ -14,8 +14,7 @@
 
 #include <memory>
 
-class InboxBoardQuery;
-class QTimer;
+class InboxWatch;
 
 // Everything Berth watches, without a window: the lag sampler, the DLQ and duplicate tails, the inbox
 // boards of every mapping on a clock, and the alert rules fed from all of them. The console shows what it
@@ -27,8 +26,6 @@ public:
     struct Settings {
         LagSampler::Settings sampler;   // cluster, groups, DLQ topics (extraTopics), clock
         QStringList duplicateTopics;    // tailed for duplicate keys; none: no tail
-        QString inboxConninfo;          // empty: no inbox boards
-        QList<InboxMapping> inboxMappings;
         int inboxIntervalMs = 15000;
     };
     explicit MonitorService(QObject *parent = nullptr);
@@ -37,10 +34,13 @@ public:
     void start(const Settings &settings);
     // The policy's groups and DLQ topics join the watched scope; its keys become the alert thresholds.
     void setPolicy(const DeliveryPolicy &policy);
+    // The inbox tables watched (each in its own database, on its own clock); before or after start().
+    void setInboxMappings(const InboxMappingSet &set);
     void setEvaluation(const LagEvaluation &evaluation);
     void sampleNow();
     // Reads one mapping's board now (the inbox view's refresh); the result arrives as boardReady.
     void refreshInbox(const InboxMapping &mapping);
+    void refreshAllInboxes();
 
     AlertEngine *alerts() const { return m_alerts; }
     const AlertRuleSet &rules() const { return *m_rules; }
@@ -63,8 +63,6 @@ private:
     void applyScope();
     void onSample(const LagSnapshot &snapshot);
     void onBoard(const InboxBoard &board);
-    void refreshAllInboxes();
-    InboxBoardQuery *queryFor(const QString &mappingName);
 
     Settings m_settings;
     LagSampler::Settings m_scoped; // the settings' scope plus the policy's
@@ -75,8 +73,8 @@ private:
     DuplicateTail *m_duplicateTail = nullptr;
     AlertEngine *m_alerts;
     std::unique_ptr<AlertRuleSet> m_rules;
-    QTimer *m_inboxTimer;
-    QHash<QString, InboxBoardQuery *> m_inboxQueries; // one per mapping: a newer refresh supersedes only its own
+    InboxWatch *m_inboxWatch;
+    InboxMappingSet m_inboxes;
     LagSnapshot m_lastSample;
     QHash<QString, InboxBoard> m_boards;
     DuplicateStats m_duplicates;

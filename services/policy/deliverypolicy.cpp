@@ -76,3 +76,28 @@ QStringList DeliveryPolicy::dlqTopics() const
     }
     return names;
 }
+
+QList<InboxMapping> DeliveryPolicy::inboxMappings() const
+{
+    QList<InboxMapping> out;
+    for (const ConsumerPolicy &c : consumers) {
+        if (c.inbox)
+            out.append(*c.inbox);
+    }
+    return out;
+}
+
+QString DeliveryPolicy::consumerOfDeadLetter(const QString &dlqTopic, const QString &consumerHeader) const
+{
+    if (!consumerHeader.isEmpty())
+        return consumerHeader;
+    QString found;
+    for (const ConsumerPolicy &c : consumers) {
+        if (dlqTopic.isEmpty() || c.dlqTopic != dlqTopic)
+            continue;
+        if (!found.isEmpty())
+            return {}; // two consumers share the DLQ topic: the record does not say whose it is
+        found = c.name;
+    }
+    return found;
+}

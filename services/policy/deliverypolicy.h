@@ -1,5 +1,7 @@
 #pragma once
 
+#include "services/inbox/inboxmapping.h"
+
 #include <QList>
 #include <QMetaType>
 #include <QString>
@@ -76,6 +78,10 @@ struct ConsumerPolicy {
     QString replayAllowedText; // replay.allowed as written
     ReplayAllowance replayAllowed = ReplayAllowance::NotStated;
 
+    // `inbox:` (with `outbox:` in inbox->outbox): where the consumer's inbox lives and how it is read
+    // (ARCHITECTURE.md, Contracts: Inbox mapping). Its name is the consumer's.
+    std::optional<InboxMapping> inbox;
+
     int line = 0; // 1-based line of the consumer's name in the file, 0 when unknown
 
     friend bool operator==(const ConsumerPolicy &, const ConsumerPolicy &) = default;
@@ -90,6 +96,11 @@ struct DeliveryPolicy {
     const TopicPolicy *topic(const QString &name) const;
     QStringList consumerGroups() const; // in file order
     QStringList dlqTopics() const;      // stated DLQ topics, in file order, without duplicates
+    QList<InboxMapping> inboxMappings() const; // the consumers' inbox mappings, in file order
+    // The consumer a dead letter belongs to: the record's consumer header when it has one, else the one
+    // consumer whose dlq.topic the record was read from; empty when neither tells (then nothing is
+    // predicted for it: never "any consumer").
+    QString consumerOfDeadLetter(const QString &dlqTopic, const QString &consumerHeader) const;
     bool isEmpty() const { return topics.isEmpty() && consumers.isEmpty(); }
 
     friend bool operator==(const DeliveryPolicy &, const DeliveryPolicy &) = default;

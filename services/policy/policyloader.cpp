@@ -8,6 +8,7 @@
 #include <yaml-cpp/parser.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <exception>
 #include <functional>
 #include <initializer_list>
@@ -237,6 +238,10 @@ public:
         const Field externalIdempotency{"externalProviderIdempotency"_L1,
                                         boolean(c.externalProviderIdempotency)};
         const Field manualReview{"manualReviewRequired"_L1, boolean(c.manualReviewRequired)};
+        YAML::Node inboxNode;
+        YAML::Node outboxNode;
+        OutboxMapping outbox;
+        bool outboxRead = false;
         readMap(
             value, path,
             {
@@ -315,7 +320,210 @@ public:
                              c.review.append({key, said});
                      });
                  }},
+                {"inbox"_L1, [&](const YAML::Node &v, const QString &p) { inboxNode = v; readInbox(v, p, c); }},
+                {"outbox"_L1,
+                 [&](const YAML::Node &v, const QString &p) {
+                     outboxNode = v;
+                     outboxRead = readOutbox(v, p, outbox);
+                 }},
             });
+        if (outboxRead && c.inbox)
+            c.inbox->outbox = outbox;
+        else if (outboxRead)
+            warning(outboxNode, u"%1.outbox: an outbox is watched beside the consumer's inbox; this consumer "
+                                u"has no inbox mapping (ignored)"_s.arg(path));
+        if (c.inbox) {
+            const QString problem = c.inbox->validate();
+            if (!problem.isEmpty()) {
+                error(inboxNode, u"%1.inbox: %2"_s.arg(path, problem));
+                c.inbox.reset();
+            }
+        }
+    }
+
+    // `inbox:` of a consumer (ARCHITECTURE.md, Contracts: Inbox mapping). Problems that make the mapping
+    // unusable are errors at the key or value that causes them, and the mapping is dropped: a half-read
+    // mapping would count the wrong rows.
+    void readInbox(const YAML::Node &value, const QString &path, ConsumerPolicy &c)
+    {
+        if (value.IsNull())
+            return;
+        if (!expectMap(value, path))
+            return;
+        InboxMapping m;
+        m.name = c.name;
+        m.consumerValue = c.name;
+        bool usable = true;
+        const auto errorCount = [this] {
+            return std::count_if(diagnostics.cbegin(), diagnostics.cend(),
+                                 [](const PolicyDiagnostic &d) { return d.severity == PolicyDiagnostic::Error; });
+        };
+        const auto errorsBefore = errorCount();
+        std::optional<int> stuck;
+        QString table;
+        YAML::Node tableNode;
+        readMap(value, path,
+                {
+                    {"database"_L1, text(m.database)},
+                    {"table"_L1,
+                     [&](const YAML::Node &v, const QString &p) {
+                         tableNode = v;
+                         if (v.IsScalar())
+                             table = fromYaml(v.Scalar()); // blanks may be part of a quoted name
+                         else
+                             text(table)(v, p);
+                     }},
+                    {"columns"_L1, [&](const YAML::Node &v, const QString &p) { usable &= readColumns(v, p, m); }},
+                    {"consumerValue"_L1, text(m.consumerValue)},
+                    {"statuses"_L1, [&](const YAML::Node &v, const QString &p) { usable &= readStatuses(v, p, m); }},
+                    {"skippedStatus"_L1, text(m.skippedStatus)},
+                    {"releaseTo"_L1, text(m.releaseTo)},
+                    {"stuckAfterSeconds"_L1, integer(stuck, 1)},
+                    {"retakes"_L1, [&](const YAML::Node &v, const QString &p) { usable &= readRetakes(v, p, m); }},
+                });
+        if (stuck)
+            m.stuckAfterSeconds = *stuck;
+        if (table.trimmed().isEmpty()) {
+            error(value, u"%1: no table (table: schema.name)"_s.arg(path));
+            return;
+        }
+        QString problem;
+        InboxMapping::parseTableText(table, &m.schema, &m.table, &problem);
+        if (!problem.isEmpty()) {
+            error(tableNode, u"%1.table: %2"_s.arg(path, problem));
+            return;
+        }
+        if (m.statuses.isEmpty()) {
+            error(value, u"%1: no statuses (statuses: {word: state, ...}); without them every row is "
+                         u"Unknown"_s.arg(path));
+            return;
+        }
+        if (!m.skippedStatus.isEmpty()) {
+            const InboxState was = m.stateOf(m.skippedStatus);
+            if (m.statuses.contains(m.skippedStatus) && was != InboxState::Skipped) {
+                error(value, u"%1.skippedStatus: \u201c%2\u201d is mapped to %3 in statuses, not skipped"_s.arg(
+                                 path, m.skippedStatus, InboxMapping::stateKey(was)));
+                return;
+            }
+            m.statuses.insert(m.skippedStatus, InboxState::Skipped);
+        }
+        if (usable && errorCount() == errorsBefore) // any error inside the block makes it unusable
+            c.inbox = m;
+    }
+
+    bool readColumns(const YAML::Node &value, const QString &path, InboxMapping &m)
+    {
+        if (!expectMap(value, path))
+            return false;
+        readMap(value, path,
+                {
+                    {"messageId"_L1, text(m.messageIdColumn)},
+                    {"status"_L1, text(m.statusColumn)},
+                    {"updated"_L1, text(m.updatedColumn)},
+                    {"firstSeen"_L1, text(m.firstSeenColumn)},
+                    {"attempts"_L1, text(m.attemptsColumn)},
+                    {"error"_L1, text(m.errorColumn)},
+                    {"consumer"_L1, text(m.consumerColumn)},
+                    {"topic"_L1, text(m.topicColumn)},
+                    {"payload"_L1, text(m.payloadColumn)},
+                });
+        bool ok = true;
+        const std::pair<const char *, const QString *> required[] = {
+            {"messageId", &m.messageIdColumn}, {"status", &m.statusColumn}, {"updated", &m.updatedColumn}};
+        for (const auto &[key, column] : required) {
+            if (column->isEmpty()) {
+                error(value, u"%1: the %2 column is required"_s.arg(path, QLatin1StringView(key)));
+                ok = false;
+            }
+        }
+        return ok;
+    }
+
+    bool readStatuses(const YAML::Node &value, const QString &path, InboxMapping &m)
+    {
+        if (!expectMap(value, path))
+            return false;
+        bool ok = true;
+        forEachEntry(value, path, [&](const QString &word, const YAML::Node &, const YAML::Node &stateNode) {
+            InboxState state = InboxState::Unknown;
+            if (!stateNode.IsScalar()
+                || !InboxMapping::stateFromKey(fromYaml(stateNode.Scalar()).trimmed(), &state)) {
+                error(stateNode, u"%1.%2: expected one of %3, got %4"_s.arg(path, word, stateKeys(),
+                                                                            kindName(stateNode)));
+                ok = false;
+                return;
+            }
+            m.statuses.insert(word, state);
+        });
+        return ok;
+    }
+
+    bool readRetakes(const YAML::Node &value, const QString &path, InboxMapping &m)
+    {
+        if (value.IsNull())
+            return true;
+        std::vector<YAML::Node> items; // a single state may be written without the brackets
+        if (value.IsScalar())
+            items.push_back(value);
+        else if (value.IsSequence())
+            for (const auto &item : value)
+                items.push_back(item);
+        else {
+            error(value, u"%1: expected a list of states, got %2"_s.arg(path, kindName(value)));
+            return false;
+        }
+        QList<InboxState> states;
+        for (const YAML::Node &item : items) {
+            InboxState state = InboxState::Unknown;
+            if (!item.IsScalar() || !InboxMapping::stateFromKey(fromYaml(item.Scalar()).trimmed(), &state)) {
+                error(item, u"%1: expected one of %2, got %3"_s.arg(path, stateKeys(), kindName(item)));
+                return false;
+            }
+            if (!states.contains(state))
+                states.append(state);
+        }
+        m.retakes = states;
+        return true;
+    }
+
+    bool readOutbox(const YAML::Node &value, const QString &path, OutboxMapping &o)
+    {
+        if (value.IsNull() || !expectMap(value, path))
+            return false;
+        QString table;
+        readMap(value, path,
+                {
+                    {"table"_L1, text(table)},
+                    {"status"_L1, text(o.statusColumn)},
+                    {"created"_L1, text(o.createdColumn)},
+                    {"pending"_L1, text(o.pendingStatus)},
+                });
+        bool ok = true;
+        const std::pair<const char *, const QString *> required[] = {
+            {"table", &table}, {"status", &o.statusColumn}, {"created", &o.createdColumn}, {"pending", &o.pendingStatus}};
+        for (const auto &[key, field] : required) {
+            if (field->isEmpty()) {
+                error(value, u"%1: %2 is required"_s.arg(path, QLatin1StringView(key)));
+                ok = false;
+            }
+        }
+        if (!ok)
+            return false;
+        QString problem;
+        InboxMapping::parseTableText(table, &o.schema, &o.table, &problem);
+        if (!problem.isEmpty()) {
+            error(value, u"%1.table: %2"_s.arg(path, problem));
+            return false;
+        }
+        return true;
+    }
+
+    static QString stateKeys()
+    {
+        QStringList keys;
+        for (int s = 0; s < int(InboxState::Unknown); ++s)
+            keys << InboxMapping::stateKey(InboxState(s));
+        return keys.join(u", "_s);
     }
 
     // A list of names, or a single name.

@@ -1,6 +1,7 @@
 #include "dryrun.h"
 
 #include "services/inbox/inboxkeylookup.h"
+#include "services/inbox/inboxsessions.h"
 #include "services/remediation/topicrangereader.h"
 
 #include <QJsonArray>
@@ -188,6 +189,65 @@ void applyPolicy(const DryRunInput &input, DryRunResult &r)
     r.requiredApprovals = r.verdict == PolicyVerdict::Allowed ? 1 : 2;
 }
 
+namespace {
+void predictNoOps(const DryRunInput &input, PgSession *inboxDb, DryRunResult &r)
+{
+    if (input.inboxMappings.isEmpty()) {
+        r.inboxError = u"no inbox mapping: no-op rate not predicted"_s;
+        r.notPredicted = r.count;
+        return;
+    }
+    // Keys grouped by the mapping of the consumer each item belongs to.
+    QHash<QString, QStringList> keysByMapping;
+    QList<QString> mappingOfItem;
+    for (const PinnedItem &item : input.items) {
+        const QString consumer = input.policy.consumerOfDeadLetter(item.sourceTopic, item.consumerGroup);
+        const InboxMapping *mapping = consumer.isEmpty() ? nullptr : input.inboxMappings.find(consumer);
+        if (!mapping || item.idempotencyKey.isEmpty()) {
+            mappingOfItem << QString();
+            ++r.notPredicted;
+            continue;
+        }
+        mappingOfItem << mapping->name;
+        QStringList &keys = keysByMapping[mapping->name];
+        if (!keys.contains(item.idempotencyKey))
+            keys << item.idempotencyKey;
+    }
+    InboxSessions sessions(input.inboxMappings, inboxDb);
+    QHash<QString, InboxKeyStates> states;
+    QStringList problems;
+    for (auto it = keysByMapping.cbegin(); it != keysByMapping.cend(); ++it) {
+        const InboxMapping &mapping = *input.inboxMappings.find(it.key());
+        QString error;
+        PgSession *session = sessions.sessionFor(mapping, &error);
+        if (session)
+            states.insert(it.key(), InboxKeyLookup::lookup(*session, {mapping}, it.value(), &error));
+        if (!error.isEmpty())
+            problems << mapping.name + u": "_s + error;
+        if (session)
+            r.keysLookedUp += int(it.value().size());
+    }
+    for (qsizetype i = 0; i < input.items.size(); ++i) {
+        const QString &name = mappingOfItem.at(i);
+        if (name.isEmpty())
+            continue;
+        if (!states.contains(name)) {
+            ++r.notPredicted;
+            continue;
+        }
+        const InboxMapping &mapping = *input.inboxMappings.find(name);
+        const auto found = states.value(name).constFind(input.items.at(i).idempotencyKey);
+        if (found != states.value(name).cend() && !mapping.retakesFrom(found->state))
+            ++r.predictedNoOps;
+    }
+    r.inboxChecked = !states.isEmpty();
+    r.inboxError = problems.join(u"; "_s);
+    if (!r.inboxChecked && r.inboxError.isEmpty())
+        r.inboxError = u"no item belongs to a consumer with an inbox mapping"_s;
+}
+
+} // namespace
+
 DryRunResult evaluate(const DryRunInput &input, PgSession *inboxDb)
 {
     DryRunResult r;
@@ -226,20 +286,7 @@ DryRunResult evaluate(const DryRunInput &input, PgSession *inboxDb)
     r.consumersAffected = QStringList(consumers.cbegin(), consumers.cend());
     r.consumersAffected.sort();
 
-    if (inboxDb && !input.inboxMappings.isEmpty()) {
-        QString error;
-        const InboxKeyStates states = InboxKeyLookup::lookup(*inboxDb, input.inboxMappings, idemKeys, &error);
-        r.inboxChecked = error.isEmpty() || !states.isEmpty();
-        r.inboxError = error;
-        r.keysLookedUp = int(idemKeys.size());
-        for (const PinnedItem &item : input.items) {
-            if (!item.idempotencyKey.isEmpty()
-                && states.value(item.idempotencyKey).state == InboxState::Completed)
-                ++r.predictedNoOps;
-        }
-    } else {
-        r.inboxError = u"no inbox database: no-op rate not predicted"_s;
-    }
+    predictNoOps(input, inboxDb, r);
     r.predictedNoOpRate = r.count > 0 ? double(r.predictedNoOps) / double(r.count) : 0;
 
     if (input.action == RemediationAction::Replay || input.action == RemediationAction::EditReplay)
@@ -260,6 +307,7 @@ QJsonObject DryRunResult::toJson() const
         {u"inboxChecked"_s, inboxChecked},
         {u"keysLookedUp"_s, keysLookedUp},
         {u"predictedNoOps"_s, predictedNoOps},
+        {u"notPredicted"_s, notPredicted},
         {u"predictedNoOpRate"_s, predictedNoOpRate},
         {u"inboxError"_s, inboxError},
         {u"orderingChecked"_s, orderingChecked},
@@ -285,6 +333,7 @@ DryRunResult DryRunResult::fromJson(const QJsonObject &j)
     r.inboxChecked = j.value(u"inboxChecked"_s).toBool();
     r.keysLookedUp = j.value(u"keysLookedUp"_s).toInt();
     r.predictedNoOps = j.value(u"predictedNoOps"_s).toInt();
+    r.notPredicted = j.value(u"notPredicted"_s).toInt();
     r.predictedNoOpRate = j.value(u"predictedNoOpRate"_s).toDouble();
     r.inboxError = j.value(u"inboxError"_s).toString();
     r.orderingChecked = j.value(u"orderingChecked"_s).toBool();
@@ -315,7 +364,9 @@ QString DryRunResult::summary() const
     if (inboxChecked)
         s += u"Expected no-op rate: "_s + QString::number(predictedNoOpRate * 100.0, 'f', 1) + u"% ("_s
              + QString::number(predictedNoOps) + u" of "_s + QString::number(count)
-             + u" already COMPLETED in an inbox)\n"_s;
+             + u" already done in their consumer's inbox"_s
+             + (notPredicted > 0 ? u"; "_s + QString::number(notPredicted) + u" not predictable"_s : QString())
+             + u")\n"_s;
     else
         s += u"Expected no-op rate: unknown ("_s + inboxError + u")\n"_s;
     if (orderingChecked) {

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "services/inbox/inboxmapping.h"
+#include "services/inbox/inboxmappingset.h"
 #include "services/kafka/kafkaconfig.h"
 #include "services/policy/deliverypolicy.h"
 #include "services/remediation/remediationtypes.h"
@@ -26,7 +26,8 @@ struct DryRunInput {
     QList<PinnedItem> items;
     QString destinationTopic; // empty: each item's original topic
     DeliveryPolicy policy;
-    QList<InboxMapping> inboxMappings; // where the no-op prediction looks keys up
+    // Where the no-op prediction looks keys up: each item in the inbox of the consumer it belongs to.
+    InboxMappingSet inboxMappings;
     // Ordering risk reads the original partitions after each item's original offset (see DryRun). Empty:
     // not checked (the result says so).
     KafkaProperties cluster;
@@ -42,10 +43,13 @@ struct DryRunResult {
     int distinctKeys = 0;          // null keys count as none
     QStringList consumersAffected; // policy consumers of the destination topics, plus the items' groups
 
-    // No-op prediction: items whose idempotency key is COMPLETED in an inbox (a replay changes nothing).
+    // No-op prediction, per item for the consumer it belongs to (the record's consumer header, else the
+    // policy consumer whose dlq.topic it came from; never "any consumer"): an item whose key has a row in
+    // that consumer's inbox in a state the consumer does not take again from (mapping.retakes) is a no-op.
     bool inboxChecked = false;
     int keysLookedUp = 0;
     int predictedNoOps = 0;
+    int notPredicted = 0; // items with no key, no known consumer, or no inbox mapping for their consumer
     double predictedNoOpRate = 0; // predictedNoOps / count (0 when count is 0)
     QString inboxError;
 
@@ -72,7 +76,8 @@ Q_DECLARE_METATYPE(DryRunResult)
 
 // Blocking (worker threads, the command line, tests).
 namespace DryRun {
-// inboxDb may be null (no prediction). The ordering check is honest and cheap: for each item with a key
+// inboxDb: the default inbox database's session (may be null); mappings on other databases are connected
+// to as needed. The ordering check is honest and cheap: for each item with a key
 // and an original position, it reads the original partition from the smallest such offset up to the end
 // (bounded by orderingScanBudget) and flags the item when a record with the same key follows it. The
 // consumer reads in order and the record was dead-lettered, so everything after it that is below the

@@ -1,5 +1,6 @@
 #include "inboxremediation.h"
 
+#include "services/inbox/inboxtableinfo.h"
 #include "services/inbox/pgsession.h"
 
 #include <QJsonDocument>
@@ -14,7 +15,9 @@ QString whereClause(PgSession &db, const InboxMapping &m, const QJsonObject &ref
     QString sql =
         u" WHERE "_s + db.escapeIdentifier(m.messageIdColumn) + u" = $"_s + QString::number(firstParam);
     params->append(ref.value(u"messageId"_s).toString());
-    const QString consumer = ref.value(u"consumer"_s).toString();
+    QString consumer = ref.value(u"consumer"_s).toString();
+    if (consumer.isEmpty() && m.filtersConsumer())
+        consumer = m.consumerValue;
     if (!m.consumerColumn.isEmpty() && !consumer.isEmpty()) {
         sql +=
             u" AND "_s + db.escapeIdentifier(m.consumerColumn) + u" = $"_s + QString::number(firstParam + 1);
@@ -22,9 +25,41 @@ QString whereClause(PgSession &db, const InboxMapping &m, const QJsonObject &ref
     }
     return sql;
 }
+
+// Berth writes only to a table it may write to, never through a view (whose rules or triggers would
+// decide what a write does); the reason is the request's error, shown where the operator acts.
+bool writableCheck(PgSession &db, const InboxMapping &m, const QString &verb, bool needsUpdate,
+                   InboxTimeSql *updated, QString *error)
+{
+    QString problem;
+    const InboxTableInfo info = InboxTableInfo::read(db, m.schema, m.table, &problem);
+    if (!problem.isEmpty()) {
+        *error = problem;
+        return false;
+    }
+    const QString table = m.qualifiedTable();
+    if (!info.exists)
+        *error = u"%1 does not exist in this database: %2 refused"_s.arg(table, verb);
+    else if (info.isView)
+        *error = u"%1 is a %2, not a table: Berth does not write through it (%3 refused)"_s.arg(
+            table, info.relkindName, verb);
+    else if (needsUpdate ? !info.canUpdate : !info.canDelete)
+        *error = u"no %1 permission on %2: %3 refused"_s.arg(needsUpdate ? u"UPDATE"_s : u"DELETE"_s, table, verb);
+    if (!error->isEmpty())
+        return false;
+    if (updated && !m.updatedColumn.isEmpty())
+        updated->kind = info.timeKind(m.updatedColumn);
+    return true;
+}
 } // namespace
 
 namespace InboxRemediation {
+bool checkWritable(PgSession &db, const InboxMapping &mapping, bool remove, QString *error)
+{
+    error->clear();
+    return writableCheck(db, mapping, remove ? u"delete"_s : u"skip"_s, !remove, nullptr, error);
+}
+
 const InboxMapping *mappingFor(const QJsonObject &ref, const QList<InboxMapping> &mappings)
 {
     const QString name = ref.value(u"mapping"_s).toString();
@@ -59,11 +94,15 @@ bool markSkipped(PgSession &db, const InboxMapping &mapping, const QJsonObject &
         *error = u"Inbox mapping "_s + mapping.name + u" has no skipped status: skipping is not offered"_s;
         return false;
     }
+    error->clear();
+    InboxTimeSql updated;
+    if (!writableCheck(db, mapping, u"skip"_s, true, &updated, error))
+        return false;
     QVariantList params{mapping.skippedStatus};
     QString sql = u"UPDATE "_s + db.escapeTable(mapping.schema, mapping.table) + u" SET "_s
                   + db.escapeIdentifier(mapping.statusColumn) + u" = $1"_s;
-    if (!mapping.updatedColumn.isEmpty())
-        sql += u", "_s + db.escapeIdentifier(mapping.updatedColumn) + u" = now()"_s;
+    if (!mapping.updatedColumn.isEmpty() && updated.kind != InboxTimeKind::Unsupported)
+        sql += u", "_s + db.escapeIdentifier(mapping.updatedColumn) + u" = "_s + updated.fromTimestamptz(u"now()"_s);
     sql += whereClause(db, mapping, ref, &params, 2);
     const PgResult r = db.exec(sql, params);
     if (!r.ok) {
@@ -82,6 +121,9 @@ bool deleteParked(PgSession &db, const InboxMapping &mapping, const QJsonObject 
         *error = u"Inbox mapping "_s + mapping.name + u" has no parked status: nothing can be deleted"_s;
         return false;
     }
+    error->clear();
+    if (!writableCheck(db, mapping, u"delete"_s, false, nullptr, error))
+        return false;
     QVariantList params;
     QString sql = u"DELETE FROM "_s + db.escapeTable(mapping.schema, mapping.table)
                   + whereClause(db, mapping, ref, &params, 1);

@@ -15,6 +15,9 @@ namespace InboxRemediation {
 // The mapping the ref names (by name), or nullptr.
 const InboxMapping *mappingFor(const QJsonObject &ref, const QList<InboxMapping> &mappings);
 // The row as JSON (to_jsonb), or an empty object when there is none.
+// Whether Berth may skip (remove false) or delete in the mapping's relation: a table it has the privilege
+// for, never a view. *error says why not.
+bool checkWritable(PgSession &db, const InboxMapping &mapping, bool remove, QString *error);
 bool readRow(PgSession &db, const InboxMapping &mapping, const QJsonObject &ref, QJsonObject *row,
              QString *error);
 // Writes the mapping's skippedStatus (and the updated column) so a late duplicate is ignored too. Refused

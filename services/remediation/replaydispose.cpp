@@ -1,5 +1,6 @@
 #include "replayrun.h"
 
+#include "services/inbox/inboxsessions.h"
 #include "services/inbox/pgsession.h"
 #include "services/remediation/inboxremediation.h"
 
@@ -14,8 +15,9 @@ bool Run::disposeItems(QString *error)
     if (!m_journal.disposed(&alreadyDisposed, error))
         return false;
     const QSet<int> disposed(alreadyDisposed.cbegin(), alreadyDisposed.cend());
-    const QList<InboxMapping> mappings =
-        m_options.inboxMappings.isEmpty() ? InboxMapping::presets() : m_options.inboxMappings;
+    const QList<InboxMapping> &mappings = m_options.inboxMappings.mappings;
+    // Each row in its mapping's own database; the default database is the run's inbox session.
+    InboxSessions sessions(m_options.inboxMappings, m_inbox);
     const QJsonObject why{{u"reason_code"_s, m_request.reasonCode},
                           {u"reason"_s, m_request.reason},
                           {u"ticket"_s, m_request.ticket}};
@@ -46,15 +48,17 @@ bool Run::disposeItems(QString *error)
             if (!item.inboxRef.isEmpty()) {
                 const InboxMapping *mapping = InboxRemediation::mappingFor(item.inboxRef, mappings);
                 int rows = 0;
+                PgSession *db = mapping ? sessions.sessionFor(*mapping, &failure) : nullptr;
                 if (!mapping) {
                     failure = u"no inbox mapping named "_s + item.inboxRef.value(u"mapping"_s).toString();
-                } else if (!m_inbox) {
-                    failure = u"no inbox database to act on"_s;
+                } else if (!db) {
+                    failure = u"no inbox database to act on: "_s + failure;
                 } else if (remove) {
                     // The row's content goes into the disposition (and so the audit log) before it is
-                    // deleted.
+                    // deleted; a table Berth may not delete from (a view, no privilege) is refused first.
                     QJsonObject row;
-                    if (!InboxRemediation::readRow(*m_inbox, *mapping, item.inboxRef, &row, &failure)) {
+                    if (!InboxRemediation::checkWritable(*db, *mapping, true, &failure)) {
+                    } else if (!InboxRemediation::readRow(*db, *mapping, item.inboxRef, &row, &failure)) {
                     } else if (!row.isEmpty()
                                && !mapping->statusesFor(InboxState::Parked)
                                        .contains(row.value(mapping->statusColumn).toString())) {
@@ -68,10 +72,10 @@ bool Run::disposeItems(QString *error)
                             return false;
                     }
                     if (failure.isEmpty()
-                        && InboxRemediation::deleteParked(*m_inbox, *mapping, item.inboxRef, &rows, &failure)
+                        && InboxRemediation::deleteParked(*db, *mapping, item.inboxRef, &rows, &failure)
                         && rows == 0 && !row.isEmpty())
                         failure = u"the inbox row is not parked: not deleted"_s;
-                } else if (InboxRemediation::markSkipped(*m_inbox, *mapping, item.inboxRef, &rows,
+                } else if (InboxRemediation::markSkipped(*db, *mapping, item.inboxRef, &rows,
                                                          &failure)) {
                     d.insert(u"inbox_status"_s, mapping->skippedStatus);
                     d.insert(u"inbox_rows"_s, rows);

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "services/audit/audittypes.h"
-#include "services/inbox/inboxmapping.h"
+#include "services/inbox/inboxmappingset.h"
 #include "services/kafka/kafkaconfig.h"
 
 #include <QList>
@@ -28,7 +28,7 @@ struct ReplayOptions {
     int deliveryTimeoutMs = 60'000; // librdkafka message.timeout.ms
     int maxRounds = 3;              // produce rounds for items whose delivery failed (each reconciled first)
     KafkaProperties producerProperties; // extra producer settings (tests: small retry backoffs)
-    QList<InboxMapping> inboxMappings;  // skip/delete of inbox rows: how inbox_ref is resolved
+    InboxMappingSet inboxMappings; // skip/delete of inbox rows: how inbox_ref is resolved, in which database
 };
 
 enum class ReplayPhase { Starting, Reconciling, Producing, CanaryWatch, Paused, Finishing, Done };

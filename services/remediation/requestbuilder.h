@@ -1,7 +1,7 @@
 #pragma once
 
 #include "services/audit/audittypes.h"
-#include "services/inbox/inboxmapping.h"
+#include "services/inbox/inboxmappingset.h"
 #include "services/kafka/kafkaconfig.h"
 #include "services/policy/deliverypolicy.h"
 #include "services/remediation/dryrun.h"
@@ -41,7 +41,7 @@ struct BuiltRequest {
 struct RequestBuilderContext {
     KafkaProperties cluster;
     PgSession *inboxDb = nullptr; // no-op prediction and inbox refs; may be null
-    QList<InboxMapping> inboxMappings;
+    InboxMappingSet inboxMappings; // inboxDb serves the mappings on its default database
     DeliveryPolicy policy;
     int fetchTimeoutMs = 15000;
     std::function<bool()> cancelled;

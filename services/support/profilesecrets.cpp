@@ -57,6 +57,11 @@ bool isSecretKafkaProperty(QStringView key)
         || key == u"ssl_key" || key == u"sasl.oauthbearer.config" || key == u"sasl.oauthbearer.client.secret";
 }
 
+QString namedDatabasePasswordId(const QString &name)
+{
+    return u"db/"_s + name + u"/password"_s;
+}
+
 QHash<QString, QString> extract(ConnectionProfile *profile)
 {
     QHash<QString, QString> secrets;
@@ -73,6 +78,11 @@ QHash<QString, QString> extract(ConnectionProfile *profile)
     if (!profile->schemaRegistry.password.isEmpty())
         secrets.insert(QString::fromLatin1(RegistryPasswordId), profile->schemaRegistry.password);
     profile->schemaRegistry.password.clear();
+    for (auto it = profile->databases.begin(); it != profile->databases.end(); ++it) {
+        *it = stripPassword(*it, &password);
+        if (!password.isEmpty())
+            secrets.insert(namedDatabasePasswordId(it.key()), password);
+    }
     return secrets;
 }
 
@@ -82,6 +92,10 @@ bool hasPlaceFor(const ConnectionProfile &profile, const QString &id)
         return !profile.databaseConninfo.trimmed().isEmpty();
     if (id == QLatin1StringView(RegistryPasswordId))
         return profile.schemaRegistry.isSet();
+    for (auto it = profile.databases.cbegin(); it != profile.databases.cend(); ++it) {
+        if (id == namedDatabasePasswordId(it.key()))
+            return true;
+    }
     return std::any_of(profile.cluster.cbegin(), profile.cluster.cend(),
                        [&](const auto &property) { return kafkaId(property.first) == id; });
 }
@@ -98,6 +112,11 @@ void apply(ConnectionProfile *profile, const QHash<QString, QString> &secrets)
         profile->databaseConninfo = withPassword(profile->databaseConninfo, *password);
     if (const auto registry = secrets.constFind(QString::fromLatin1(RegistryPasswordId)); registry != secrets.cend())
         profile->schemaRegistry.password = *registry;
+    for (auto it = profile->databases.begin(); it != profile->databases.end(); ++it) {
+        const auto named = secrets.constFind(namedDatabasePasswordId(it.key()));
+        if (named != secrets.cend() && !named->isEmpty())
+            *it = withPassword(*it, *named);
+    }
 }
 
 QString stripPassword(const QString &conninfo, QString *password)

@@ -13,6 +13,8 @@
 namespace ProfileSecrets {
 inline constexpr char DatabasePasswordId[] = "db/password";
 inline constexpr char RegistryPasswordId[] = "registry/password";
+// The secret id of a named database's password ("db/<name>/password").
+QString namedDatabasePasswordId(const QString &name);
 
 // librdkafka properties that hold a secret (passwords, client secrets, private keys), as opposed to paths.
 bool isSecretKafkaProperty(QStringView key);

@@ -1,5 +1,6 @@
 #include "profilestore.h"
 
+#include "services/policy/inboxpolicyyaml.h"
 #include "services/support/profilesecrets.h"
 
 #include <QSettings>
@@ -90,6 +91,11 @@ std::optional<StoredProfile> ProfileStore::load(const QString &name) const
     p.schemaRegistry.caFile = s.value(u"schemaRegistry/caFile"_s).toString();
     p.schemaFiles = s.value(u"schemaFiles"_s).toStringList();
     p.sampleIntervalMs = s.value(u"sampleIntervalMs"_s, p.sampleIntervalMs).toInt();
+    // Mappings are kept as the policy file's inbox block: readable, and read by the one policy parser.
+    p.inboxMappings = InboxPolicyYaml::read(s.value(u"inboxMappings"_s).toString(), nullptr);
+    const KafkaProperties databases = unflatten(s.value(u"databases"_s).toStringList());
+    for (const auto &[name, conninfo] : databases)
+        p.databases.insert(name, conninfo);
     stored.secretIds = s.value(u"secrets"_s).toStringList();
     s.endGroup();
     return stored;
@@ -121,6 +127,13 @@ QHash<QString, QString> ProfileStore::save(const ConnectionProfile &profile, con
     s.setValue(u"schemaRegistry/caFile"_s, open.schemaRegistry.caFile);
     s.setValue(u"schemaFiles"_s, open.schemaFiles);
     s.setValue(u"sampleIntervalMs"_s, open.sampleIntervalMs);
+    if (!open.inboxMappings.isEmpty())
+        s.setValue(u"inboxMappings"_s, InboxPolicyYaml::write(open.inboxMappings));
+    KafkaProperties databases; // "name=conninfo" lines, like the cluster properties
+    for (auto it = open.databases.cbegin(); it != open.databases.cend(); ++it)
+        databases.append({it.key(), it.value()});
+    if (!databases.isEmpty())
+        s.setValue(u"databases"_s, flatten(databases));
     s.setValue(u"secrets"_s, ids);
     s.endGroup();
     s.sync();

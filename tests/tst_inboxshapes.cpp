@@ -1,0 +1,469 @@
+// Inboxes shaped the way teams actually build them, written here (not the seed presets), in two databases
+// of one throwaway server: a payments inbox without a consumer column and with lower-case words; a
+// notifications inbox in a non-public schema whose name has a space and a non-ASCII letter, with a
+// composite key and epoch-millisecond timestamps; a view over two tables with timestamps without zone.
+// Board counts, stuck rows, key look-ups, no-op predictions and skips are checked against SQL written
+// independently below; bad input (no privilege, a wrong column type, a dropped table, a database that is
+// not there, a query over its timeout) gets a message that says so.
+#include "services/demo/temppostgres.h"
+#include "services/inbox/inboxboardquery.h"
+#include "services/inbox/inboxkeylookup.h"
+#include "services/inbox/inboxmappingset.h"
+#include "services/inbox/inboxrowsquery.h"
+#include "services/inbox/inboxwatch.h"
+#include "services/inbox/pgsession.h"
+#include "services/remediation/dryrun.h"
+#include "services/remediation/inboxremediation.h"
+
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+const char16_t kPaymentsSchema[] = uR"(
+CREATE TABLE payment_inbox (
+    payment_intent_id text PRIMARY KEY,
+    status text,
+    modified timestamptz NOT NULL,
+    created timestamptz NOT NULL DEFAULT now(),
+    tries int NOT NULL DEFAULT 1,
+    last_failure text
+);
+CREATE INDEX ON payment_inbox (status, modified);
+INSERT INTO payment_inbox (payment_intent_id, status, modified, tries, last_failure) VALUES
+    ('pi-1', 'in_flight', now() - interval '20 minutes', 1, NULL),
+    ('pi-2', 'in_flight', now() - interval '11 minutes', 2, NULL),
+    ('pi-3', 'in_flight', now(), 1, NULL),
+    ('pi-4', 'captured', now(), 1, NULL),
+    ('pi-5', 'captured', now(), 3, 'card timeout'),
+    ('pi-6', 'captured', now(), 1, NULL),
+    ('pi-7', 'declined', now(), 1, NULL),
+    ('pi-8', 'failed', now(), 2, 'gateway 502'),
+    ('pi-9', 'failed', now(), 4, 'gateway 502'),
+    ('pi-10', 'dead', now(), 6, 'card revoked'),
+    ('pi-11', 'parked', now(), 3, 'manual review'),
+    ('pi-12', 'parked', now(), 3, 'manual review'),
+    ('pi-13', NULL, now(), 1, NULL),
+    ('pi-14', 'weird', now(), 1, NULL);
+CREATE SCHEMA legacy;
+CREATE TABLE legacy.inbox_2024 (msg_id text, status text, updated_at timestamp without time zone);
+CREATE TABLE legacy.inbox_2025 (msg_id text, status text, updated_at timestamp without time zone);
+INSERT INTO legacy.inbox_2024 VALUES ('L-1', 'DONE', localtimestamp), ('L-2', 'PARK', localtimestamp),
+    ('L-3', 'OPEN', localtimestamp - interval '2 hours');
+INSERT INTO legacy.inbox_2025 VALUES ('L-4', 'DONE', localtimestamp), ('L-5', 'OPEN', localtimestamp),
+    ('L-6', 'DONE', localtimestamp);
+CREATE VIEW legacy.inbox_all AS SELECT * FROM legacy.inbox_2024 UNION ALL SELECT * FROM legacy.inbox_2025;
+CREATE VIEW legacy.slow_inbox AS SELECT msg_id, status, updated_at FROM legacy.inbox_all, pg_sleep(3);
+CREATE ROLE viewer LOGIN;
+)";
+
+const char16_t kNotifySchema[] = uR"(
+CREATE SCHEMA "Ops é";
+CREATE TABLE "Ops é"."notif ""inbox""" (
+    grp text NOT NULL,
+    event_key text NOT NULL,
+    state text NOT NULL,
+    updated_ms bigint NOT NULL,
+    first_ms bigint NOT NULL,
+    PRIMARY KEY (grp, event_key)
+);
+CREATE INDEX ON "Ops é"."notif ""inbox""" (grp, state, updated_ms);
+INSERT INTO "Ops é"."notif ""inbox""" VALUES
+    ('email-sender', 'n-1', 'pending', (extract(epoch FROM now() - interval '1 hour') * 1000)::bigint, 0),
+    ('email-sender', 'n-2', 'pending', (extract(epoch FROM now()) * 1000)::bigint, 0),
+    ('email-sender', 'n-3', 'sent', (extract(epoch FROM now()) * 1000)::bigint, 0),
+    ('email-sender', 'n-4', 'sent', (extract(epoch FROM now()) * 1000)::bigint, 0),
+    ('email-sender', 'n-5', 'error', (extract(epoch FROM now()) * 1000)::bigint, 0),
+    ('email-sender', 'pi-4', 'error', (extract(epoch FROM now()) * 1000)::bigint, 0),
+    ('sms-sender', 'n-1', 'sent', (extract(epoch FROM now()) * 1000)::bigint, 0),
+    ('sms-sender', 'n-9', 'pending', (extract(epoch FROM now() - interval '1 hour') * 1000)::bigint, 0);
+CREATE TABLE notify_outbox (id bigserial PRIMARY KEY, st text NOT NULL, created_ms bigint NOT NULL);
+CREATE INDEX ON notify_outbox (created_ms) WHERE st = 'todo';
+INSERT INTO notify_outbox (st, created_ms) VALUES
+    ('todo', (extract(epoch FROM now() - interval '90 seconds') * 1000)::bigint),
+    ('todo', (extract(epoch FROM now()) * 1000)::bigint), ('done', 0);
+)";
+
+// Independent answers: the states spelled out in SQL, not taken from a mapping. Indexes follow InboxState.
+const char16_t kPaymentsCounts[] =
+    u"SELECT CASE status WHEN 'in_flight' THEN 0 WHEN 'captured' THEN 1 WHEN 'declined' THEN 1 "
+    u"WHEN 'failed' THEN 2 WHEN 'dead' THEN 3 WHEN 'parked' THEN 4 WHEN 'skipped' THEN 5 ELSE 6 END, count(*) "
+    u"FROM payment_inbox GROUP BY 1";
+const char16_t kNotifyCounts[] =
+    u"SELECT CASE state WHEN 'pending' THEN 0 WHEN 'sent' THEN 1 WHEN 'error' THEN 2 WHEN 'dropped' THEN 5 "
+    u"ELSE 6 END, count(*) FROM \"Ops é\".\"notif \"\"inbox\"\"\" WHERE grp = 'email-sender' GROUP BY 1";
+const char16_t kLedgerCounts[] =
+    u"SELECT CASE status WHEN 'OPEN' THEN 0 WHEN 'DONE' THEN 1 WHEN 'PARK' THEN 4 ELSE 6 END, count(*) "
+    u"FROM (SELECT status FROM legacy.inbox_2024 UNION ALL SELECT status FROM legacy.inbox_2025) AS u GROUP BY 1";
+const char16_t kPaymentsStuck[] =
+    u"SELECT count(*) FROM payment_inbox WHERE status = 'in_flight' AND modified < now() - interval '300 seconds'";
+const char16_t kNotifyStuck[] =
+    u"SELECT count(*) FROM \"Ops é\".\"notif \"\"inbox\"\"\" WHERE grp = 'email-sender' AND state = 'pending' "
+    u"AND to_timestamp(updated_ms / 1000.0) < now() - interval '300 seconds'";
+const char16_t kLedgerStuck[] =
+    u"SELECT count(*) FROM legacy.inbox_2024 WHERE status = 'OPEN' AND updated_at < localtimestamp - interval "
+    u"'300 seconds'";
+
+InboxMapping payments()
+{
+    InboxMapping m;
+    m.name = u"payment-capture"_s;
+    m.database = u"payments-db"_s; // the profile's named database
+    m.table = u"payment_inbox"_s;
+    m.messageIdColumn = u"payment_intent_id"_s;
+    m.statusColumn = u"status"_s;
+    m.updatedColumn = u"modified"_s;
+    m.firstSeenColumn = u"created"_s;
+    m.attemptsColumn = u"tries"_s;
+    m.errorColumn = u"last_failure"_s;
+    m.consumerValue = u"payment-capture"_s;
+    m.statuses = {{u"in_flight"_s, InboxState::InProgress}, {u"captured"_s, InboxState::Completed},
+                  {u"declined"_s, InboxState::Completed},  {u"failed"_s, InboxState::FailedRetryable},
+                  {u"dead"_s, InboxState::FailedTerminal}, {u"parked"_s, InboxState::Parked},
+                  {u"skipped"_s, InboxState::Skipped}};
+    m.skippedStatus = u"skipped"_s;
+    return m;
+}
+
+InboxMapping notifications()
+{
+    InboxMapping m;
+    m.name = u"email-sender"_s;
+    m.consumerValue = u"email-sender"_s;
+    m.schema = u"Ops \u00e9"_s;
+    m.table = u"notif \"inbox\""_s;
+    m.consumerColumn = u"grp"_s;
+    m.messageIdColumn = u"event_key"_s;
+    m.statusColumn = u"state"_s;
+    m.updatedColumn = u"updated_ms"_s;
+    m.firstSeenColumn = u"first_ms"_s;
+    m.statuses = {{u"pending"_s, InboxState::InProgress}, {u"sent"_s, InboxState::Completed},
+                  {u"error"_s, InboxState::FailedRetryable}, {u"dropped"_s, InboxState::Skipped}};
+    m.skippedStatus = u"dropped"_s;
+    m.outbox = {QString(), u"notify_outbox"_s, u"st"_s, u"created_ms"_s, u"todo"_s};
+    return m;
+}
+
+InboxMapping ledger()
+{
+    InboxMapping m;
+    m.name = u"ledger"_s;
+    m.database.clear(); // the default database
+    m.schema = u"legacy"_s;
+    m.table = u"inbox_all"_s;
+    m.messageIdColumn = u"msg_id"_s;
+    m.statusColumn = u"status"_s;
+    m.updatedColumn = u"updated_at"_s;
+    m.statuses = {{u"OPEN"_s, InboxState::InProgress}, {u"DONE"_s, InboxState::Completed},
+                  {u"PARK"_s, InboxState::Parked}, {u"SKIP"_s, InboxState::Skipped}};
+    m.skippedStatus = u"SKIP"_s;
+    return m;
+}
+
+QList<qint64> countsOf(const InboxStateCounts &counts)
+{
+    return QList<qint64>(counts.begin(), counts.end());
+}
+} // namespace
+
+class TestInboxShapes final : public QObject {
+    Q_OBJECT
+    std::unique_ptr<TempPostgres> m_pg;
+    PgSession m_payments; // the test's own connections: setup and the independent answers
+    PgSession m_notify;
+
+    QString paymentsConninfo() const { return m_pg->conninfo(u"postgres"_s, u"payments"_s); }
+    QString notifyConninfo() const { return m_pg->conninfo(u"postgres"_s, u"notify"_s); }
+
+    InboxMappingSet set(const QList<InboxMapping> &extra = {}) const
+    {
+        InboxMapping notify = notifications();
+        notify.database = notifyConninfo(); // a conninfo in the mapping itself
+        return InboxMappingSet::resolve({payments(), notify, ledger()}, extra, paymentsConninfo(),
+                                        {{u"payments-db"_s, paymentsConninfo()}});
+    }
+
+    static QList<qint64> independent(PgSession &db, const QString &sql)
+    {
+        QList<qint64> out(InboxStateCount, 0);
+        const PgResult r = db.exec(sql);
+        if (!r.ok)
+            qWarning().noquote() << r.error;
+        for (const QVariantList &row : r.rows)
+            out[row.value(0).toInt()] += row.value(1).toLongLong();
+        return out;
+    }
+    static qint64 scalar(PgSession &db, const QString &sql, const QVariantList &params = {})
+    {
+        return db.exec(sql, params).rows.value(0).value(0).toLongLong();
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        m_pg = std::make_unique<TempPostgres>();
+        QString error;
+        QVERIFY2(m_pg->start(&error), qPrintable(error));
+        QVERIFY(m_pg->exec(u"CREATE DATABASE payments"_s, &error));
+        QVERIFY(m_pg->exec(u"CREATE DATABASE notify"_s, &error));
+        QVERIFY2(m_payments.connect(paymentsConninfo(), &error), qPrintable(error));
+        QVERIFY2(m_notify.connect(notifyConninfo(), &error), qPrintable(error));
+        QVERIFY2(m_payments.execScript(QString::fromUtf16(kPaymentsSchema), &error), qPrintable(error));
+        QVERIFY2(m_notify.execScript(QString::fromUtf16(kNotifySchema), &error), qPrintable(error));
+    }
+
+    void boardCountsMatchIndependentSql_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("countsSql");
+        QTest::addColumn<QString>("stuckSql");
+        QTest::addColumn<bool>("onNotify");
+        QTest::newRow("no consumer column, lower-case words")
+            << u"payment-capture"_s << QString::fromUtf16(kPaymentsCounts) << QString::fromUtf16(kPaymentsStuck)
+            << false;
+        QTest::newRow("composite key, epoch ms, odd schema")
+            << u"email-sender"_s << QString::fromUtf16(kNotifyCounts) << QString::fromUtf16(kNotifyStuck) << true;
+        QTest::newRow("view over two tables") << u"ledger"_s << QString::fromUtf16(kLedgerCounts)
+                                              << QString::fromUtf16(kLedgerStuck) << false;
+    }
+    void boardCountsMatchIndependentSql()
+    {
+        QFETCH(QString, name);
+        QFETCH(QString, countsSql);
+        QFETCH(QString, stuckSql);
+        QFETCH(bool, onNotify);
+        const InboxMappingSet mappings = set();
+        const InboxMapping &m = *mappings.find(name);
+        const InboxBoard b = InboxBoardQuery::collect(mappings.conninfoFor(m), m);
+        QVERIFY2(b.ok(), qPrintable(b.error));
+        PgSession &db = onNotify ? m_notify : m_payments;
+        const QList<qint64> expected = independent(db, countsSql);
+        QVERIFY(std::accumulate(expected.begin(), expected.end(), qint64(0)) > 0);
+        QCOMPARE(countsOf(b.totals), expected);
+        // One consumer: the mapping's own (by its consumer column's value, or consumerValue without one).
+        QCOMPARE(b.consumers.size(), 1);
+        QCOMPARE(b.consumers.first().consumer, m.consumerLabel());
+        const qint64 stuck = scalar(db, stuckSql);
+        QVERIFY(stuck > 0);
+        QCOMPARE(b.stuckCount, stuck);
+        QVERIFY(b.hasStuck);
+        QVERIFY(b.oldestStuck.ageSeconds > 300);
+        QCOMPARE(b.isView, name == u"ledger"_s);
+    }
+
+    void unmappedWordsAndNullsAreShownNotHidden()
+    {
+        const InboxBoard b = InboxBoardQuery::collect(paymentsConninfo(), payments());
+        QVERIFY2(b.ok(), qPrintable(b.error));
+        QCOMPARE(b.unmappedStatuses, (QStringList{u"NULL"_s, u"weird"_s}));
+        QCOMPARE(b.total(InboxState::Unknown),
+                 scalar(m_payments, u"SELECT count(*) FROM payment_inbox WHERE status IS NULL OR status NOT IN "
+                                    u"('in_flight','captured','declined','failed','dead','parked','skipped')"_s));
+    }
+
+    void epochMillisOutboxBacklog()
+    {
+        InboxMapping m = notifications();
+        const InboxBoard b = InboxBoardQuery::collect(notifyConninfo(), m);
+        QVERIFY2(b.ok() && b.outboxError.isEmpty(), qPrintable(b.error + b.outboxError));
+        QCOMPARE(b.outbox.pending, scalar(m_notify, u"SELECT count(*) FROM notify_outbox WHERE st = 'todo'"_s));
+        QVERIFY2(b.outbox.oldestPendingAgeSeconds >= 89 && b.outbox.oldestPendingAgeSeconds < 200,
+                 qPrintable(QString::number(b.outbox.oldestPendingAgeSeconds)));
+        QVERIFY2(b.missingIndexes.isEmpty(), qPrintable(b.missingIndexes.join(u'\n')));
+    }
+
+    void parkedRowsOfEachShape()
+    {
+        const InboxMappingSet mappings = set();
+        PgSession db;
+        QString error;
+        QVERIFY(db.connect(notifyConninfo(), &error));
+        const InboxRowsPage notify =
+            InboxRowsQuery::read(db, *mappings.find(u"email-sender"_s), {InboxState::InProgress});
+        QVERIFY2(notify.error.isEmpty(), qPrintable(notify.error));
+        QCOMPARE(notify.rows.size(), int(scalar(m_notify, u"SELECT count(*) FROM \"Ops é\".\"notif \"\"inbox\"\"\" "
+                                                          u"WHERE grp = 'email-sender' AND state = 'pending'"_s)));
+        QCOMPARE(notify.rows.first().messageId, u"n-1"_s); // oldest update first, epoch ms read as time
+        QVERIFY(notify.rows.first().updated.secsTo(QDateTime::currentDateTimeUtc()) > 3000);
+        const InboxRowsPage view = InboxRowsQuery::read(m_payments, ledger(), {InboxState::Parked});
+        QVERIFY2(view.error.isEmpty(), qPrintable(view.error));
+        QVERIFY(view.isView);
+        QCOMPARE(view.rows.size(), 1);
+        QCOMPARE(view.rows.first().messageId, u"L-2"_s);
+    }
+
+    void keyLookupsAcrossTwoDatabases()
+    {
+        const InboxMappingSet mappings = set();
+        InboxKeyLookup lookup;
+        lookup.setMappingSet(mappings);
+        QSignalSpy answers(&lookup, &InboxKeyLookup::resolved);
+        const QStringList keys{u"pi-4"_s, u"pi-11"_s, u"n-3"_s, u"n-9"_s, u"L-2"_s, u"nobody"_s};
+        lookup.enqueue(1, {0, 1, 2, 3, 4, 5}, keys);
+        QTRY_COMPARE_WITH_TIMEOUT(answers.size(), 1, 10000);
+        const auto result = answers.first().first().value<InboxKeyLookupResult>();
+        QVERIFY2(result.error.isEmpty(), qPrintable(result.error));
+        // Independently: pi-4 is captured in payments (a COMPLETED answer wins over email-sender's error row),
+        // pi-11 parked, n-3 sent to email-sender, n-9 belongs to sms-sender only (not this mapping's
+        // consumer), L-2 parked in the view, nobody nowhere.
+        QCOMPARE(m_payments.exec(u"SELECT status FROM payment_inbox WHERE payment_intent_id = 'pi-4'"_s).rows.value(0).value(0).toString(),
+                 u"captured"_s);
+        QCOMPARE(result.found.value(u"pi-4"_s).state, InboxState::Completed);
+        QCOMPARE(result.found.value(u"pi-4"_s).mapping, u"payment-capture"_s);
+        QCOMPARE(result.found.value(u"pi-11"_s).state, InboxState::Parked);
+        QCOMPARE(result.found.value(u"n-3"_s).state, InboxState::Completed);
+        QCOMPARE(result.found.value(u"n-3"_s).consumer, u"email-sender"_s);
+        QCOMPARE(scalar(m_notify, u"SELECT count(*) FROM \"Ops é\".\"notif \"\"inbox\"\"\" WHERE event_key = 'n-9' "
+                                  u"AND grp = 'email-sender'"_s),
+                 0);
+        QVERIFY(!result.found.contains(u"n-9"_s));
+        QCOMPARE(result.found.value(u"L-2"_s).state, InboxState::Parked);
+        QCOMPARE(result.found.value(u"L-2"_s).status, u"PARK"_s);
+        QVERIFY(!result.found.contains(u"nobody"_s));
+        QCOMPARE(result.found.size(), 4);
+    }
+
+    void noOpPredictionIsPerConsumer()
+    {
+        DryRunInput input;
+        input.action = RemediationAction::Replay;
+        input.inboxMappings = set();
+        ConsumerPolicy email;
+        email.name = u"email-sender"_s;
+        email.dlqTopic = u"notify-dlq"_s;
+        input.policy.consumers = {email};
+        const auto item = [](const QString &topic, const QString &key, const QString &consumer) {
+            PinnedItem p;
+            p.sourceTopic = topic;
+            p.sourcePartition = 0;
+            p.idempotencyKey = key;
+            p.consumerGroup = consumer;
+            return p;
+        };
+        input.items = {
+            item(u"payments-dlq"_s, u"pi-4"_s, u"payment-capture"_s),  // captured: no-op
+            item(u"payments-dlq"_s, u"pi-8"_s, u"payment-capture"_s),  // failed: retaken, not a no-op
+            item(u"payments-dlq"_s, u"pi-11"_s, u"payment-capture"_s), // parked: no-op
+            item(u"payments-dlq"_s, u"pi-77"_s, u"payment-capture"_s), // absent: processed
+            item(u"notify-dlq"_s, u"n-3"_s, QString()),                // the DLQ topic's consumer: sent, no-op
+            item(u"notify-dlq"_s, u"pi-4"_s, QString()),               // email-sender's error row: retaken
+            item(u"notify-dlq"_s, u"n-9"_s, QString()),                // sms-sender's row only: processed
+            item(u"other-dlq"_s, u"pi-4"_s, QString()),                // nobody's: not predicted
+        };
+        const DryRunResult r = DryRun::evaluate(input, nullptr);
+        QVERIFY2(r.inboxChecked, qPrintable(r.inboxError));
+        QVERIFY2(r.inboxError.isEmpty(), qPrintable(r.inboxError));
+        // Independent: per item, a row for the consumer in a state it does not take again.
+        const qint64 paymentsNoOps = scalar(
+            m_payments, u"SELECT count(*) FROM payment_inbox WHERE payment_intent_id = ANY($1) AND status IS "
+                        u"DISTINCT FROM 'failed'"_s,
+            {QStringList{u"pi-4"_s, u"pi-8"_s, u"pi-11"_s, u"pi-77"_s}});
+        const qint64 notifyNoOps = scalar(
+            m_notify, u"SELECT count(*) FROM \"Ops é\".\"notif \"\"inbox\"\"\" WHERE grp = 'email-sender' AND "
+                      u"event_key = ANY($1) AND state <> 'error'"_s,
+            {QStringList{u"n-3"_s, u"pi-4"_s, u"n-9"_s}});
+        QCOMPARE(paymentsNoOps, 2);
+        QCOMPARE(notifyNoOps, 1);
+        QCOMPARE(qint64(r.predictedNoOps), paymentsNoOps + notifyNoOps);
+        QCOMPARE(r.notPredicted, 1);
+        QVERIFY(r.summary().contains(u"1 not predictable"_s));
+    }
+
+    void skipWritesEachShapesWordAndTimeType()
+    {
+        PgSession db;
+        QString error;
+        QVERIFY(db.connect(notifyConninfo(), &error));
+        int rows = 0;
+        const QJsonObject ref{{u"mapping"_s, u"email-sender"_s}, {u"messageId"_s, u"n-5"_s}};
+        QVERIFY2(InboxRemediation::markSkipped(db, notifications(), ref, &rows, &error), qPrintable(error));
+        QCOMPARE(rows, 1);
+        const PgResult after = m_notify.exec(
+            u"SELECT state, abs(extract(epoch FROM now()) * 1000 - updated_ms) < 60000 FROM \"Ops é\".\"notif "
+            u"\"\"inbox\"\"\" WHERE grp = 'email-sender' AND event_key = 'n-5'"_s);
+        QCOMPARE(after.rows.value(0).value(0).toString(), u"dropped"_s);
+        QVERIFY(after.rows.value(0).value(1).toBool()); // the epoch-ms column got now, in milliseconds
+        // Without a consumer column the row is the mapping's: payments writes its own word.
+        QVERIFY(InboxRemediation::markSkipped(m_payments, payments(),
+                                              {{u"mapping"_s, u"payment-capture"_s}, {u"messageId"_s, u"pi-12"_s}},
+                                              &rows, &error));
+        QCOMPARE(m_payments.exec(u"SELECT status FROM payment_inbox WHERE payment_intent_id = 'pi-12'"_s)
+                     .rows.value(0).value(0).toString(),
+                 u"skipped"_s);
+    }
+
+    void skipAndDeleteOnAViewAreRefusedWithTheReason()
+    {
+        int rows = -1;
+        QString error;
+        const QJsonObject ref{{u"mapping"_s, u"ledger"_s}, {u"messageId"_s, u"L-2"_s}};
+        QVERIFY(!InboxRemediation::markSkipped(m_payments, ledger(), ref, &rows, &error));
+        QVERIFY2(error.contains(u"legacy.inbox_all is a view"_s) && error.contains(u"skip refused"_s),
+                 qPrintable(error));
+        QVERIFY(!InboxRemediation::deleteParked(m_payments, ledger(), ref, &rows, &error));
+        QVERIFY2(error.contains(u"delete refused"_s), qPrintable(error));
+        QCOMPARE(scalar(m_payments, u"SELECT count(*) FROM legacy.inbox_2024 WHERE msg_id = 'L-2' AND status = 'PARK'"_s),
+                 1);
+    }
+
+    void watchReadsEveryMappingOnItsOwnClock()
+    {
+        InboxMapping gone = payments();
+        gone.name = u"gone-service"_s;
+        gone.database = u"host=/nonexistent-berth-socket-dir dbname=x connect_timeout=2"_s;
+        InboxWatch watch;
+        watch.setIntervalMs(60'000);
+        QSignalSpy boards(&watch, &InboxWatch::boardReady);
+        watch.setMappings(set({gone}));
+        QTRY_COMPARE_WITH_TIMEOUT(boards.size(), 4, 15000);
+        QHash<QString, InboxBoard> byName;
+        for (const QList<QVariant> &args : std::as_const(boards)) {
+            const auto b = args.first().value<InboxBoard>();
+            byName.insert(b.mappingName, b);
+        }
+        QVERIFY(byName.value(u"payment-capture"_s).ok());
+        QCOMPARE(byName.value(u"payment-capture"_s).database, u"payments-db"_s);
+        QVERIFY(byName.value(u"email-sender"_s).ok());
+        QVERIFY(byName.value(u"ledger"_s).ok());
+        // The database that is not there costs only its own board.
+        QVERIFY(byName.value(u"gone-service"_s).error.contains(u"cannot connect"_s));
+        QCOMPARE(watch.boards().size(), 4);
+        // The next tick reads again, every table.
+        watch.setIntervalMs(200);
+        QTRY_VERIFY_WITH_TIMEOUT(boards.size() >= 8, 15000);
+    }
+
+    void badInputGetsAClearMessage()
+    {
+        // No SELECT privilege for the role Berth logs in as.
+        const InboxBoard denied = InboxBoardQuery::collect(m_pg->conninfo(u"viewer"_s, u"payments"_s), payments());
+        QVERIFY2(denied.error.contains(u"no SELECT permission on payment_inbox for role viewer"_s),
+                 qPrintable(denied.error));
+        // A timestamp kept as text.
+        InboxMapping wrongType = payments();
+        wrongType.updatedColumn = u"last_failure"_s;
+        const InboxBoard typed = InboxBoardQuery::collect(paymentsConninfo(), wrongType);
+        QVERIFY2(typed.error.contains(u"the updated column \u201clast_failure\u201d is text"_s), qPrintable(typed.error));
+        // A table dropped (or renamed) while watched.
+        QVERIFY(m_payments.execScript(u"CREATE TABLE doomed (LIKE payment_inbox)"_s, nullptr));
+        InboxMapping doomed = payments();
+        doomed.table = u"doomed"_s;
+        QVERIFY(InboxBoardQuery::collect(paymentsConninfo(), doomed).ok());
+        QVERIFY(m_payments.execScript(u"ALTER TABLE doomed RENAME TO doomed_old"_s, nullptr));
+        const InboxBoard renamed = InboxBoardQuery::collect(paymentsConninfo(), doomed);
+        QVERIFY2(renamed.error.contains(u"doomed does not exist in this database (renamed or dropped?)"_s),
+                 qPrintable(renamed.error));
+        // A query that would run long is stopped by the statement timeout, and says so.
+        InboxMapping slow = ledger();
+        slow.table = u"slow_inbox"_s;
+        QElapsedTimer clock;
+        clock.start();
+        const InboxBoard timedOut = InboxBoardQuery::collect(paymentsConninfo(), slow, JobControl(), 300);
+        QVERIFY2(timedOut.error.contains(u"statement timeout"_s), qPrintable(timedOut.error));
+        QVERIFY(clock.elapsed() < 2500);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestInboxShapes)
+#include "tst_inboxshapes.moc"
