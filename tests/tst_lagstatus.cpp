@@ -12,12 +12,14 @@ Q_DECLARE_METATYPE(LagStatus)
 
 namespace {
 // committed offsets and lags per sample, 5 s apart
-std::deque<LagHistory::Progress> series(const QList<qint64> &committed, const QList<qint64> &lag)
+LagHistory::GroupProgress series(const QList<qint64> &committed, const QList<qint64> &lag)
 {
-    std::deque<LagHistory::Progress> out;
+    LagHistory history;
+    history.setProgressCapacity(statusSamplesNeeded(StatusRules{}));
+    const TopicPartition tp{u"t"_s, 0};
     for (qsizetype i = 0; i < committed.size(); ++i)
-        out.push_back({i * 5000, committed[i], lag[i]});
-    return out;
+        history.recordProgress(u"g"_s, tp, {i * 5000, committed[i], lag[i]});
+    return history.progress(u"g"_s, tp);
 }
 }
 
@@ -65,6 +67,52 @@ private Q_SLOTS:
         rules.allowedLag = 100;
         const auto v = evaluateStatus(series({50, 50, 50, 50, 50, 50}, {90, 90, 90, 90, 90, 90}), rules);
         QCOMPARE(v.status, LagStatus::Ok);
+    }
+
+    void progressKeepsWhatTheRulesNeedAndWhenCommitsStopped()
+    {
+        LagHistory history;
+        history.setProgressCapacity(statusSamplesNeeded(StatusRules{}));
+        const TopicPartition tp{u"t"_s, 0};
+        // An hour at 5 s: committed moves for 10 min, then stands still for 50 min while lag grows.
+        for (int i = 0; i < 720; ++i) {
+            const qint64 committed = i < 120 ? i * 10 : 1190;
+            history.recordProgress(u"g"_s, tp, {qint64(i) * 5000, committed, 5 + (i < 120 ? 0 : i)});
+        }
+        const LagHistory::GroupProgress &p = history.progress(u"g"_s, tp);
+        QCOMPARE(p.samples.size(), statusSamplesNeeded(StatusRules{})); // not 720
+        QCOMPARE(p.samples.back().timeMs, 719 * 5000);
+        QCOMPARE(p.committedSinceMs, 119 * 5000); // the last move: 1180 -> 1190
+        const StatusVerdict v = evaluateStatus(p, StatusRules{});
+        QCOMPARE(v.status, LagStatus::Stop);
+        // The time it has stood still is from when it last moved, beyond the samples kept.
+        QVERIFY2(v.reason.contains(u"No progress for 3000 s"_s), qPrintable(v.reason));
+        // A wider rule window keeps more samples, the newest ones.
+        history.setProgressCapacity(60);
+        history.recordProgress(u"g"_s, tp, {720 * 5000, 1190, 800});
+        QCOMPARE(history.progress(u"g"_s, tp).samples.size(), statusSamplesNeeded(StatusRules{}) + 1);
+        QCOMPARE(history.progress(u"g"_s, tp).samples.back().lag, 800);
+    }
+
+    void olderOffsetsAreDatedFromMinutePoints()
+    {
+        LagHistory history(4, 10); // 4 fine samples, 10 minute points
+        const TopicPartition tp{u"t"_s, 0};
+        // 100 records per 5 s sample for 20 minutes.
+        for (int i = 0; i <= 240; ++i)
+            history.recordEnd(tp, qint64(i) * 5000, qint64(i) * 100);
+        // The last 15 s at full resolution.
+        QCOMPARE(history.timeOfOffset(tp, 23950), 239 * 5000 + 2550);
+        // Eight minutes back: between two minute points (offsets 1200 apart), interpolated.
+        const qint64 eightMinutesAgo = 240 * 5000 - 8 * 60000;
+        const qint64 dated = history.timeOfOffset(tp, eightMinutesAgo / 50);
+        QVERIFY2(std::abs(dated - eightMinutesAgo) <= 1000, qPrintable(QString::number(dated - eightMinutesAgo)));
+        // Older than ten minute points: unknown, the sampler peeks instead.
+        QCOMPARE(history.timeOfOffset(tp, 100), -1);
+        const LagHistory::Ends ends = history.ends(tp);
+        QCOMPARE(ends.size(), 10 + 4 - 1); // minute points older than the fine ones, then the fine ones
+        for (int i = 1; i < ends.size(); ++i)
+            QVERIFY(ends[i].timeMs > ends[i - 1].timeMs);
     }
 
     void interpolationFindsAppendTime()

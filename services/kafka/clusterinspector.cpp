@@ -180,7 +180,8 @@ KafkaResult<QStringList> ClusterInspector::listGroups(int timeoutMs) const
 
 QList<GroupOffsets> ClusterInspector::committedOffsets(const QStringList &groups,
                                                        const QList<TopicPartition> &partitions, int concurrency,
-                                                       int timeoutMs) const
+                                                       int timeoutMs,
+                                                       const QHash<QString, QList<TopicPartition>> *perGroup) const
 {
     QList<GroupOffsets> out;
     out.reserve(groups.size());
@@ -196,8 +197,11 @@ QList<GroupOffsets> ClusterInspector::committedOffsets(const QStringList &groups
         // The opaque carries the request's slot, so an error without a group name still lands right.
         Options options = adminOptions(m_rk.get(), RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPOFFSETS, timeoutMs);
         rd_kafka_AdminOptions_set_opaque(options.get(), reinterpret_cast<void *>(quintptr(next)));
-        const QByteArray group = groups.at(next++).toUtf8();
-        PartitionList list(partitions.isEmpty() ? nullptr : toPartitionList(partitions, RD_KAFKA_OFFSET_INVALID));
+        const QString name = groups.at(next++);
+        const QByteArray group = name.toUtf8();
+        const auto own = perGroup ? perGroup->constFind(name) : QHash<QString, QList<TopicPartition>>::const_iterator();
+        const QList<TopicPartition> &asked = perGroup && own != perGroup->cend() ? *own : partitions;
+        PartitionList list(asked.isEmpty() ? nullptr : toPartitionList(asked, RD_KAFKA_OFFSET_INVALID));
         rd_kafka_ListConsumerGroupOffsets_t *request = rd_kafka_ListConsumerGroupOffsets_new(group.constData(), list.get());
         rd_kafka_ListConsumerGroupOffsets(m_rk.get(), &request, 1, options.get(), queue.get());
         rd_kafka_ListConsumerGroupOffsets_destroy(request);

@@ -24,8 +24,10 @@ public:
     KafkaResult<QStringList> listGroups(int timeoutMs) const;
     // Committed offsets of many groups, one ListConsumerGroupOffsets per group (librdkafka 2.0 allows one),
     // at most `concurrency` in flight. `partitions` empty: all the group has committed.
+    // `perGroup`, when given, names the partitions to ask per group instead (groups it lacks get `partitions`).
     QList<GroupOffsets> committedOffsets(const QStringList &groups, const QList<TopicPartition> &partitions,
-                                         int concurrency, int timeoutMs) const;
+                                         int concurrency, int timeoutMs,
+                                         const QHash<QString, QList<TopicPartition>> *perGroup = nullptr) const;
     // The same through a consumer handle per group (OffsetFetch via the group coordinator, no Admin API).
     // librdkafka 2.0.2's Admin API aborts the process when a coordinator connection drops mid-request
     // (rd_kafka_enq_once_del_source_return assertion), so this path is preferred for a handful of groups.

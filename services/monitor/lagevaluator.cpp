@@ -22,12 +22,12 @@ qint64 position(const PartitionLag &row)
     return row.committed < 0 ? std::max<qint64>(0, row.start) : std::max(row.committed, row.start);
 }
 
-void rateAndTimeToClear(PartitionLag &row, const std::deque<LagHistory::Progress> &progress, int window)
+void rateAndTimeToClear(PartitionLag &row, const SampleRing<LagHistory::Progress> &progress, int window)
 {
     if (progress.size() < 2)
         return;
     const auto &last = progress.back();
-    const auto &first = progress[progress.size() - std::min(progress.size(), size_t(std::max(2, window)))];
+    const auto &first = progress[progress.size() - std::min(progress.size(), std::max(2, window))];
     const double seconds = double(last.timeMs - first.timeMs) / 1000.0;
     if (seconds <= 0)
         return;
@@ -45,24 +45,26 @@ void evaluateLag(LagSnapshot &snapshot, LagHistory &history, OffsetPeeker *peeke
     QSet<TopicPartition> seen;
     for (auto it = snapshot.endOffsets.cbegin(); it != snapshot.endOffsets.cend(); ++it) {
         // Rate since the previous sample, per topic (a DLQ's rate is its end offsets moving).
-        const auto &before = history.ends(it.key());
+        const LagHistory::Ends before = history.ends(it.key());
         double &rate = snapshot.topicRatePerMinute[it.key().topic];
         if (!before.empty() && now > before.back().timeMs && it.value() >= before.back().offset)
             rate += double(it.value() - before.back().offset) * 60000.0 / double(now - before.back().timeMs);
         history.recordEnd(it.key(), now, it.value());
         seen.insert(it.key());
         // Idle unexpectedly: the end offset has not moved for idleAfter, though it moved before that.
-        const auto &ends = history.ends(it.key());
+        const LagHistory::Ends ends = history.ends(it.key());
         if (ends.size() >= 3 && ends.front().offset < it.value()) {
-            auto still = ends.rbegin();
-            while (std::next(still) != ends.rend() && std::next(still)->offset == it.value())
-                ++still;
-            if (now - still->timeMs >= evaluation.idleAfterMs)
+            int still = ends.size() - 1;
+            while (still > 0 && ends[still - 1].offset == it.value())
+                --still;
+            if (now - ends[still].timeMs >= evaluation.idleAfterMs)
                 snapshot.idlePartitions.append(it.key());
         }
     }
 
+    history.setProgressCapacity(statusSamplesNeeded(evaluation.rules));
     QSet<QPair<QString, TopicPartition>> seenGroups;
+    seenGroups.reserve(snapshot.rows.size());
     PartitionOffsets toPeek;
     for (PartitionLag &row : snapshot.rows) {
         const TopicPartition tp{row.topic, row.partition};
@@ -97,11 +99,11 @@ void evaluateLag(LagSnapshot &snapshot, LagHistory &history, OffsetPeeker *peeke
 
     snapshot.groupRows.clear();
     for (PartitionLag &row : snapshot.rows) {
-        const auto &progress = history.progress(row.group, {row.topic, row.partition});
+        const LagHistory::GroupProgress &progress = history.progress(row.group, {row.topic, row.partition});
         const StatusVerdict verdict = evaluateStatus(progress, evaluation.rules);
         row.status = verdict.status;
         row.statusReason = verdict.reason;
-        rateAndTimeToClear(row, progress, evaluation.rules.windowSamples);
+        rateAndTimeToClear(row, progress.samples, evaluation.rules.windowSamples);
 
         if (snapshot.groupRows.isEmpty() || snapshot.groupRows.last().group != row.group)
             snapshot.groupRows.append(GroupLag{row.group});
@@ -120,10 +122,12 @@ void evaluateLag(LagSnapshot &snapshot, LagHistory &history, OffsetPeeker *peeke
         }
     }
     // Groups that committed nothing still get a row, so the operator sees them.
+    QSet<QString> present;
+    present.reserve(snapshot.groupRows.size());
+    for (const GroupLag &g : std::as_const(snapshot.groupRows))
+        present.insert(g.group);
     for (const QString &name : std::as_const(snapshot.groups)) {
-        const bool present = std::any_of(snapshot.groupRows.cbegin(), snapshot.groupRows.cend(),
-                                         [&](const GroupLag &g) { return g.group == name; });
-        if (!present) {
+        if (!present.contains(name)) {
             GroupLag empty{name};
             empty.statusReason = QStringLiteral("No committed offsets.");
             snapshot.groupRows.append(empty);

@@ -119,6 +119,59 @@ void LagSampler::sampleNow()
     QMetaObject::invokeMethod(m_worker, [w = m_worker] { w->tick(); }, Qt::QueuedConnection);
 }
 
+namespace {
+// Committed offsets of many groups through the Admin API. Some brokers (the mock cluster among them)
+// answer "all partitions" with nothing: those groups are asked again, naming partitions. A group seen
+// before is then asked only for the topics it committed to then, and once the brokers have answered
+// "all partitions" with nothing for every group, the known groups skip that question: asking every
+// partition of every topic for thousands of groups is what would make such a broker slow.
+QList<GroupOffsets> committedOffsetsOfMany(ClusterInspector &inspector, const LagSampler::Settings &settings,
+                                           const QStringList &groups, const QList<TopicPartition> &everything,
+                                           const QHash<QString, int> &partitionCount, LagHistory &history)
+{
+    QHash<QString, QList<TopicPartition>> known;
+    for (const QString &group : groups) {
+        const QStringList topics = history.topicsOf(group);
+        if (topics.isEmpty())
+            continue;
+        QList<TopicPartition> &asked = known[group];
+        for (const QString &topic : topics) {
+            for (int p = 0; p < partitionCount.value(topic); ++p)
+                asked.append({topic, p});
+        }
+    }
+    const bool skipAllQuestion = history.brokersAnswerAllPartitions() == LagHistory::Answer::No;
+    QStringList askAll;
+    QStringList askNamed;
+    for (const QString &group : groups)
+        (skipAllQuestion && known.contains(group) ? askNamed : askAll) << group;
+    QList<GroupOffsets> committed = inspector.committedOffsets(askAll, {}, settings.groupConcurrency,
+                                                               settings.requestTimeoutMs);
+    bool anyAnswered = false;
+    for (const auto &g : std::as_const(committed)) {
+        if (g.error.isEmpty() && g.committed.isEmpty())
+            askNamed << g.group;
+        anyAnswered = anyAnswered || !g.committed.isEmpty();
+    }
+    if (!askAll.isEmpty())
+        history.setBrokersAnswerAllPartitions(anyAnswered ? LagHistory::Answer::Yes : LagHistory::Answer::No);
+    if (askNamed.isEmpty())
+        return committed;
+    const auto again = inspector.committedOffsets(askNamed, everything, settings.groupConcurrency,
+                                                  settings.requestTimeoutMs, &known);
+    QHash<QString, qsizetype> slot;
+    for (qsizetype i = 0; i < committed.size(); ++i)
+        slot.insert(committed.at(i).group, i);
+    for (const auto &g : again) {
+        if (const auto it = slot.constFind(g.group); it != slot.cend())
+            committed[*it] = g;
+        else
+            committed.append(g);
+    }
+    return committed;
+}
+} // namespace
+
 LagSnapshot LagSampler::sampleOnce(ClusterInspector &inspector, const Settings &settings, LagHistory &history,
                                    OffsetPeeker *peeker, ClusterSnapshot *clusterOut)
 {
@@ -169,24 +222,7 @@ LagSnapshot LagSampler::sampleOnce(ClusterInspector &inspector, const Settings &
         // A handful of groups: through their own handles, which survive brokers dropping mid-request.
         committed = inspector.committedOffsetsViaGroupHandles(groups, everything, settings.requestTimeoutMs);
     } else {
-        committed = inspector.committedOffsets(groups, {}, settings.groupConcurrency, settings.requestTimeoutMs);
-        // Some brokers (the mock cluster among them) answer "all partitions" with nothing: ask those groups
-        // again, naming every partition of every topic.
-        QStringList silent;
-        for (const auto &g : committed) {
-            if (g.error.isEmpty() && g.committed.isEmpty())
-                silent << g.group;
-        }
-        if (!silent.isEmpty()) {
-            const auto again = inspector.committedOffsets(silent, everything, settings.groupConcurrency,
-                                                          settings.requestTimeoutMs);
-            for (const auto &g : again) {
-                for (auto &entry : committed) {
-                    if (entry.group == g.group)
-                        entry = g;
-                }
-            }
-        }
+        committed = committedOffsetsOfMany(inspector, settings, groups, everything, partitionCount, history);
     }
 
     // Every partition of every topic a group has committed to is watched, so partitions the group never

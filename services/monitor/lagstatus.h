@@ -19,4 +19,7 @@ struct StatusVerdict {
     QString reason; // one sentence an operator can act on
 };
 
-StatusVerdict evaluateStatus(const std::deque<LagHistory::Progress> &progress, const StatusRules &rules);
+// Over the group partition's remembered samples (the last `max(windowSamples, stopAfterSamples)` at least).
+StatusVerdict evaluateStatus(const LagHistory::GroupProgress &history, const StatusRules &rules);
+// The samples a group partition must keep for these rules.
+int statusSamplesNeeded(const StatusRules &rules);

@@ -1,5 +1,6 @@
 #include "metricsexposition.h"
 
+#include "alertrules.h"
 #include "monitorservice.h"
 
 #include <QSet>
@@ -90,8 +91,16 @@ QString consumerOf(const InboxBoard &board, const InboxConsumerCounts &counts)
 
 QByteArray prometheusExposition(const MonitorService &monitor)
 {
+    const QStringList dlqTopics = monitor.dlqTopics();
+    const QList<Alert> active = monitor.alerts()->activeAlerts();
+    return prometheusExposition(MetricsInputs{monitor.lastSample(), monitor.lastBoards(), monitor.lastDuplicates(),
+                                              monitor.rules().dlqArrivals(), dlqTopics, active});
+}
+
+QByteArray prometheusExposition(const MetricsInputs &inputs)
+{
     Exposition e;
-    const LagSnapshot &sample = monitor.lastSample();
+    const LagSnapshot &sample = inputs.sample;
     e.family("berth_consumergroup_lag_messages", "gauge", "Records behind the end offset, per group partition.");
     for (const PartitionLag &row : sample.rows)
         e.sample({{"group", row.group}, {"topic", row.topic}, {"partition", QString::number(row.partition)}},
@@ -109,15 +118,15 @@ QByteArray prometheusExposition(const MonitorService &monitor)
             e.sample({{"group", group.group}, {"status", lagStatusName(status)}}, group.status == status ? 1 : 0);
     }
     e.family("berth_dlq_records_total", "counter", "Dead letters seen arriving on each DLQ topic since Berth started.");
-    for (const QString &topic : monitor.dlqTopics())
-        e.sample({{"topic", topic}}, double(monitor.rules().dlqArrivals().arrivalsTotal(topic)));
+    for (const QString &topic : inputs.dlqTopics)
+        e.sample({{"topic", topic}}, double(inputs.dlqArrivals.arrivalsTotal(topic)));
     e.family("berth_duplicate_records_total", "counter",
              "Records whose idempotency key was already seen within the window, per tailed topic.");
-    const DuplicateStats &duplicates = monitor.lastDuplicates();
+    const DuplicateStats &duplicates = inputs.duplicates;
     for (auto it = duplicates.topics.cbegin(); it != duplicates.topics.cend(); ++it)
         e.sample({{"topic", it.key()}}, double(it->duplicates));
 
-    const QHash<QString, InboxBoard> &boards = monitor.lastBoards();
+    const QHash<QString, InboxBoard> &boards = inputs.boards;
     QStringList mappings = boards.keys();
     mappings.sort();
     e.family("berth_inbox_rows", "gauge", "Inbox rows per consumer and state.");
@@ -149,7 +158,7 @@ QByteArray prometheusExposition(const MonitorService &monitor)
     }
     e.family("berth_alerts_firing", "gauge", "1 for each alert that is active, by rule and subject.");
     QSet<QPair<QString, QString>> firing;
-    for (const Alert &alert : monitor.alerts()->activeAlerts()) {
+    for (const Alert &alert : inputs.activeAlerts) {
         if (!firing.contains({alert.rule, alert.subject})) {
             firing.insert({alert.rule, alert.subject});
             e.sample({{"rule", alert.rule}, {"subject", alert.subject}}, 1);

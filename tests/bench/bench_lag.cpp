@@ -1,17 +1,19 @@
 // Lag desk benchmarks. Prints FIGURE lines:
-//   lag_sample_{50,200,500}x20_s   one full sample of N groups x 20 partitions on the mock cluster (steady state)
+//   lag_sample_{50,200,500,2000,5000}x20_s   one steady sample of N groups x 20 partitions on the mock cluster,
+//                                   every group's offsets committed just before (the curve; 5000 is the target)
 //   chart_redraw_50x24h_ms          redraw of 50 series x 24 h at 1 s resolution
 //   lag_ui_stall_max_ms             longest UI event-loop stall while the console samples 10,000 group partitions
 // --quick: 50 groups only, 1 h of chart data, 10 s of stall measurement. --chart-only: the 24 h chart alone.
+// --sample-only: the sample curve at 500, 2,000 and 5,000 groups alone.
 #include "app/console.h"
 #include "models/lagseriesstore.h"
 #include "services/demo/mockkafkacluster.h"
 #include "services/kafka/clusterinspector.h"
 #include "services/kafka/kafkaproducer.h"
-#include "services/kafka/offsetcommitter.h"
 #include "services/monitor/lagsampler.h"
 #include "services/monitor/offsetpeeker.h"
 #include "services/support/memorypolicy.h"
+#include "benchfigure.h"
 #include "views/lagchartview.h"
 #include "views/qcustomplotinclude.h"
 
@@ -27,9 +29,48 @@ namespace {
 constexpr int partitionsPerTopic = 20;
 constexpr int topicCount = 25;
 
-void figure(const char *name, double value, const char *unit)
+// Commits for many groups through one admin handle (AlterConsumerGroupOffsets, one group per request, a
+// bounded number in flight): a consumer handle per group would make preparing 5,000 groups the slow part.
+void commitGroups(MockKafkaCluster &cluster, const QList<std::pair<QString, PartitionOffsets>> &commits)
 {
-    QTextStream(stdout) << "FIGURE " << name << ' ' << QString::number(value, 'f', 3) << ' ' << unit << Qt::endl;
+    QString error;
+    KafkaHandle admin = KafkaConfig::createClient(RD_KAFKA_PRODUCER, cluster.clientProperties(), &error);
+    if (!admin) {
+        QTextStream(stderr) << "bench: " << error << '\n';
+        return;
+    }
+    rd_kafka_queue_t *queue = rd_kafka_queue_new(admin.get());
+    qsizetype next = 0;
+    int inFlight = 0;
+    int failed = 0;
+    auto issue = [&] {
+        const auto &[group, offsets] = commits.at(next++);
+        auto *list = rd_kafka_topic_partition_list_new(int(offsets.size()));
+        for (auto it = offsets.cbegin(); it != offsets.cend(); ++it)
+            rd_kafka_topic_partition_list_add(list, it.key().topic.toUtf8().constData(), it.key().partition)->offset =
+                it.value();
+        rd_kafka_AlterConsumerGroupOffsets_t *request =
+            rd_kafka_AlterConsumerGroupOffsets_new(group.toUtf8().constData(), list);
+        rd_kafka_AlterConsumerGroupOffsets(admin.get(), &request, 1, nullptr, queue);
+        rd_kafka_AlterConsumerGroupOffsets_destroy(request);
+        rd_kafka_topic_partition_list_destroy(list);
+        ++inFlight;
+    };
+    while (next < commits.size() && inFlight < 64)
+        issue();
+    while (inFlight > 0) {
+        rd_kafka_event_t *event = rd_kafka_queue_poll(queue, 30000);
+        if (!event)
+            break;
+        --inFlight;
+        failed += rd_kafka_event_error(event) != RD_KAFKA_RESP_ERR_NO_ERROR;
+        rd_kafka_event_destroy(event);
+        if (next < commits.size())
+            issue();
+    }
+    rd_kafka_queue_destroy(queue);
+    if (failed || inFlight)
+        QTextStream(stderr) << "bench: " << failed + inFlight << " group commits failed\n";
 }
 
 QStringList prepareGroups(MockKafkaCluster &cluster, int groups)
@@ -49,15 +90,17 @@ QStringList prepareGroups(MockKafkaCluster &cluster, int groups)
         topicsReady = true;
     }
     QStringList names;
+    QList<std::pair<QString, PartitionOffsets>> commits;
     for (int g = 0; g < groups; ++g) {
-        const QString group = u"bench-group-%1"_s.arg(g, 3, 10, QLatin1Char('0'));
+        const QString group = u"bench-group-%1"_s.arg(g, 4, 10, QLatin1Char('0'));
         const QString topic = u"bench-%1"_s.arg(g % topicCount, 2, 10, QLatin1Char('0'));
-        PartitionOffsets commits;
+        PartitionOffsets offsets;
         for (int p = 0; p < partitionsPerTopic; ++p)
-            commits.insert({topic, p}, QRandomGenerator::global()->bounded(21));
-        OffsetCommitter::commit(cluster.clientProperties(), group, commits, nullptr);
+            offsets.insert({topic, p}, QRandomGenerator::global()->bounded(21));
+        commits.append({group, offsets});
         names << group;
     }
+    commitGroups(cluster, commits);
     return names;
 }
 
@@ -78,8 +121,12 @@ void sampleFigures(MockKafkaCluster &cluster, const QList<int> &sizes)
         steady.start();
         const LagSnapshot snap = LagSampler::sampleOnce(*inspector, settings, history, peeker.get());
         const double steadyS = double(steady.elapsed()) / 1000.0;
-        QTextStream(stderr) << size << " groups: " << snap.rows.size() << " group partitions, first sample " << firstS
-                            << " s (peeks included), steady " << steadyS << " s\n";
+        qsizetype committedRows = 0;
+        for (const PartitionLag &row : snap.rows)
+            committedRows += row.committed >= 0;
+        QTextStream(stderr) << size << " groups: " << snap.rows.size() << " group partitions read (" << committedRows
+                            << " with a committed offset), first sample " << firstS << " s (peeks included), steady "
+                            << steadyS << " s\n";
         const QByteArray name = "lag_sample_" + QByteArray::number(size) + "x20_s";
         figure(name.constData(), steadyS, "s");
     }
@@ -162,7 +209,11 @@ int main(int argc, char **argv)
         QTextStream(stderr) << cluster.error() << '\n';
         return 1;
     }
-    sampleFigures(cluster, quick ? QList<int>{50} : QList<int>{50, 200, 500});
+    if (app.arguments().contains(u"--sample-only"_s)) {
+        sampleFigures(cluster, {500, 2000, 5000});
+        return 0;
+    }
+    sampleFigures(cluster, quick ? QList<int>{50} : QList<int>{50, 200, 500, 2000, 5000});
     chartFigure(quick ? 3600 : 86400);
     stallFigure(cluster, quick ? 50 : 500, quick ? 10 : 30);
     return 0;
