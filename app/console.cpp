@@ -167,6 +167,7 @@ void Console::wirePolicy()
         }
         m_sloSeconds = slo;
         m_policy = result.policy;
+        m_dlqScanner->setMasking(result.policy.masking);
         applyPolicyScope();
         m_checklistView->setPolicySource(QDir::toNativeSeparators(m_profile.policyPath));
         refreshChecklist();

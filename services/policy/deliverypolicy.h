@@ -72,15 +72,30 @@ struct ConsumerPolicy {
     friend bool operator==(const ConsumerPolicy &, const ConsumerPolicy &) = default;
 };
 
+// `masking[]` (Berth's extension): what of a topic's records never reaches a view, an export or the
+// command line's JSON unless revealed (ARCHITECTURE.md, Contracts: masking).
+struct MaskRule {
+    QString topic;      // the topic, or the original topic of its dead letters
+    QStringList fields; // paths into the decoded payload: $.customer.email, $.lines[*].card, $.items[0].x
+    QStringList headers; // header names (case-insensitive)
+    bool key = false;    // the record key
+    int line = 0;
+
+    friend bool operator==(const MaskRule &, const MaskRule &) = default;
+};
+
 struct DeliveryPolicy {
     QList<TopicPolicy> topics;       // in file order
     QList<ConsumerPolicy> consumers; // in file order
+    QList<MaskRule> masking;         // in file order
 
     // nullptr when absent. Pointers into the lists: valid until the policy is modified.
     const ConsumerPolicy *consumer(const QString &name) const;
     const TopicPolicy *topic(const QString &name) const;
     QStringList consumerGroups() const; // in file order
     QStringList dlqTopics() const;      // stated DLQ topics, in file order, without duplicates
+    // Every rule for a record of `topic` (a DLQ topic) or of its original topic, merged; empty when none.
+    MaskRule maskFor(const QString &topic, const QString &originalTopic = {}) const;
     bool isEmpty() const { return topics.isEmpty() && consumers.isEmpty(); }
 
     friend bool operator==(const DeliveryPolicy &, const DeliveryPolicy &) = default;
