@@ -202,6 +202,15 @@ private Q_SLOTS:
         QVERIFY(inspector.payloadText().contains(u"\"id\": \"c-42\""_s));
         QVERIFY(inspector.summaryText().contains(u"card (masked) declined for (masked)"_s));
         QCOMPARE(inspector.record().key, QByteArray("(masked)"));
+        QCOMPARE(inspector.maskedFields(), (QStringList{u"$.customer.email"_s, u"$.card.number"_s,
+                                                        u"header:x-customer-email"_s, u"key"_s}));
+
+        // Once the audit database has recorded a reveal, the same record is fetched without masking.
+        QSignalSpy loaded(&inspector, &DlqInspectorView::recordLoaded);
+        inspector.showRevealed();
+        QVERIFY(QTest::qWaitFor([&] { return loaded.count() >= 1; }, 20000));
+        QVERIFY(inspector.payloadText().contains(u"ada@example.com"_s));
+        QCOMPARE(inspector.record().key, QByteArray("customer-c42"));
     }
 
     void undecodableShownAsHexBesideTheReason()
