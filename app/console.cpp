@@ -171,6 +171,7 @@ void Console::wirePolicy()
     connect(watcher, &PolicyWatcher::policyChanged, this, [this](const PolicyLoadResult &result) {
         const bool mappingsChanged = result.policy.inboxMappings() != m_policy.inboxMappings();
         m_policy = result.policy;
+        m_dlqScanner->setMasking(result.policy.masking);
         applyPolicyScope();
         if (mappingsChanged)
             applyInboxMappings();

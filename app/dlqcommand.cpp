@@ -7,6 +7,7 @@
 #include "services/dlq/dlqrecordformat.h"
 #include "services/payload/schemacatalog.h"
 #include "services/payload/schemaregistryclient.h"
+#include "services/policy/policyloader.h"
 #include "services/dlq/dlqscanrun.h"
 #include "services/inbox/inboxkeylookup.h"
 #include "services/inbox/inboxsessions.h"
@@ -143,6 +144,8 @@ int dlqScan(const QStringList &arguments)
     parser.addOption({u"live"_s, u"Keep reading new dead letters until interrupted."_s});
     parser.addOption({u"json"_s, u"One JSON object per line: entries, then groups, poison and a summary."_s});
     parser.addOption({u"timeout"_s, u"Per-request timeout in milliseconds."_s, u"ms"_s, u"10000"_s});
+    parser.addOption({u"policy"_s, u"Delivery policy file (its masking applies to --payloads; default: the profile's)."_s,
+                      u"file"_s});
     parser.addOption({u"payloads"_s, u"Add each entry's decoded payload (\"payload\", \"schema\", \"payloadError\")."_s});
     parser.addOption({u"schema-registry"_s, u"Schema Registry URL for schema payloads (default: the profile's)."_s,
                       u"url"_s});
@@ -228,7 +231,19 @@ int dlqScan(const QStringList &arguments)
             registryClient->moveToThread(&registryThread);
             registryThread.start();
         }
-        payloadReader = DlqPayloadReader::create(request.cluster, request.topic, catalog, registry.timeoutMs * 3, &error);
+        DeliveryPolicy policy;
+        const QString policyPath = parser.isSet(u"policy"_s) ? parser.value(u"policy"_s) : profile.policyPath;
+        if (!policyPath.isEmpty()) {
+            const PolicyLoadResult loaded = loadPolicyFile(policyPath);
+            if (!loaded.ok()) {
+                // Masking that could not be read must not let values through: refuse instead.
+                err.write("berth dlq scan: " + loaded.messages().join(u'\n').toUtf8() + '\n');
+                return 2;
+            }
+            policy = loaded.policy;
+        }
+        payloadReader = DlqPayloadReader::create(request.cluster, request.topic, catalog, registry.timeoutMs * 3,
+                                                 policy, &error);
         if (!payloadReader) {
             err.write("berth dlq scan: " + error.toUtf8() + '\n');
             return 2;
@@ -275,9 +290,20 @@ int dlqScan(const QStringList &arguments)
                 QJsonObject o = entryToJson(e, batch.groupIds[i]);
                 if (payloadReader) {
                     const auto it = values.constFind({e.partition, e.offset});
-                    if (it != values.cend())
+                    if (it != values.cend()) {
                         DlqRecordFormat::putPayload(o, it->decoded, it->value);
-                    else
+                        if (it->mask.any()) {
+                            // The index's copies of key, reason and idempotency key, as masking left them.
+                            o.insert(u"key"_s, it->keyIsNull ? QJsonValue(QJsonValue::Null)
+                                                             : QJsonValue(QString::fromUtf8(it->key)));
+                            o.insert(u"reason"_s, it->metadata.reason);
+                            if (o.contains(u"idempotencyKey"_s))
+                                o.insert(u"idempotencyKey"_s, it->metadata.idempotencyKey);
+                            o.insert(u"masked"_s, QJsonArray::fromStringList(it->mask.fieldPaths + it->mask.headers
+                                                                             + (it->mask.key ? QStringList{u"key"_s}
+                                                                                             : QStringList{})));
+                        }
+                    } else
                         o.insert(u"payloadError"_s, u"the record could not be read back"_s);
                 }
                 const QString consumer = policy.consumerOfDeadLetter(request.topic, e.consumer);
@@ -298,12 +324,17 @@ int dlqScan(const QStringList &arguments)
                 }
                 chunk += line(o);
             } else {
+                DlqEntryFields shown = e;
+                if (const auto it = values.constFind({e.partition, e.offset}); it != values.cend() && it->mask.any()) {
+                    shown.reason = it->metadata.reason; // as masking left them
+                    shown.key = QString::fromUtf8(it->key);
+                }
                 QString text =
                     QString::number(e.partition) + u'/' + QString::number(e.offset) + u'\t'
                     + (e.timestampMs < 0 ? QString()
                                          : QDateTime::fromMSecsSinceEpoch(e.timestampMs, Qt::UTC)
                                                .toString(Qt::ISODateWithMs))
-                    + u'\t' + e.exceptionClass + u'\t' + oneLine(e.reason) + u'\t' + oneLine(e.key);
+                    + u'\t' + e.exceptionClass + u'\t' + oneLine(shown.reason) + u'\t' + oneLine(shown.key);
                 if (payloadReader) {
                     const DlqPayloadReader::Payload p = values.value({e.partition, e.offset});
                     QJsonObject o;
@@ -319,10 +350,21 @@ int dlqScan(const QStringList &arguments)
     };
     const DlqScanResult result = DlqScanRun::run(request, 1, strings, sink);
 
+    // Groups and poison messages come from the index: what masking took out of the records is taken out
+    // of them too.
+    DlqScanResult shown = result;
+    if (payloadReader && !payloadReader->maskedValues().isEmpty()) {
+        for (FailureGroup &g : shown.groups) {
+            PayloadMask::scrub(g.sampleReason, payloadReader->maskedValues());
+            PayloadMask::scrub(g.reasonPattern, payloadReader->maskedValues());
+        }
+        for (PoisonMessage &p : shown.poison)
+            PayloadMask::scrub(p.messageId, payloadReader->maskedValues());
+    }
     if (json) {
-        for (const FailureGroup &g : result.groups)
+        for (const FailureGroup &g : shown.groups)
             out.write(line(groupToJson(g)));
-        for (const PoisonMessage &p : result.poison) {
+        for (const PoisonMessage &p : shown.poison) {
             QJsonObject o{{u"type"_s, u"poison"_s},
                           {u"messageId"_s, p.messageId},
                           {u"failures"_s, p.failures},
@@ -344,9 +386,9 @@ int dlqScan(const QStringList &arguments)
         out.write(line(summary));
     } else {
         out.write("\nFailure groups:\n");
-        for (const FailureGroup &g : result.groups)
+        for (const FailureGroup &g : shown.groups)
             out.write(QByteArray::number(g.count) + '\t' + oneLine(g.fingerprint()).toUtf8() + '\n');
-        for (const PoisonMessage &p : result.poison)
+        for (const PoisonMessage &p : shown.poison)
             out.write("poison\t" + oneLine(p.messageId).toUtf8() + "\tfailed "
                       + QByteArray::number(p.failures) + " times\n");
         out.write(QByteArray::number(result.progress.records) + " records in "

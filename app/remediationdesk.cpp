@@ -1,5 +1,8 @@
 #include "remediationdesk.h"
 
+#include "services/audit/auditstore.h"
+#include "views/dlqinspectorview.h"
+
 #include "models/approvalqueuemodel.h"
 #include "models/audittrailexport.h"
 #include "models/audittrailmodel.h"
@@ -260,6 +263,27 @@ void RemediationDesk::refreshExecutable()
 
 void RemediationDesk::attachDlqBrowser(DlqBrowserView *view)
 {
+    // A reveal is shown only once the audit database has recorded it (and so allowed it).
+    DlqInspectorView *inspector = view->inspector();
+    connect(inspector, &DlqInspectorView::revealRequested, this,
+            [this, inspector](const QString &topic, int partition, qint64 offset, const QStringList &fields,
+                              const QString &reason) {
+                m_reveals.start(
+                    [conninfo = m_profile.databaseConninfo, topic, partition, offset, fields, reason](const JobControl &) {
+                        QString error;
+                        if (conninfo.isEmpty())
+                            error = tr("no audit database: a reveal must be recorded");
+                        else
+                            AuditStore::recordReveal(conninfo, topic, partition, offset, fields, reason, &error);
+                        return error;
+                    },
+                    [inspector](const QString &error) {
+                        if (error.isEmpty())
+                            inspector->showRevealed();
+                        else
+                            inspector->showRevealRefused(error);
+                    });
+            });
     connect(view, &DlqBrowserView::remediationRequested, this,
             [this, view](const QList<DlqSelection> &records) {
                 m_topics = view->knownTopics();

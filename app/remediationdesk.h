@@ -82,6 +82,7 @@ private:
     JobTracker m_runbooks{this};
     bool m_autoSelect = false; // in a window: select the longest-waiting request once, for the reviewer
     JobTracker m_exports{this};
+    JobTracker m_reveals{this}; // recording a reveal of masked values before it is shown
     QString m_exportPath;
     bool m_trailRead = false;
 };

@@ -684,10 +684,58 @@ private Q_SLOTS:
         QCOMPARE(entries[4].value(u"payloadHex"_s).toString(), QString::fromLatin1(framed.first(30).toHex()));
     }
 
+    // ARCHITECTURE.md, Contracts: masking: the command line's JSON and text carry no masked value.
+    void dlqScanPayloadsMasked()
+    {
+        QString error;
+        const QString topic = u"dlq-cli-masked"_s;
+        QVERIFY(m_cluster->createTopic(topic, 1));
+        const QJsonObject payment = jsonObject(R"({"id":"6f1c2a52-8f4e-4b59-9d3a-0c5e1f2a3b4c","amount":"19.99",
+            "fee":"0.250","createdAt":"2024-02-29T13:45:00.123Z","bookedOn":"2024-02-29","sequence":12,"status":"DECLINED",
+            "customer":{"id":"c-42","email":"ada@example.com","tier":null},"card":{"number":"4111111111111111","expiry":"12/29"},
+            "lines":[],"tags":{},"approved":false,"ratio":1.25,"note":"mail ada@example.com"})");
+        const QString avsc = ReferenceEncoder::fixturePath(u"payment.avsc"_s);
+        const QByteArray bare = ReferenceEncoder::avro(avsc, -1, QJsonArray{payment}, &error).value(0);
+        QVERIFY2(!bare.isEmpty(), qPrintable(error));
+        DlqMetadata m = fullMetadata();
+        m.originalTopic = u"payments"_s;
+        m.reason = u"card 4111111111111111 declined"_s;
+        RecordHeaders h = encodeDlqHeaders(DlqDialect::BerthCanonical, m);
+        h.append({"x-customer-email", "ada@example.com", false});
+        QVERIFY(produce(topic, 0, "customer-c42", false, bare, h));
+        QTemporaryDir dir;
+        QFile policy(dir.filePath(u"policy.yaml"_s));
+        QVERIFY(policy.open(QIODevice::WriteOnly));
+        policy.write("deliverySemantics:\n  topics:\n    payments: {defaultGuarantee: at-least-once}\n"
+                     "masking:\n  - topic: payments\n    fields: [$.customer.email, $.card.number]\n"
+                     "    headers: [x-customer-email]\n    key: true\n");
+        policy.close();
+        for (const bool json : {true, false}) {
+            QStringList args{u"--topic"_s, topic, u"--payloads"_s, u"--schema"_s, avsc + u"=payments"_s,
+                             u"--policy"_s, policy.fileName()};
+            if (json)
+                args.append(u"--json"_s);
+            QList<QJsonObject> entries;
+            QByteArray raw;
+            QCOMPARE(runDlqScan(args, &entries, nullptr, nullptr, nullptr, &raw), 0);
+            for (const QByteArray secret : {QByteArray("4111111111111111"), QByteArray("ada@example.com"),
+                                            QByteArray("customer-c42")})
+                QVERIFY2(!raw.contains(secret), raw.mid(qMax(0, raw.indexOf(secret) - 120), 200).constData());
+            QVERIFY(raw.contains("(masked)"));
+            if (json) {
+                QCOMPARE(entries.size(), 1);
+                QCOMPARE(entries[0].value(u"payload"_s).toObject().value(u"customer"_s).toObject().value(u"id"_s).toString(),
+                         u"c-42"_s);
+                QCOMPARE(entries[0].value(u"masked"_s).toArray().size(), 4); // two fields, one header, the key
+            }
+        }
+    }
+
 private:
     // Runs `berth dlq scan` in this process against the mock cluster and sorts its JSON lines by type.
     int runDlqScan(const QStringList &args, QList<QJsonObject> *entries, QList<QJsonObject> *groups = nullptr,
-                   QList<QJsonObject> *poison = nullptr, QList<QJsonObject> *summaries = nullptr)
+                   QList<QJsonObject> *poison = nullptr, QList<QJsonObject> *summaries = nullptr,
+                   QByteArray *raw = nullptr)
     {
         QTemporaryDir dir;
         const QByteArray path = dir.filePath(u"out.jsonl"_s).toLocal8Bit();
@@ -705,7 +753,10 @@ private:
         if (!file.open(QIODevice::ReadOnly))
             return -1;
         QList<QJsonObject> ignored;
-        for (const QByteArray &line : file.readAll().split('\n')) {
+        const QByteArray all = file.readAll();
+        if (raw)
+            *raw = all;
+        for (const QByteArray &line : all.split('\n')) {
             if (!line.startsWith('{'))
                 continue; // the test logger writes to stdout too
             const QJsonObject o = QJsonDocument::fromJson(line).object();

@@ -3,6 +3,8 @@
 // of bad input is a result with its reason, never a crash or a hang.
 #include "services/payload/avroschema.h"
 #include "services/payload/confluentwireformat.h"
+#include "services/payload/payloadmask.h"
+#include "services/policy/policyloader.h"
 #include "services/payload/payloaddecoder.h"
 #include "services/payload/payloadschema.h"
 #include "services/payload/payloadtime.h"
@@ -437,6 +439,8 @@ private Q_SLOTS:
         QCOMPARE(PayloadTime::timestampText(-1, 1000, true), QByteArray("1969-12-31T23:59:59.999Z"));
         QCOMPARE(PayloadTime::timestampText(1709214300123456, 1000000, false), QByteArray("2024-02-29T13:45:00.123456"));
         QCOMPARE(PayloadTime::timeOfDayText(49500123, 1000), QByteArray("13:45:00.123"));
+        // Found by fuzz_avro: the smallest long once overflowed on the way (UBSan).
+        QVERIFY(PayloadTime::timestampText(std::numeric_limits<qint64>::min(), 1000, true).endsWith(".192Z"));
         QCOMPARE(PayloadTime::decimalText(QByteArray("\xff", 1), 2), QByteArray("-0.01"));
         QCOMPARE(PayloadTime::decimalText(QByteArray("\x00\x80", 2), 0), QByteArray("128"));
         QCOMPARE(PayloadTime::decimalText(QByteArray("\x80\x00\x00\x00\x00\x00\x00\x00\x00", 9), 3),
@@ -465,6 +469,48 @@ private Q_SLOTS:
         QCOMPARE(decodedObject(d), jsonObject(R"({"kind":"x","n":1})"));
         d = PayloadDecoder::decode(ConfluentWireFormat::frame(11, "{nope"), false, u"t"_s, &registry.catalog);
         QVERIFY2(d.error.contains(u"not JSON"_s), qPrintable(d.error));
+    }
+
+    void maskingRulesAndPaths()
+    {
+        const PolicyLoadResult loaded = loadPolicy(R"(deliverySemantics:
+  topics:
+    payments: {defaultGuarantee: at-least-once}
+masking:
+  - topic: payments
+    fields: [$.customer.email, "$.lines[*].sku"]
+    headers: x-customer-email
+  - topic: payments-dlt
+    key: true
+  - topic: orders
+    fields: [customer.email]
+)", u"policy.yaml"_s);
+        QCOMPARE(loaded.errors().size(), 1); // the path without "$"
+        QVERIFY(loaded.errors()[0].message.contains(u"does not start with $"_s));
+        const MaskRule rule = loaded.policy.maskFor(u"payments-dlt"_s, u"payments"_s);
+        QCOMPARE(rule.fields, (QStringList{u"$.customer.email"_s, u"$.lines[*].sku"_s}));
+        QCOMPARE(rule.headers, QStringList{u"x-customer-email"_s});
+        QVERIFY(rule.key);
+        QVERIFY(loaded.policy.maskFor(u"other"_s).fields.isEmpty());
+
+        QCOMPARE(PayloadMask::pathSteps(u"$.a.b[0].c[*]"_s), (QStringList{u"a"_s, u"b"_s, u"[0]"_s, u"c"_s, u"[*]"_s}));
+        QVERIFY(PayloadMask::pathSteps(u"a.b"_s).isEmpty());
+        QVERIFY(PayloadMask::pathSteps(u"$.a[x]"_s).isEmpty());
+
+        KafkaRecord record;
+        record.value = "{}";
+        DlqMetadata metadata;
+        metadata.reason = u"SKU-SECRET-1 out of stock"_s;
+        DecodedPayload payload;
+        payload.kind = DecodedPayload::Kind::Json;
+        payload.json = R"({"customer":{"email":"a@b.example"},"lines":[{"sku":"SKU-SECRET-1"},{"sku":"SKU-SECRET-2"}],"n":1})";
+        const PayloadMask::Outcome out = PayloadMask::apply(rule, record, metadata, payload);
+        QCOMPARE(out.fieldPaths.size(), 2);
+        QVERIFY(out.rawHidden);
+        QCOMPARE(QJsonDocument::fromJson(payload.json).object(),
+                 jsonObject(R"x({"customer":{"email":"(masked)"},"lines":[{"sku":"(masked)"},{"sku":"(masked)"}],"n":1})x"));
+        QCOMPARE(metadata.reason, u"(masked) out of stock"_s);
+        QVERIFY(record.value.isEmpty() && !record.value.isNull());
     }
 
     void localSchemaFilesMappedToTopics()

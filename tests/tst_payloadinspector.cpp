@@ -17,7 +17,9 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QScopeGuard>
 #include <QSignalSpy>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -45,6 +47,17 @@ class TestPayloadInspector : public QObject {
         e.offset = offset;
         inspector.showEntry(e, m_topic, m_cluster->bootstrapServers());
         return QTest::qWaitFor([&] { return loaded.count() >= 1; }, 30000);
+    }
+    // A catalog behind a registry that has answered id 7 with payment.avsc already.
+    static std::shared_ptr<SchemaCatalog> cachedPaymentSchema()
+    {
+        auto catalog = std::make_shared<SchemaCatalog>();
+        catalog->setFetcher([](int) {});
+        SchemaRef ref;
+        ref.id = 7;
+        QString error;
+        catalog->insert(7, PayloadSchema::compile(ref, ReferenceEncoder::fixture(u"payment.avsc"_s), {}, &error));
+        return catalog;
     }
     DlqScanner *scannerWith(std::shared_ptr<SchemaCatalog> catalog, QObject *parent)
     {
@@ -81,6 +94,14 @@ private Q_SLOTS:
         QByteArray truncated = m_value.first(40);
         for (const QByteArray &value : {m_value, truncated})
             QVERIFY(producer->produce({m_topic, 0, "k", false, value, headers, 0}, &error));
+        // Offset 2: a record whose card number and e-mail address the policy masks, repeated in the reason,
+        // the stack trace and a header; its key is masked too.
+        DlqMetadata leaky = m;
+        leaky.reason = u"card 4111111111111111 declined for ada@example.com"_s;
+        leaky.stackTrace = u"com.acme.Declined: ada@example.com\n\tat com.acme.Gateway.charge(Gateway.java:42)"_s;
+        RecordHeaders leakyHeaders = encodeDlqHeaders(DlqDialect::BerthCanonical, leaky);
+        leakyHeaders.append({"x-customer-email", "ada@example.com", false});
+        QVERIFY(producer->produce({m_topic, 0, "customer-c42", false, m_value, leakyHeaders, 0}, &error));
         QVERIFY(producer->flush(20000, &error));
     }
 
@@ -130,14 +151,71 @@ private Q_SLOTS:
         delete client;
     }
 
+    // ARCHITECTURE.md, Contracts: masking. Every text the inspector holds, its export and the log are
+    // searched for the masked values.
+    void maskedValuesReachNoOutput()
+    {
+        QStringList log;
+        static QStringList *sink = nullptr;
+        sink = &log;
+        const QtMessageHandler previous = qInstallMessageHandler([](QtMsgType, const QMessageLogContext &, const QString &m) {
+            sink->append(m);
+        });
+        const auto restore = qScopeGuard([&] { qInstallMessageHandler(previous); });
+
+        auto catalog = cachedPaymentSchema();
+        QString error;
+        MaskRule rule;
+        rule.topic = u"payments"_s; // the original topic: it applies to its dead letters
+        rule.fields = {u"$.customer.email"_s, u"$.card.number"_s};
+        rule.headers = {u"X-Customer-Email"_s};
+        rule.key = true;
+        QObject owner;
+        DlqScanner *scanner = scannerWith(catalog, &owner);
+        scanner->setMasking({rule});
+        DlqInspectorView inspector(scanner);
+        QVERIFY(inspect(inspector, 2));
+        QCOMPARE(inspector.payload().kind, DecodedPayload::Kind::Schema);
+
+        QTemporaryDir dir;
+        QVERIFY2(inspector.exportJson(dir.filePath(u"r.json"_s), &error), qPrintable(error));
+        QFile file(dir.filePath(u"r.json"_s));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QStringList outputs{inspector.summaryText(), inspector.payloadText(), inspector.payloadNoteText(),
+                            inspector.hexText(), inspector.stackTraceText(), inspector.kcatCommand(),
+                            QString::fromUtf8(file.readAll()), log.join(u'\n')};
+        for (int r = 0; r < inspector.headerTable()->rowCount(); ++r) {
+            for (int c = 0; c < inspector.headerTable()->columnCount(); ++c)
+                outputs.append(inspector.headerTable()->item(r, c)->text());
+        }
+        // The key tab, as raw bytes in hex too.
+        outputs.append(QString::fromLatin1(inspector.record().key.toHex()));
+        for (const QString &secret : {u"4111111111111111"_s, u"ada@example.com"_s, u"customer-c42"_s}) {
+            const QString hex = QString::fromLatin1(secret.toUtf8().toHex());
+            for (const QString &out : outputs) {
+                QVERIFY2(!out.contains(secret), qPrintable(u"%1 found in %2"_s.arg(secret, out.left(200))));
+                QVERIFY2(!out.contains(hex), qPrintable(secret + u" found as hex"_s));
+            }
+        }
+        // What was masked is said, and the rest is still there to work with.
+        QVERIFY(inspector.payloadText().contains(u"\"email\": \"(masked)\""_s));
+        QVERIFY(inspector.payloadText().contains(u"\"id\": \"c-42\""_s));
+        QVERIFY(inspector.summaryText().contains(u"card (masked) declined for (masked)"_s));
+        QCOMPARE(inspector.record().key, QByteArray("(masked)"));
+        QCOMPARE(inspector.maskedFields(), (QStringList{u"$.customer.email"_s, u"$.card.number"_s,
+                                                        u"header:x-customer-email"_s, u"key"_s}));
+
+        // Once the audit database has recorded a reveal, the same record is fetched without masking.
+        QSignalSpy loaded(&inspector, &DlqInspectorView::recordLoaded);
+        inspector.showRevealed();
+        QVERIFY(QTest::qWaitFor([&] { return loaded.count() >= 1; }, 20000));
+        QVERIFY(inspector.payloadText().contains(u"ada@example.com"_s));
+        QCOMPARE(inspector.record().key, QByteArray("customer-c42"));
+    }
+
     void undecodableShownAsHexBesideTheReason()
     {
-        auto catalog = std::make_shared<SchemaCatalog>();
-        catalog->setFetcher([](int) {});
-        SchemaRef ref;
-        ref.id = 7;
-        QString error;
-        catalog->insert(7, PayloadSchema::compile(ref, ReferenceEncoder::fixture(u"payment.avsc"_s), {}, &error));
+        auto catalog = cachedPaymentSchema();
         QObject owner;
         DlqInspectorView inspector(scannerWith(catalog, &owner));
         QVERIFY(inspect(inspector, 1));

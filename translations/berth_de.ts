@@ -2099,20 +2099,8 @@ vorheriger %2</translation>
         <translation>(kein Stacktrace in den Headern)</translation>
     </message>
     <message>
-        <source>(null value: a tombstone)</source>
-        <translation>(Wert null: ein Tombstone)</translation>
-    </message>
-    <message>
         <source>Showing the first %1 of %2.</source>
         <translation>Die ersten %1 von %2 werden angezeigt.</translation>
-    </message>
-    <message>
-        <source>Not UTF-8 text (binary?): see the Hex tab.</source>
-        <translation>Kein UTF-8-Text (binär?): siehe Reiter „Hex“.</translation>
-    </message>
-    <message>
-        <source>Not valid JSON (%1); shown as laid out anyway.</source>
-        <translation>Kein gültiges JSON (%1); trotzdem unverändert angezeigt.</translation>
     </message>
     <message>
         <source>The record has not been fetched.</source>
@@ -2129,6 +2117,26 @@ vorheriger %2</translation>
     <message>
         <source>Export failed</source>
         <translation>Export fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>Reveal masked values…</source>
+        <translation>Maskierte Werte aufdecken…</translation>
+    </message>
+    <message>
+        <source>Reveal masked values</source>
+        <translation>Maskierte Werte aufdecken</translation>
+    </message>
+    <message>
+        <source>Why do you need to see %1? The audit log records who revealed which fields of this record, and the reason.</source>
+        <translation>Warum müssen Sie %1 sehen? Das Audit-Protokoll hält fest, wer welche Felder dieses Datensatzes aufgedeckt hat, und den Grund.</translation>
+    </message>
+    <message>
+        <source>Revealed: the audit log records this.</source>
+        <translation>Aufgedeckt: Das Audit-Protokoll hält dies fest.</translation>
+    </message>
+    <message>
+        <source>Not revealed: %1</source>
+        <translation>Nicht aufgedeckt: %1</translation>
     </message>
 </context>
 <context>
@@ -3141,6 +3149,10 @@ sasl.password=…</translation>
     <message>
         <source>Another run is still going on this desk.</source>
         <translation>Auf diesem Arbeitsplatz läuft noch eine andere Ausführung.</translation>
+    </message>
+    <message>
+        <source>no audit database: a reveal must be recorded</source>
+        <translation>keine Audit-Datenbank: Ein Aufdecken muss protokolliert werden</translation>
     </message>
 </context>
 <context>

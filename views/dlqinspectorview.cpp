@@ -12,6 +12,7 @@
 #include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QInputDialog>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLocale>
@@ -74,6 +75,7 @@ DlqInspectorView::DlqInspectorView(DlqScanner *scanner, QWidget *parent)
     , m_more(new QPushButton(tr("Show more"), this))
     , m_copyKcat(new QPushButton(tr("Copy as kcat command"), this))
     , m_export(new QPushButton(tr("Export as JSON…"), this))
+    , m_reveal(new QPushButton(tr("Reveal masked values…"), this))
 {
     for (QLabel *label : {m_title, m_state, m_payloadNote}) {
         label->setTextFormat(Qt::PlainText);
@@ -105,6 +107,7 @@ DlqInspectorView::DlqInspectorView(DlqScanner *scanner, QWidget *parent)
 
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_more);
+    buttons->addWidget(m_reveal);
     buttons->addStretch(1);
     buttons->addWidget(m_copyKcat);
     buttons->addWidget(m_export);
@@ -119,6 +122,17 @@ DlqInspectorView::DlqInspectorView(DlqScanner *scanner, QWidget *parent)
     connect(m_copyKcat, &QPushButton::clicked, this,
             [this] { QGuiApplication::clipboard()->setText(kcatCommand()); });
     connect(m_export, &QPushButton::clicked, this, &DlqInspectorView::exportInteractively);
+    connect(m_reveal, &QPushButton::clicked, this, [this] {
+        bool ok = false;
+        const QString reason = QInputDialog::getText(
+            this, tr("Reveal masked values"),
+            tr("Why do you need to see %1? The audit log records who revealed which fields of this record, "
+               "and the reason.")
+                .arg(maskedFields().join(u", "_s)),
+            QLineEdit::Normal, QString(), &ok);
+        if (ok && !reason.trimmed().isEmpty())
+            Q_EMIT revealRequested(m_topic, m_partition, m_offset, maskedFields(), reason.trimmed());
+    });
     if (m_scanner)
         connect(m_scanner, &DlqScanner::recordFetched, this, &DlqInspectorView::onFetched);
     clear();
@@ -130,6 +144,8 @@ void DlqInspectorView::clear()
     m_loaded = false;
     m_record = {};
     m_decoded = {};
+    m_mask = {};
+    m_revealed = false;
     m_metadata = {};
     m_partition = -1;
     m_offset = -1;
@@ -143,6 +159,8 @@ void DlqInspectorView::clear()
     m_more->setEnabled(false);
     m_copyKcat->setEnabled(false);
     m_export->setEnabled(false);
+    m_reveal->setEnabled(false);
+    m_reveal->setVisible(false);
 }
 
 void DlqInspectorView::setBusy(const QString &message)
@@ -193,6 +211,12 @@ void DlqInspectorView::onFetched(const DlqFetchedRecord &fetched)
     setBusy({});
     m_record = fetched.record;
     m_decoded = fetched.payload;
+    m_mask = fetched.mask;
+    m_revealed = fetched.revealed;
+    m_reveal->setVisible(m_mask.any());
+    m_reveal->setEnabled(m_mask.any());
+    if (m_revealed)
+        setBusy(tr("Revealed: the audit log records this."));
     m_metadata = decodeDlqHeaders(m_record.headers);
     m_loaded = true;
     m_limit = PayloadStep;
@@ -287,10 +311,31 @@ void DlqInspectorView::showPayload()
     m_more->setEnabled(laid.truncated);
 }
 
+QStringList DlqInspectorView::maskedFields() const
+{
+    QStringList fields = m_mask.fieldPaths;
+    for (const QString &h : m_mask.headers)
+        fields.append(u"header:"_s + h);
+    if (m_mask.key)
+        fields.append(u"key"_s);
+    return fields;
+}
+
+void DlqInspectorView::showRevealed()
+{
+    if (m_scanner && m_partition >= 0)
+        m_requestId = m_scanner->fetchRecord(m_partition, m_offset, true);
+}
+
+void DlqInspectorView::showRevealRefused(const QString &error)
+{
+    setBusy(tr("Not revealed: %1").arg(error));
+}
+
 void DlqInspectorView::refreshPendingPayload()
 {
     if (m_loaded && m_decoded.pending && m_scanner && m_partition >= 0)
-        m_requestId = m_scanner->fetchRecord(m_partition, m_offset);
+        m_requestId = m_scanner->fetchRecord(m_partition, m_offset, m_revealed);
 }
 
 void DlqInspectorView::showMore()

@@ -36,6 +36,11 @@ public:
     void showMore();
     // Schemas arrived: a payload that waited for one is decoded again.
     void refreshPendingPayload();
+    // The audit database recorded the reveal asked for: the record is fetched again without masking.
+    void showRevealed();
+    void showRevealRefused(const QString &error);
+    // What the shown record had masked: paths, "header:NAME", "key" (what a reveal records).
+    QStringList maskedFields() const;
     const DecodedPayload &payload() const { return m_decoded; }
 
     // For tests: the widgets' text.
@@ -49,6 +54,9 @@ public:
 Q_SIGNALS:
     void recordLoaded();
     void recordFailed(const QString &error);
+    // The operator asked to see the masked values of the shown record, for a reason.
+    void revealRequested(const QString &topic, int partition, qint64 offset, const QStringList &fields,
+                         const QString &reason);
 
 private:
     void onFetched(const DlqFetchedRecord &fetched);
@@ -71,6 +79,7 @@ private:
     QPushButton *m_more;
     QPushButton *m_copyKcat;
     QPushButton *m_export;
+    QPushButton *m_reveal;
 
     quint64 m_requestId = 0;
     QString m_topic;
@@ -81,5 +90,7 @@ private:
     KafkaRecord m_record;
     DlqMetadata m_metadata;
     DecodedPayload m_decoded;
+    PayloadMask::Outcome m_mask;
+    bool m_revealed = false;
     qsizetype m_limit = PayloadStep;
 };

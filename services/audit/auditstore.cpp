@@ -350,6 +350,26 @@ qint64 AuditStore::appendEvent(const QString &action, qint64 requestId, const QJ
     return r.ok ? r.rows.value(0).value(0).toLongLong() : 0;
 }
 
+qint64 AuditStore::recordReveal(const QString &topic, int partition, qint64 offset, const QStringList &fields,
+                                const QString &reason, QString *error)
+{
+    const QJsonObject details{{u"topic"_s, topic},
+                              {u"partition"_s, partition},
+                              {u"offset"_s, offset},
+                              {u"fields"_s, QJsonArray::fromStringList(fields)},
+                              {u"reason"_s, reason}};
+    return appendEvent(u"record.reveal"_s, 0, details, error);
+}
+
+qint64 AuditStore::recordReveal(const QString &conninfo, const QString &topic, int partition, qint64 offset,
+                                const QStringList &fields, const QString &reason, QString *error)
+{
+    PgSession session;
+    if (!session.connect(conninfo, error))
+        return 0;
+    return AuditStore(session).recordReveal(topic, partition, offset, fields, reason, error);
+}
+
 QList<AuditEvent> AuditStore::listEvents(const EventFilter &filter, QString *error)
 {
     const PgResult r = run(

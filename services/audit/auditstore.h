@@ -53,6 +53,15 @@ public:
     // are refused. requestId 0: none. Returns the event's seq, 0 on failure.
     qint64 appendEvent(const QString &action, qint64 requestId, const QJsonObject &details,
                        QString *error = nullptr);
+    // The audit event a reveal of one masked record needs before it may be shown (ARCHITECTURE.md,
+    // Contracts: masking): its coordinates, the masked field paths ("$.customer.email", "header:x-email",
+    // "key") and the operator's reason, never the values. The database refuses it unless the session's role
+    // is a member of berth_revealer. Returns the event's seq, 0 on failure.
+    qint64 recordReveal(const QString &topic, int partition, qint64 offset, const QStringList &fields,
+                        const QString &reason, QString *error = nullptr);
+    // The same on a connection of its own (blocking: a JobTracker job). Returns the seq, 0 and *error.
+    static qint64 recordReveal(const QString &conninfo, const QString &topic, int partition, qint64 offset,
+                               const QStringList &fields, const QString &reason, QString *error);
     // Oldest first; page on with filter.afterSeq = the last seq returned.
     QList<AuditEvent> listEvents(const EventFilter &filter, QString *error = nullptr);
 

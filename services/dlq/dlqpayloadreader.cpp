@@ -10,7 +10,7 @@
 
 std::unique_ptr<DlqPayloadReader> DlqPayloadReader::create(const KafkaProperties &cluster, const QString &topic,
                                                            std::shared_ptr<SchemaCatalog> catalog, int waitMs,
-                                                           QString *error)
+                                                           const DeliveryPolicy &masking, QString *error)
 {
     std::unique_ptr<DlqPayloadReader> r(new DlqPayloadReader);
     if (!(r->m_reader = TopicRangeReader::create(cluster, error)))
@@ -18,6 +18,7 @@ std::unique_ptr<DlqPayloadReader> DlqPayloadReader::create(const KafkaProperties
     r->m_topic = topic;
     r->m_catalog = std::move(catalog);
     r->m_waitMs = waitMs;
+    r->m_masking = masking;
     return r;
 }
 
@@ -46,14 +47,23 @@ DlqPayloadReader::read(const QList<Coordinates> &records, QString *error)
             const Coordinates at{int(m->partition), qint64(m->offset)};
             if (!wanted.contains(at))
                 return true;
-            const KafkaRecord record = KafkaRecord::fromMessage(m);
-            const QString original = decodeDlqHeaders(record.headers).originalTopic;
+            KafkaRecord record = KafkaRecord::fromMessage(m);
             Payload p;
-            p.value = record.value;
+            p.metadata = decodeDlqHeaders(record.headers);
+            const QString original = p.metadata.originalTopic;
             p.isNull = record.value.isNull();
-            p.decoded = PayloadDecoder::decode(p.value, p.isNull, m_topic, m_catalog.get(), original);
+            p.decoded = PayloadDecoder::decode(record.value, p.isNull, m_topic, m_catalog.get(), original);
             if (p.decoded.pending && m_catalog->waitForAnswer(p.decoded.schema.id, m_waitMs))
-                p.decoded = PayloadDecoder::decode(p.value, p.isNull, m_topic, m_catalog.get(), original);
+                p.decoded = PayloadDecoder::decode(record.value, p.isNull, m_topic, m_catalog.get(), original);
+            QStringList verbatim;
+            p.mask = PayloadMask::apply(m_masking.maskFor(m_topic, original), record, p.metadata, p.decoded, &verbatim);
+            for (const QString &v : verbatim) {
+                if (!m_maskedValues.contains(v))
+                    m_maskedValues.append(v);
+            }
+            p.value = record.value;
+            p.key = record.key;
+            p.keyIsNull = record.keyIsNull;
             out.insert(at, std::move(p));
             return out.size() < wanted.size();
         },

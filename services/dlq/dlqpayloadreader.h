@@ -2,6 +2,8 @@
 
 #include "services/kafka/kafkaconfig.h"
 #include "services/payload/decodedpayload.h"
+#include "services/payload/payloadmask.h"
+#include "services/policy/deliverypolicy.h"
 
 #include <QHash>
 #include <QList>
@@ -19,19 +21,26 @@ class TopicRangeReader;
 // again later. Blocking; one thread at a time; never on a UI thread.
 class DlqPayloadReader final {
 public:
+    // After the policy's masking: value, key and metadata as they may be shown.
     struct Payload {
         QByteArray value;
         bool isNull = false;
         DecodedPayload decoded;
+        QByteArray key;
+        bool keyIsNull = true;
+        DlqMetadata metadata;
+        PayloadMask::Outcome mask;
     };
     using Coordinates = QPair<int, qint64>; // partition, offset
 
     static std::unique_ptr<DlqPayloadReader> create(const KafkaProperties &cluster, const QString &topic,
                                                     std::shared_ptr<SchemaCatalog> catalog, int waitMs,
-                                                    QString *error);
+                                                    const DeliveryPolicy &masking, QString *error);
     ~DlqPayloadReader();
 
     QHash<Coordinates, Payload> read(const QList<Coordinates> &records, QString *error);
+    // Every value masked so far (to scrub what the scan built from the same records); never shown.
+    const QStringList &maskedValues() const { return m_maskedValues; }
 
 private:
     DlqPayloadReader() = default;
@@ -39,4 +48,6 @@ private:
     QString m_topic;
     std::shared_ptr<SchemaCatalog> m_catalog;
     int m_waitMs = 0;
+    DeliveryPolicy m_masking;
+    QStringList m_maskedValues;
 };

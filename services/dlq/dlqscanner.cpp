@@ -113,13 +113,13 @@ void DlqScanner::finish(const DlqScanResult &result)
     Q_EMIT scanFinished(result);
 }
 
-quint64 DlqScanner::fetchRecord(int partition, qint64 offset)
+quint64 DlqScanner::fetchRecord(int partition, qint64 offset, bool reveal)
 {
-    return fetchRecord(m_request.cluster, m_request.topic, partition, offset);
+    return fetchRecord(m_request.cluster, m_request.topic, partition, offset, reveal);
 }
 
 quint64 DlqScanner::fetchRecord(const KafkaProperties &cluster, const QString &topic, int partition,
-                                qint64 offset)
+                                qint64 offset, bool reveal)
 {
     const quint64 id = ++m_fetchId;
     if (!m_fetcher || m_fetcher->cluster != cluster) {
@@ -137,8 +137,14 @@ quint64 DlqScanner::fetchRecord(const KafkaProperties &cluster, const QString &t
         answer.record = *cached;
         answer.fromCache = true;
     }
+    // The cache keeps the record as fetched (masking is applied to each answer, a reveal skips it); what
+    // leaves the scanner is the masked answer.
+    struct Fetched {
+        DlqFetchedRecord answer;
+        KafkaRecord raw;
+    };
     m_fetches.start(
-        [slot = m_fetcher, catalog = m_catalog, answer](const JobControl &control) mutable {
+        [slot = m_fetcher, catalog = m_catalog, masking = m_masking, reveal, answer](const JobControl &control) mutable {
             QString error;
             if (!answer.fromCache) {
                 if (!slot->fetcher)
@@ -149,20 +155,26 @@ quint64 DlqScanner::fetchRecord(const KafkaProperties &cluster, const QString &t
                         [&control] { return control.isCancelled(); }, &error);
                 answer.error = error;
             }
-            if (answer.ok())
-                answer.payload = PayloadDecoder::decode(answer.record.value, answer.record.value.isNull(),
-                                                        answer.topic, catalog.get(),
-                                                        decodeDlqHeaders(answer.record.headers).originalTopic);
-            return answer;
-        },
-        [this](const DlqFetchedRecord &fetched) {
-            if (fetched.ok() && !fetched.fromCache) {
-                const qint64 kib = qMax<qint64>(1, recordBytes(fetched.record) / 1024);
-                if (kib <= m_cache.maxCost())
-                    m_cache.insert({fetched.topic, fetched.partition, fetched.offset},
-                                   new KafkaRecord(fetched.record), kib);
+            Fetched out{answer, answer.record};
+            if (out.answer.ok()) {
+                DlqMetadata metadata = decodeDlqHeaders(out.answer.record.headers);
+                out.answer.payload = PayloadDecoder::decode(out.raw.value, out.raw.value.isNull(), answer.topic,
+                                                            catalog.get(), metadata.originalTopic);
+                if (!reveal)
+                    out.answer.mask = PayloadMask::apply(masking.maskFor(answer.topic, metadata.originalTopic),
+                                                         out.answer.record, metadata, out.answer.payload);
+                out.answer.revealed = reveal;
             }
-            Q_EMIT recordFetched(fetched);
+            return out;
+        },
+        [this](const Fetched &fetched) {
+            if (fetched.answer.ok() && !fetched.answer.fromCache) {
+                const qint64 kib = qMax<qint64>(1, recordBytes(fetched.raw) / 1024);
+                if (kib <= m_cache.maxCost())
+                    m_cache.insert({fetched.answer.topic, fetched.answer.partition, fetched.answer.offset},
+                                   new KafkaRecord(fetched.raw), kib);
+            }
+            Q_EMIT recordFetched(fetched.answer);
         });
     return id;
 }

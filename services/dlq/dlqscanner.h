@@ -31,11 +31,15 @@ public:
 
     // Answered by recordFetched (queued, also from the cache). A newer fetch supersedes an unanswered one.
     // Without a cluster and topic: those of the latest scan.
-    quint64 fetchRecord(int partition, qint64 offset);
-    quint64 fetchRecord(const KafkaProperties &cluster, const QString &topic, int partition, qint64 offset);
+    // reveal: without the policy's masking, for one record whose reveal the audit database recorded.
+    quint64 fetchRecord(int partition, qint64 offset, bool reveal = false);
+    quint64 fetchRecord(const KafkaProperties &cluster, const QString &topic, int partition, qint64 offset,
+                        bool reveal = false);
 
     // Where fetched records' payloads find their schemas; decoding runs on the fetch thread.
     void setSchemaCatalog(std::shared_ptr<SchemaCatalog> catalog) { m_catalog = std::move(catalog); }
+    // The policy's masking rules, applied on the fetch thread before a record is handed out.
+    void setMasking(const QList<MaskRule> &rules) { m_masking.masking = rules; }
 
     static constexpr qint64 RecordCacheBytes = 64 * 1024 * 1024;
     static constexpr int FetchTimeoutMs = 15000;
@@ -80,6 +84,7 @@ private:
     DlqScanProgress m_lastProgress;
 
     std::shared_ptr<SchemaCatalog> m_catalog;
+    DeliveryPolicy m_masking; // its masking rules only
     quint64 m_fetchId = 0;
     std::shared_ptr<FetcherSlot> m_fetcher;
     QCache<RecordKey, KafkaRecord> m_cache{int(RecordCacheBytes / 1024)}; // cost: KiB

@@ -5,6 +5,7 @@
 #include "services/kafka/kafkaconfig.h"
 #include "services/kafka/kafkarecord.h"
 #include "services/payload/decodedpayload.h"
+#include "services/payload/payloadmask.h"
 
 #include <QList>
 #include <QMetaType>
@@ -120,6 +121,8 @@ struct DlqFetchedRecord {
     qint64 offset = -1;
     KafkaRecord record;
     DecodedPayload payload; // the value through PayloadDecoder (ARCHITECTURE.md, Data flows: payload decoding)
+    PayloadMask::Outcome mask; // what the policy's masking took out of record and payload before they left
+    bool revealed = false;     // fetched without masking, after a recorded reveal
     QString error;
     bool fromCache = false;
     bool ok() const { return error.isEmpty(); }

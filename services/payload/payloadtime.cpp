@@ -76,7 +76,9 @@ QByteArray timeOfDayText(qint64 units, qint64 perSecond)
 QByteArray timestampText(qint64 units, qint64 perSecond, bool utc)
 {
     const qint64 seconds = floorDiv(units, perSecond);
-    const qint64 fraction = units - seconds * perSecond;
+    qint64 fraction = units % perSecond; // not units - seconds * perSecond: that overflows near the limits
+    if (fraction < 0)
+        fraction += perSecond;
     const qint64 days = floorDiv(seconds, 86400);
     QByteArray out = dateText(days);
     out += 'T';

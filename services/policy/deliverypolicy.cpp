@@ -49,6 +49,26 @@ const ConsumerPolicy *DeliveryPolicy::consumer(const QString &name) const
     return nullptr;
 }
 
+MaskRule DeliveryPolicy::maskFor(const QString &topic, const QString &originalTopic) const
+{
+    MaskRule merged;
+    for (const MaskRule &r : masking) {
+        if (r.topic.isEmpty() || (r.topic != topic && r.topic != originalTopic))
+            continue;
+        merged.topic = r.topic;
+        for (const QString &f : r.fields) {
+            if (!merged.fields.contains(f))
+                merged.fields.append(f);
+        }
+        for (const QString &h : r.headers) {
+            if (!merged.headers.contains(h, Qt::CaseInsensitive))
+                merged.headers.append(h);
+        }
+        merged.key = merged.key || r.key;
+    }
+    return merged;
+}
+
 const TopicPolicy *DeliveryPolicy::topic(const QString &name) const
 {
     for (const TopicPolicy &t : topics) {

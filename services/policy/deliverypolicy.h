@@ -87,9 +87,22 @@ struct ConsumerPolicy {
     friend bool operator==(const ConsumerPolicy &, const ConsumerPolicy &) = default;
 };
 
+// `masking[]` (Berth's extension): what of a topic's records never reaches a view, an export or the
+// command line's JSON unless revealed (ARCHITECTURE.md, Contracts: masking).
+struct MaskRule {
+    QString topic;      // the topic, or the original topic of its dead letters
+    QStringList fields; // paths into the decoded payload: $.customer.email, $.lines[*].card, $.items[0].x
+    QStringList headers; // header names (case-insensitive)
+    bool key = false;    // the record key
+    int line = 0;
+
+    friend bool operator==(const MaskRule &, const MaskRule &) = default;
+};
+
 struct DeliveryPolicy {
     QList<TopicPolicy> topics;       // in file order
     QList<ConsumerPolicy> consumers; // in file order
+    QList<MaskRule> masking;         // in file order
 
     // nullptr when absent. Pointers into the lists: valid until the policy is modified.
     const ConsumerPolicy *consumer(const QString &name) const;
@@ -101,6 +114,8 @@ struct DeliveryPolicy {
     // consumer whose dlq.topic the record was read from; empty when neither tells (then nothing is
     // predicted for it: never "any consumer").
     QString consumerOfDeadLetter(const QString &dlqTopic, const QString &consumerHeader) const;
+    // Every rule for a record of `topic` (a DLQ topic) or of its original topic, merged; empty when none.
+    MaskRule maskFor(const QString &topic, const QString &originalTopic = {}) const;
     bool isEmpty() const { return topics.isEmpty() && consumers.isEmpty(); }
 
     friend bool operator==(const DeliveryPolicy &, const DeliveryPolicy &) = default;

@@ -562,6 +562,10 @@ public:
         bool found = false;
         forEachEntry(root, u"the top level"_s,
                      [&](const QString &key, const YAML::Node &keyNode, const YAML::Node &value) {
+                         if (key == "masking"_L1) {
+                             readMasking(value, policy);
+                             return;
+                         }
                          if (key != "deliverySemantics"_L1) {
                              warning(keyNode,
                                      u"unknown top-level key %1 (ignored)"_s.arg(quoted(keyNode.Scalar())));
@@ -572,6 +576,65 @@ public:
                      });
         if (!found)
             diagnostics.append({PolicyDiagnostic::Error, 1, 1, u"no deliverySemantics section"_s});
+    }
+
+    // masking: a list of {topic, fields, headers, key}.
+    void readMasking(const YAML::Node &value, DeliveryPolicy &policy)
+    {
+        if (value.IsNull())
+            return;
+        if (!value.IsSequence()) {
+            error(value, u"masking: expected a list of {topic, fields, headers, key}, got %1"_s.arg(kindName(value)));
+            return;
+        }
+        int index = 0;
+        for (const auto &item : value) {
+            const QString path = u"masking[%1]"_s.arg(index++);
+            MaskRule rule;
+            rule.line = item.Mark().line + 1;
+            auto strings = [&](QStringList &out) {
+                return [&](const YAML::Node &v, const QString &p) {
+                    if (v.IsScalar()) {
+                        out = {fromYaml(v.Scalar()).trimmed()};
+                    } else if (v.IsSequence()) {
+                        for (const auto &s : v) {
+                            if (s.IsScalar() && !s.Scalar().empty())
+                                out.append(fromYaml(s.Scalar()).trimmed());
+                            else
+                                error(s, u"%1: expected a name or path, got %2"_s.arg(p, kindName(s)));
+                        }
+                    } else if (!v.IsNull()) {
+                        error(v, u"%1: expected a list, got %2"_s.arg(p, kindName(v)));
+                    }
+                };
+            };
+            readMap(item, path,
+                    {
+                        {"topic"_L1,
+                         [&](const YAML::Node &v, const QString &) {
+                             if (v.IsScalar())
+                                 rule.topic = fromYaml(v.Scalar()).trimmed();
+                         }},
+                        {"fields"_L1, strings(rule.fields)},
+                        {"headers"_L1, strings(rule.headers)},
+                        {"key"_L1,
+                         [&](const YAML::Node &v, const QString &p) {
+                             const QString text = v.IsScalar() ? fromYaml(v.Scalar()).trimmed().toLower() : QString();
+                             if (text == u"true"_s || text == u"yes"_s)
+                                 rule.key = true;
+                             else if (text != u"false"_s && text != u"no"_s)
+                                 error(v, u"%1: expected true or false"_s.arg(p));
+                         }},
+                    });
+            for (const QString &f : rule.fields) {
+                if (!f.startsWith(u"$"_s))
+                    error(item, u"%1: field path %2 does not start with $"_s.arg(path, f));
+            }
+            if (rule.topic.isEmpty())
+                error(item, u"%1: a masking rule names no topic"_s.arg(path));
+            else
+                policy.masking.append(rule);
+        }
     }
 
     void readSemantics(const YAML::Node &keyNode, const YAML::Node &value, DeliveryPolicy &policy)

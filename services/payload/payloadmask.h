@@ -1,0 +1,45 @@
+#pragma once
+
+#include "services/dlq/dlqrecord.h"
+#include "services/kafka/kafkarecord.h"
+#include "services/payload/decodedpayload.h"
+#include "services/policy/deliverypolicy.h"
+
+#include <QMetaType>
+#include <QStringList>
+
+// Masking (ARCHITECTURE.md, Contracts: masking): what the policy's rule for a topic names is replaced
+// before a record leaves the thread that fetched it, so no view, export, command-line JSON or log sees it.
+namespace PayloadMask {
+// What a masked value shows as.
+inline constexpr char kMasked[] = "(masked)";
+// Masked values shorter than this are not searched for in free text (a "3" would blank every reason).
+constexpr qsizetype kMinVerbatim = 4;
+
+struct Outcome {
+    QStringList fieldPaths; // the paths masked, as the rule wrote them
+    QStringList headers;    // header names masked
+    bool key = false;
+    bool rawHidden = false; // the value's bytes are hidden: they hold what was masked
+    bool any() const { return !fieldPaths.isEmpty() || !headers.isEmpty() || key || rawHidden; }
+    friend bool operator==(const Outcome &, const Outcome &) = default;
+};
+
+// Masks in place: the display JSON at the rule's field paths ($.a.b, $.a[0].b, $.a[*].b), the named
+// headers, the key. When the rule names fields, the raw value is hidden (its bytes hold them), and a payload
+// no schema decoded is hidden whole (its fields cannot be found). Every masked value (of kMinVerbatim
+// characters or more) is also replaced wherever it appears verbatim: the reason, the stack trace, other
+// headers, the decode's notes, other fields of the payload.
+// verbatim: receives the masked values searched for, for a caller that must scrub text built elsewhere from
+// the same record (the command line's failure groups); never to be shown.
+Outcome apply(const MaskRule &rule, KafkaRecord &record, DlqMetadata &metadata, DecodedPayload &payload,
+              QStringList *verbatim = nullptr);
+// Replaces every occurrence of the values in text.
+void scrub(QString &text, const QStringList &values);
+
+// A path of the rule's language split into steps: names, indexes, or "*" for every item. Empty when the
+// path is not one (it must start with "$").
+QStringList pathSteps(const QString &path);
+} // namespace PayloadMask
+
+Q_DECLARE_METATYPE(PayloadMask::Outcome)
