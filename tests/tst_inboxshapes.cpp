@@ -15,6 +15,7 @@
 #include "services/remediation/dryrun.h"
 #include "services/remediation/inboxremediation.h"
 
+#include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -432,6 +433,25 @@ private Q_SLOTS:
         // The next tick reads again, every table.
         watch.setIntervalMs(200);
         QTRY_VERIFY_WITH_TIMEOUT(boards.size() >= 8, 15000);
+    }
+
+    void stoppingTheWatchCancelsTheStatementInFlight()
+    {
+        InboxMapping slow = ledger();
+        slow.name = u"slow"_s;
+        slow.table = u"slow_inbox"_s;
+        InboxWatch watch;
+        watch.setStatementTimeoutMs(60'000);
+        watch.setMappings(InboxMappingSet::resolve({slow}, {}, paymentsConninfo()));
+        const QString running = u"SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query LIKE "
+                                u"'%slow_inbox%' AND pid <> pg_backend_pid()"_s;
+        QTRY_VERIFY_WITH_TIMEOUT(scalar(m_payments, running) > 0, 5000);
+        QElapsedTimer clock;
+        clock.start();
+        watch.stop();
+        // PQcancel: the server stops it now, not after the three-second sleep or the minute's timeout.
+        QTRY_COMPARE_WITH_TIMEOUT(scalar(m_payments, running), 0, 5000);
+        QVERIFY2(clock.elapsed() < 1500, qPrintable(QString::number(clock.elapsed())));
     }
 
     void badInputGetsAClearMessage()

@@ -442,7 +442,8 @@ void InboxBoardQuery::refresh(const InboxMapping &mapping)
 }
 
 InboxBoard InboxBoardQuery::collect(const QString &conninfo, const InboxMapping &mapping,
-                                    const JobControl &control, int statementTimeoutMs)
+                                    const JobControl &control, int statementTimeoutMs,
+                                    PgStatementCanceller *canceller)
 {
     QElapsedTimer clock;
     clock.start();
@@ -457,7 +458,13 @@ InboxBoard InboxBoardQuery::collect(const QString &conninfo, const InboxMapping 
     if (!session.connect(conninfo, &error))
         return failedBoard(mapping, u"cannot connect to the inbox database: %1"_s.arg(error),
                            clock.elapsed());
-    InboxBoard board = collect(session, mapping, control, statementTimeoutMs);
+    if (canceller)
+        canceller->arm(session);
+    InboxBoard board = canceller && canceller->isCancelled()
+                           ? failedBoard(mapping, u"cancelled"_s, clock.elapsed())
+                           : collect(session, mapping, control, statementTimeoutMs);
+    if (canceller)
+        canceller->disarm();
     board.elapsedMs = clock.elapsed();
     return board;
 }

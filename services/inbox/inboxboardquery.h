@@ -8,6 +8,7 @@
 #include <QStringList>
 
 class PgSession;
+class PgStatementCanceller;
 
 // An index the board's queries rely on. The board stays correct without it, only slower: the counts,
 // stuck-row and top-error queries seek per (consumer, status) and read the oldest rows in index order,
@@ -45,9 +46,11 @@ public:
     bool isRunning() const { return m_jobs.isRunning(); }
 
     // Blocking, for worker threads, the CLI and tests: connects, reads one consistent board, disconnects.
+    // canceller (optional): armed on the connection, so cancel() stops a statement in flight.
     static InboxBoard collect(const QString &conninfo, const InboxMapping &mapping,
                               const JobControl &control = JobControl(),
-                              int statementTimeoutMs = DefaultStatementTimeoutMs);
+                              int statementTimeoutMs = DefaultStatementTimeoutMs,
+                              PgStatementCanceller *canceller = nullptr);
     // The same on an open session (left open, outside any transaction).
     static InboxBoard collect(PgSession &session, const InboxMapping &mapping,
                               const JobControl &control = JobControl(),

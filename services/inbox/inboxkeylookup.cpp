@@ -62,9 +62,14 @@ void InboxKeyLookup::startNext()
                 if (!session)
                     session = std::make_shared<PgSession>();
                 QString error;
-                if (!session->isOpen() && !session->connect(conninfo, &error)) {
-                    problems << error;
-                    continue;
+                if (!session->isOpen()) {
+                    if (!session->connect(conninfo, &error)) {
+                        problems << error;
+                        continue;
+                    }
+                    // Bounded: a table without an index on its key must not hold the look-ups for minutes.
+                    session->exec(u"SELECT set_config('statement_timeout', $1, false)"_s,
+                                  {QString::number(StatementTimeoutMs)});
                 }
                 const InboxKeyStates found = lookup(*session, set.mappingsOn(conninfo), batch.keys, &error);
                 for (auto it = found.cbegin(); it != found.cend(); ++it) {
