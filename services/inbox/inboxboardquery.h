@@ -31,6 +31,11 @@ class InboxBoardQuery final : public QObject {
 public:
     static constexpr int DefaultStatementTimeoutMs = 15'000;
     static constexpr int TopErrorLimit = 10;
+    // From this many rows (the catalogue's estimate) the board seeks per state and estimates the dominant
+    // state instead of counting every row (ARCHITECTURE.md, Performance notes).
+    static constexpr qint64 LargeTableRows = 500'000;
+    // On such a table the top errors come from each (consumer, state)'s latest rows only.
+    static constexpr int ErrorSamplePerState = 50;
 
     explicit InboxBoardQuery(QObject *parent = nullptr);
     ~InboxBoardQuery() override;
