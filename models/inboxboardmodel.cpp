@@ -1,5 +1,6 @@
 #include "inboxboardmodel.h"
 
+#include <algorithm>
 #include <QBrush>
 #include <QColor>
 #include <QFont>
@@ -104,8 +105,15 @@ QVariant InboxBoardModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case SortRole:
         return column == Consumer ? QVariant(consumerOfRow(index.row())) : QVariant(value);
-    case Qt::DisplayRole:
-        return column == Consumer ? consumerOfRow(index.row()) : QLocale().toString(value);
+    case Qt::DisplayRole: {
+        if (column == Consumer)
+            return consumerOfRow(index.row());
+        // A huge table's dominant state is the catalogue's estimate (and so is any total that includes it).
+        const bool estimate = column == Total ? std::any_of(m_board.estimated.cbegin(), m_board.estimated.cend(),
+                                                            [](bool e) { return e; })
+                                              : m_board.estimated[size_t(stateOfColumn(column))];
+        return estimate && value > 0 ? tr("about %1").arg(QLocale().toString(value)) : QLocale().toString(value);
+    }
     case Qt::TextAlignmentRole:
         if (column != Consumer)
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
@@ -125,6 +133,9 @@ QVariant InboxBoardModel::data(const QModelIndex &index, int role) const
             return QBrush(QColor(0x88, 0x88, 0x88));
         return {};
     case Qt::ToolTipRole:
+        if (column != Consumer && column != Total && m_board.estimated[size_t(stateOfColumn(column))])
+            return tr("Estimated from the table's statistics (the table is too large to count this state on every "
+                      "refresh); every other state is counted exactly.");
         if (column == Unknown && value > 0 && !m_board.unmappedStatuses.isEmpty())
             // Tooltips guess at markup; status words are data, so they go out explicitly escaped.
             return Qt::convertFromPlainText(

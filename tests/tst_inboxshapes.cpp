@@ -7,6 +7,8 @@
 // not there, a query over its timeout) gets a message that says so.
 #include "services/demo/temppostgres.h"
 #include "services/inbox/inboxboardquery.h"
+#include "services/inbox/inboxdiscovery.h"
+#include "services/inbox/inboxtableinfo.h"
 #include "services/inbox/inboxkeylookup.h"
 #include "services/inbox/inboxmappingset.h"
 #include "services/inbox/inboxrowsquery.h"
@@ -15,6 +17,7 @@
 #include "services/remediation/dryrun.h"
 #include "services/remediation/inboxremediation.h"
 
+#include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -432,6 +435,126 @@ private Q_SLOTS:
         // The next tick reads again, every table.
         watch.setIntervalMs(200);
         QTRY_VERIFY_WITH_TIMEOUT(boards.size() >= 8, 15000);
+    }
+
+    void stoppingTheWatchCancelsTheStatementInFlight()
+    {
+        InboxMapping slow = ledger();
+        slow.name = u"slow"_s;
+        slow.table = u"slow_inbox"_s;
+        InboxWatch watch;
+        watch.setStatementTimeoutMs(60'000);
+        watch.setMappings(InboxMappingSet::resolve({slow}, {}, paymentsConninfo()));
+        const QString running = u"SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query LIKE "
+                                u"'%slow_inbox%' AND pid <> pg_backend_pid()"_s;
+        QTRY_VERIFY_WITH_TIMEOUT(scalar(m_payments, running) > 0, 5000);
+        QElapsedTimer clock;
+        clock.start();
+        watch.stop();
+        // PQcancel: the server stops it now, not after the three-second sleep or the minute's timeout.
+        QTRY_COMPARE_WITH_TIMEOUT(scalar(m_payments, running), 0, 5000);
+        QVERIFY2(clock.elapsed() < 1500, qPrintable(QString::number(clock.elapsed())));
+    }
+
+    // The large-table path (seeks per state, the dominant state estimated, pages merged per consumer and
+    // word), on a small table the catalogue is told is huge: the exact states and the page must still be
+    // what SQL written here says.
+    void hugeTablePathCountsExactlyButTheDominantState()
+    {
+        QString error;
+        QVERIFY2(m_payments.execScript(uR"(
+DROP TABLE IF EXISTS big_inbox;
+CREATE TABLE big_inbox (grp text NOT NULL, id text PRIMARY KEY, st text, upd timestamptz NOT NULL, tries int NOT NULL,
+                        err text);
+INSERT INTO big_inbox SELECT 'g' || (i % 5), 'b-' || i,
+    CASE WHEN i % 20 < 18 THEN 'done' WHEN i % 20 = 18 THEN 'parked' WHEN i % 40 = 19 THEN 'working' ELSE NULL END,
+    now() - make_interval(secs => 4000 - i), 1 + i % 3, CASE WHEN i % 20 >= 18 THEN 'e' || (i % 4) END
+FROM generate_series(1, 4000) AS i;
+UPDATE big_inbox SET st = 'rare' WHERE id IN ('b-7', 'b-8');
+CREATE INDEX ON big_inbox (grp, st, upd);
+ANALYZE big_inbox;
+UPDATE pg_class SET reltuples = 2000000 WHERE oid = 'big_inbox'::regclass;
+)"_s, &error), qPrintable(error));
+        InboxMapping m;
+        m.name = u"big"_s;
+        m.table = u"big_inbox"_s;
+        m.consumerColumn = u"grp"_s;
+        m.messageIdColumn = u"id"_s;
+        m.statusColumn = u"st"_s;
+        m.updatedColumn = u"upd"_s;
+        m.attemptsColumn = u"tries"_s;
+        m.errorColumn = u"err"_s;
+        m.statuses = {{u"working"_s, InboxState::InProgress}, {u"done"_s, InboxState::Completed},
+                      {u"parked"_s, InboxState::Parked}};
+        const InboxBoard b = InboxBoardQuery::collect(paymentsConninfo(), m);
+        QVERIFY2(b.ok(), qPrintable(b.error));
+        QCOMPARE(b.estimatedRows, 2000000);
+        QVERIFY(b.estimated[size_t(InboxState::Completed)]);
+        QVERIFY(!b.estimated[size_t(InboxState::Parked)]);
+        QVERIFY(b.attemptsSampled && b.errorsSampled);
+        QCOMPARE(b.consumers.size(), 5);
+        for (const InboxConsumerCounts &c : b.consumers) {
+            const auto exact = [&](const QString &where) {
+                return scalar(m_payments, u"SELECT count(*) FROM big_inbox WHERE grp = $1 AND "_s + where, {c.consumer});
+            };
+            QCOMPARE(c.count(InboxState::Parked), exact(u"st = 'parked'"_s));
+            QCOMPARE(c.count(InboxState::InProgress), exact(u"st = 'working'"_s));
+            QCOMPARE(c.count(InboxState::Unknown), exact(u"(st IS NULL OR st = 'rare')"_s));
+            QVERIFY(c.count(InboxState::Completed) > 100000); // about 2,000,000 x 0.9 x 0.2
+        }
+        QCOMPARE(b.unmappedStatuses, (QStringList{u"NULL"_s, u"rare"_s}));
+        // The merged first page equals one ORDER BY over the whole table.
+        const InboxRowsPage page = InboxRowsQuery::read(m_payments, m, {InboxState::Parked}, {}, 50);
+        QVERIFY2(page.error.isEmpty(), qPrintable(page.error));
+        QVERIFY(page.more);
+        const PgResult expected = m_payments.exec(u"SELECT id FROM big_inbox WHERE st = 'parked' ORDER BY upd LIMIT 50"_s);
+        QCOMPARE(page.rows.size(), 50);
+        for (int i = 0; i < 50; ++i)
+            QCOMPARE(page.rows.at(i).messageId, expected.rows.at(i).value(0).toString());
+        // Without the index the board names it instead of scanning the table.
+        QVERIFY(m_payments.execScript(u"DROP INDEX big_inbox_grp_st_upd_idx"_s, &error));
+        const InboxBoard noIndex = InboxBoardQuery::collect(paymentsConninfo(), m);
+        QVERIFY2(noIndex.error.contains(u"CREATE INDEX ON"_s), qPrintable(noIndex.error));
+    }
+
+    // What the mapping editor builds on: tables with estimates, columns suggested from names and types,
+    // every status word found (a rare one included) and a guessed state for each.
+    void discoveryFindsTablesColumnsAndEveryWord()
+    {
+        QString error;
+        const QList<InboxDiscovery::TableEntry> tables = InboxDiscovery::tables(m_notify, &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        const auto notif = std::find_if(tables.cbegin(), tables.cend(), [](const InboxDiscovery::TableEntry &t) {
+            return t.schema == u"Ops \u00e9"_s && t.table == u"notif \"inbox\""_s;
+        });
+        QVERIFY(notif != tables.cend());
+        QCOMPARE(notif->kind, u"table"_s);
+        const InboxTableInfo info = InboxTableInfo::read(m_notify, notif->schema, notif->table, &error);
+        const InboxMapping suggested = InboxDiscovery::suggestColumns(info.types);
+        QCOMPARE(suggested.messageIdColumn, u"event_key"_s);
+        QCOMPARE(suggested.statusColumn, u"state"_s);
+        QCOMPARE(suggested.updatedColumn, u"updated_ms"_s); // a bigint: epoch milliseconds accepted
+        QCOMPARE(suggested.consumerColumn, QString());     // "grp" is not a name it can be sure of
+        // Walked on the (grp, state, updated_ms) index: complete, the independent answer's words exactly.
+        const InboxDiscovery::StatusWords words =
+            InboxDiscovery::statusWords(m_notify, notif->schema, notif->table, u"state"_s, u"grp"_s, &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QVERIFY(words.complete);
+        QStringList expected;
+        for (const QVariantList &row : m_notify.exec(u"SELECT DISTINCT state FROM \"Ops é\".\"notif \"\"inbox\"\"\" ORDER BY 1"_s).rows)
+            expected << row.value(0).toString();
+        QCOMPARE(words.words, expected);
+        // Without an index to walk: a sample, and the result says so.
+        const InboxDiscovery::StatusWords sampled =
+            InboxDiscovery::statusWords(m_payments, u"legacy"_s, u"inbox_2024"_s, u"status"_s, {}, &error);
+        QVERIFY(!sampled.complete);
+        QVERIFY(sampled.method.contains(u"CREATE INDEX"_s));
+        QCOMPARE(InboxDiscovery::guessState(u"sent"_s), InboxState::Completed);
+        QCOMPARE(InboxDiscovery::guessState(u"DEAD_LETTERED"_s), InboxState::FailedTerminal);
+        QCOMPARE(InboxDiscovery::guessState(u"in_flight"_s), InboxState::InProgress);
+        QCOMPARE(InboxDiscovery::guessState(u"quarantined"_s), InboxState::Parked);
+        QCOMPARE(InboxDiscovery::guessState(u"bounced"_s), InboxState::FailedRetryable);
+        QCOMPARE(InboxDiscovery::guessState(u"zebra"_s), InboxState::Unknown); // flagged, never guessed away
     }
 
     void badInputGetsAClearMessage()

@@ -2,6 +2,8 @@
 
 #include "models/inboxboardmodel.h"
 
+#include <QBrush>
+#include <QColor>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -196,6 +198,7 @@ void InboxBoardView::showHistogram(const InboxBoard &board)
     }
     m_bars->setData(keys, values, true);
     m_plot->yAxis->setRange(0, std::max(1.0, highest * 1.1));
+    m_plot->yAxis->setLabel(board.attemptsSampled ? tr("Inbox rows (estimated from a sample)") : tr("Inbox rows (messages)"));
     // A large range would print thousands of integer ticks; let the fixed step grow with the range.
     auto ticker = qSharedPointerDynamicCast<QCPAxisTickerFixed>(m_plot->yAxis->ticker());
     if (ticker)
@@ -221,5 +224,10 @@ void InboxBoardView::showErrors(const InboxBoard &board)
         // Item text is plain; the tooltip would guess at markup, so it gets explicitly escaped text.
         item->setText(1, error.error.simplified());
         item->setToolTip(1, Qt::convertFromPlainText(error.error, Qt::WhiteSpaceNormal));
+    }
+    if (board.errorsSampled) {
+        auto *note = new QTreeWidgetItem(m_errors);
+        note->setText(1, tr("(a large table: from each consumer and state's latest rows)"));
+        note->setForeground(1, QBrush(QColor(0x88, 0x88, 0x88)));
     }
 }

@@ -142,6 +142,13 @@ QList<QJsonObject> InboxRowsView::selectedRows() const
 
 void InboxRowsView::requestRemediation()
 {
+    if (m_model->page().isView) {
+        // Berth never writes through a view (its rules decide what a write does): said here, before a
+        // request is filed that execution would refuse.
+        m_status->setText(tr("%1 is a view, not a table: skip and delete are refused. Map the table the view "
+                             "reads from to act on its rows.").arg(m_model->page().table));
+        return;
+    }
     const QList<QJsonObject> rows = selectedRows();
     if (rows.isEmpty()) {
         m_status->setText(tr("Select one or more rows to request a skip or delete."));

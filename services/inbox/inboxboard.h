@@ -67,6 +67,9 @@ struct InboxBoard {
 
     QList<InboxConsumerCounts> consumers; // sorted by consumer
     InboxStateCounts totals{};
+    // States whose counts are the catalogue's estimate (shown as "about"): on a huge table the dominant
+    // state (most often completed) is estimated; every other state is counted exactly.
+    std::array<bool, InboxStateCount> estimated{};
     QStringList unmappedStatuses; // raw words seen that the vocabulary does not map (counted as Unknown)
 
     int stuckAfterSeconds = 0;
@@ -75,10 +78,12 @@ struct InboxBoard {
     InboxStuckRow oldestStuck;
 
     bool hasAttempts = false;
+    bool attemptsSampled = false; // a huge table: the histogram is scaled from a sample of its pages
     std::array<qint64, AttemptBuckets> attemptsHistogram{};
 
     bool hasErrors = false;           // the mapping has an error column
     QList<InboxErrorCount> topErrors; // at most 10, most frequent first, rows not completed
+    bool errorsSampled = false;       // a huge table: from each consumer and state's latest rows
 
     bool hasOutbox = false;
     QString outboxTable;

@@ -4,6 +4,7 @@
 #include "services/inbox/pgsession.h"
 
 #include <QElapsedTimer>
+#include <QHash>
 #include <QMap>
 
 #include <algorithm>
@@ -51,7 +52,21 @@ public:
         if (!inspect(board))
             return;
 
-        const bool ok = readCounts(board) && readStuck(board) && readErrors(board) && checkIndexes(board);
+        // A huge table is read by seeks only: each state counted exactly through the index except the
+        // dominant one, which the catalogue estimates (ARCHITECTURE.md, Performance notes). Without the
+        // index the board says which to create rather than scan the table.
+        m_large = !m_isView && board.estimatedRows >= InboxBoardQuery::LargeTableRows;
+        if (m_large) {
+            if (!checkIndexes(board))
+                return;
+            if (!board.missingIndexes.isEmpty() && !hasBoardIndex(board)) {
+                board.error = u"%1 has about %2 rows and no index the board can seek on: %3"_s.arg(
+                    board.table, QString::number(board.estimatedRows), board.missingIndexes.first());
+                return;
+            }
+        }
+        const bool ok = (m_large ? readCountsLarge(board) : readCounts(board)) && readStuck(board)
+                        && readErrors(board) && (m_large || checkIndexes(board));
         if (ok)
             readOutbox(board); // last: its failure (a missing outbox table) must not cost the inbox board
         m_db.exec(u"ROLLBACK"_s);
@@ -203,6 +218,193 @@ private:
         return true;
     }
 
+    bool hasBoardIndex(const InboxBoard &board) const
+    {
+        const QString table = m_mapping.qualifiedTable() + u" ("_s;
+        for (const QString &missing : board.missingIndexes) {
+            if (missing.startsWith(table))
+                return false;
+        }
+        return true;
+    }
+
+    // The distinct (consumer, status) pairs by a walk over the board index: one probe per pair, however
+    // many rows each has. Without a consumer column (or with consumerValue) only the statuses are walked.
+    bool walkPairs(InboxBoard &board, QStringList *consumers, QStringList *statuses)
+    {
+        const QString t = m_table;
+        const QString st = m_status;
+        QString sql;
+        QVariantList params;
+        if (!m_consumer.isEmpty() && !m_mapping.filtersConsumer()) {
+            const QString c = m_consumer;
+            sql = u"WITH RECURSIVE w(c, s) AS ((SELECT "_s + c + u", "_s + st + u" FROM "_s + t + u" WHERE "_s + c
+                  + u" IS NOT NULL AND "_s + st + u" IS NOT NULL ORDER BY 1, 2 LIMIT 1) UNION ALL SELECT x.c, x.s "
+                  u"FROM w CROSS JOIN LATERAL (SELECT "_s + c + u" AS c, "_s + st + u" AS s FROM "_s + t + u" WHERE ("_s
+                  + c + u", "_s + st + u") > (w.c, w.s) AND "_s + st + u" IS NOT NULL ORDER BY 1, 2 LIMIT 1) AS x) "
+                  u"SELECT c::text, s::text FROM w"_s;
+        } else {
+            const QString scope = m_mapping.filtersConsumer() ? m_consumer + u"::text = $1 AND "_s : QString();
+            if (m_mapping.filtersConsumer())
+                params << m_mapping.consumerValue;
+            sql = u"WITH RECURSIVE w(s) AS ((SELECT "_s + st + u" FROM "_s + t + u" WHERE "_s + scope + st
+                  + u" IS NOT NULL ORDER BY 1 LIMIT 1) UNION ALL SELECT (SELECT "_s + st + u" FROM "_s + t + u" WHERE "_s
+                  + scope + st + u" > w.s ORDER BY 1 LIMIT 1) FROM w WHERE w.s IS NOT NULL) "
+                  u"SELECT ''::text, s::text FROM w WHERE s IS NOT NULL"_s;
+        }
+        const PgResult r = run(board, u"state walk"_s, sql, params);
+        if (!r.ok)
+            return false;
+        for (const QVariantList &row : r.rows) {
+            *consumers << (m_consumer.isEmpty() ? QString() : m_mapping.filtersConsumer() ? m_mapping.consumerValue
+                                                                                           : row.value(0).toString());
+            *statuses << row.value(1).toString();
+        }
+        return true;
+    }
+
+    // The catalogue's most common values of the status and consumer columns with their shares of the
+    // table (pg_stats), read once: a value not listed has no known share.
+    bool readFrequencies(InboxBoard &board)
+    {
+        const PgResult r = run(board, u"statistics"_s,
+                               u"SELECT p.attname::text, m.v, m.f FROM pg_class AS c JOIN pg_namespace AS n ON n.oid = "
+                               u"c.relnamespace JOIN pg_stats AS p ON p.schemaname = n.nspname AND p.tablename = "
+                               u"c.relname, unnest(p.most_common_vals::text::text[], p.most_common_freqs) AS m(v, f) "
+                               u"WHERE c.oid = to_regclass($1) AND p.attname IN ($2, $3)"_s,
+                               {m_table, m_mapping.statusColumn, m_mapping.consumerColumn});
+        if (!r.ok)
+            return false;
+        for (const QVariantList &row : r.rows)
+            m_frequencies[row.value(0).toString()].insert(row.value(1).toString(), row.value(2).toDouble());
+        return true;
+    }
+
+    double frequency(const QString &column, const QString &value) const
+    {
+        return m_frequencies.value(column).value(value, -1);
+    }
+
+    bool readCountsLarge(InboxBoard &board)
+    {
+        QStringList consumers;
+        QStringList statuses;
+        if (!walkPairs(board, &consumers, &statuses) || !readFrequencies(board))
+            return false;
+        // The dominant word: the most common status, when it holds at least half the table.
+        QString dominant;
+        double dominantShare = 0;
+        for (const QString &word : std::as_const(statuses)) {
+            const double f = frequency(m_mapping.statusColumn, word);
+            if (f >= 0.5 && f > dominantShare) {
+                dominant = word;
+                dominantShare = f;
+            }
+        }
+        QStringList exactConsumers;
+        QStringList exactStatuses;
+        for (qsizetype i = 0; i < statuses.size(); ++i) {
+            if (statuses.at(i) != dominant) {
+                exactConsumers << consumers.at(i);
+                exactStatuses << statuses.at(i);
+            }
+        }
+        // Exact counts, one index-only range per pair (an aggregate in LATERAL keeps the plan per pair).
+        QString where = u"t."_s + m_status + u"::text = p.s"_s;
+        if (!m_consumer.isEmpty())
+            where = u"t."_s + m_consumer + u"::text = p.c AND "_s + where;
+        const PgResult counts = run(board, u"counts"_s,
+                                    u"SELECT p.c, p.s, x.n FROM unnest($1::text[], $2::text[]) AS p(c, s) CROSS JOIN "
+                                    u"LATERAL (SELECT count(*) AS n FROM "_s + m_table + u" AS t WHERE "_s + where
+                                        + u") AS x"_s,
+                                    {exactConsumers, exactStatuses});
+        if (!counts.ok)
+            return false;
+        QMap<QString, InboxStateCounts> perConsumer;
+        for (const QVariantList &row : counts.rows) {
+            const QString name = m_consumer.isEmpty() ? m_mapping.consumerLabel() : row.value(0).toString();
+            const InboxState state = m_mapping.stateOf(row.value(1).toString());
+            perConsumer[name][size_t(state)] += row.value(2).toLongLong();
+            board.totals[size_t(state)] += row.value(2).toLongLong();
+            if (state == InboxState::Unknown && !board.unmappedStatuses.contains(row.value(1).toString()))
+                board.unmappedStatuses << row.value(1).toString();
+        }
+        // Rows without a status (Unknown, shown as NULL), per consumer through the same index.
+        QStringList distinctConsumers = consumers;
+        distinctConsumers.removeDuplicates();
+        const QString nullWhere = m_consumer.isEmpty() ? QString() : u"t."_s + m_consumer + u"::text = c.c AND "_s;
+        const PgResult nulls = run(board, u"NULL statuses"_s,
+                                   u"SELECT c.c, (SELECT count(*) FROM "_s + m_table + u" AS t WHERE "_s + nullWhere
+                                       + u"t."_s + m_status + u" IS NULL) AS n FROM unnest($1::text[]) AS c(c)"_s,
+                                   {m_consumer.isEmpty() ? QStringList{QString()} : distinctConsumers});
+        if (!nulls.ok)
+            return false;
+        for (const QVariantList &row : nulls.rows) {
+            const qint64 n = row.value(1).toLongLong();
+            if (n == 0)
+                continue;
+            const QString name = m_consumer.isEmpty() ? m_mapping.consumerLabel() : row.value(0).toString();
+            perConsumer[name][size_t(InboxState::Unknown)] += n;
+            board.totals[size_t(InboxState::Unknown)] += n;
+            if (!board.unmappedStatuses.contains(u"NULL"_s))
+                board.unmappedStatuses << u"NULL"_s;
+        }
+        // The dominant word's rows, estimated: the table's rows x the word's share x the consumer's share.
+        if (!dominant.isEmpty()) {
+            const InboxState state = m_mapping.stateOf(dominant);
+            board.estimated[size_t(state)] = true;
+            for (qsizetype i = 0; i < statuses.size(); ++i) {
+                if (statuses.at(i) != dominant)
+                    continue;
+                double share = 1;
+                if (m_mapping.filtersConsumer() || !m_consumer.isEmpty()) {
+                    const double f = frequency(m_mapping.consumerColumn, consumers.at(i));
+                    share = f >= 0 ? f : 1.0 / double(std::max<qsizetype>(1, distinctConsumers.size()));
+                }
+                const qint64 n = qint64(double(board.estimatedRows) * dominantShare * share + 0.5);
+                const QString name = m_consumer.isEmpty() ? m_mapping.consumerLabel() : consumers.at(i);
+                perConsumer[name][size_t(state)] += n;
+                board.totals[size_t(state)] += n;
+            }
+        }
+        for (auto it = perConsumer.cbegin(); it != perConsumer.cend(); ++it)
+            board.consumers.append({it.key(), it.value()});
+        std::sort(board.unmappedStatuses.begin(), board.unmappedStatuses.end());
+        if (!m_consumer.isEmpty())
+            m_consumers = distinctConsumers;
+        for (const QString &word : std::as_const(statuses)) {
+            if (m_mapping.stateOf(word) != InboxState::Completed && !m_openStatuses.contains(word))
+                m_openStatuses << word;
+        }
+        std::sort(m_consumers.begin(), m_consumers.end());
+        std::sort(m_openStatuses.begin(), m_openStatuses.end());
+        return !board.hasAttempts || readAttemptsSample(board);
+    }
+
+    // The attempts histogram from a sample of the table's pages (about 20,000 rows), scaled to the table.
+    bool readAttemptsSample(InboxBoard &board)
+    {
+        const QString a = m_db.escapeIdentifier(m_mapping.attemptsColumn);
+        const double percent = std::clamp(20000.0 * 100.0 / double(std::max<qint64>(1, board.estimatedRows)), 0.001, 100.0);
+        QString sql = u"SELECT count(*) FILTER (WHERE "_s + a + u" <= 1), count(*) FILTER (WHERE "_s + a
+                      + u" = 2), count(*) FILTER (WHERE "_s + a + u" = 3), count(*) FILTER (WHERE "_s + a
+                      + u" BETWEEN 4 AND 5), count(*) FILTER (WHERE "_s + a + u" >= 6), count(*) FROM "_s + m_table
+                      + u" TABLESAMPLE SYSTEM ("_s + QString::number(percent, 'f', 4) + u')';
+        QVariantList params;
+        if (m_mapping.filtersConsumer()) {
+            sql += u" WHERE "_s + m_consumer + u"::text = $1"_s;
+            params << m_mapping.consumerValue;
+        }
+        const PgResult r = run(board, u"attempts sample"_s, sql, params);
+        if (!r.ok)
+            return false;
+        const double scale = 100.0 / percent;
+        for (int b = 0; b < InboxBoard::AttemptBuckets; ++b)
+            board.attemptsHistogram[size_t(b)] = qint64(r.rows.value(0).value(b).toDouble() * scale + 0.5);
+        board.attemptsSampled = true;
+        return true;
+    }
+
     // Per (consumer, in-progress status): the oldest row by `updated`, straight from the index; then the
     // oldest of those. No sort over the table, however large.
     bool readStuck(InboxBoard &board)
@@ -261,6 +463,23 @@ private:
         if (!board.hasErrors || m_openStatuses.isEmpty() || (!m_consumer.isEmpty() && m_consumers.isEmpty()))
             return true;
         const QString error = m_db.escapeIdentifier(m_mapping.errorColumn);
+        if (m_large) {
+            // A huge table: the errors of each pair's latest rows (newest first, from the index), not of
+            // every open row, which could mean reading much of the table.
+            board.errorsSampled = true;
+            const QString sql = u"SELECT x.err, count(*)::int8 AS n FROM "_s + seekSource()
+                                + u" CROSS JOIN LATERAL (SELECT t."_s + error + u"::text AS err FROM "_s + m_table
+                                + u" AS t WHERE "_s + seekCondition() + u" ORDER BY t."_s + m_updated
+                                + u" DESC LIMIT "_s + QString::number(InboxBoardQuery::ErrorSamplePerState)
+                                + u") AS x WHERE x.err <> '' GROUP BY x.err ORDER BY n DESC, x.err LIMIT "_s
+                                + QString::number(InboxBoardQuery::TopErrorLimit);
+            const PgResult r = run(board, u"top errors"_s, sql, seekParams(m_openStatuses));
+            if (!r.ok)
+                return false;
+            for (qsizetype row = 0; row < r.rows.size(); ++row)
+                board.topErrors.append({r.value(int(row), u"err").toString(), r.value(int(row), u"n").toLongLong()});
+            return true;
+        }
         // Grouped inside LATERAL for the same reason as the stuck count: one index range per pair.
         const QString sql = u"SELECT x.err, sum(x.n)::int8 AS n FROM "_s + seekSource()
                             + u" CROSS JOIN LATERAL (SELECT t."_s + error
@@ -389,6 +608,8 @@ private:
     QStringList m_consumers;
     QStringList m_openStatuses; // seen statuses that are not completed
     bool m_isView = false;
+    bool m_large = false;
+    QHash<QString, QHash<QString, double>> m_frequencies; // column -> value -> share of the table
     InboxTimeSql m_updatedTime;
     InboxTimeSql m_firstSeenTime;
 };
@@ -442,7 +663,8 @@ void InboxBoardQuery::refresh(const InboxMapping &mapping)
 }
 
 InboxBoard InboxBoardQuery::collect(const QString &conninfo, const InboxMapping &mapping,
-                                    const JobControl &control, int statementTimeoutMs)
+                                    const JobControl &control, int statementTimeoutMs,
+                                    PgStatementCanceller *canceller)
 {
     QElapsedTimer clock;
     clock.start();
@@ -457,7 +679,13 @@ InboxBoard InboxBoardQuery::collect(const QString &conninfo, const InboxMapping 
     if (!session.connect(conninfo, &error))
         return failedBoard(mapping, u"cannot connect to the inbox database: %1"_s.arg(error),
                            clock.elapsed());
-    InboxBoard board = collect(session, mapping, control, statementTimeoutMs);
+    if (canceller)
+        canceller->arm(session);
+    InboxBoard board = canceller && canceller->isCancelled()
+                           ? failedBoard(mapping, u"cancelled"_s, clock.elapsed())
+                           : collect(session, mapping, control, statementTimeoutMs);
+    if (canceller)
+        canceller->disarm();
     board.elapsedMs = clock.elapsed();
     return board;
 }

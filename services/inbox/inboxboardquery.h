@@ -8,6 +8,7 @@
 #include <QStringList>
 
 class PgSession;
+class PgStatementCanceller;
 
 // An index the board's queries rely on. The board stays correct without it, only slower: the counts,
 // stuck-row and top-error queries seek per (consumer, status) and read the oldest rows in index order,
@@ -30,6 +31,11 @@ class InboxBoardQuery final : public QObject {
 public:
     static constexpr int DefaultStatementTimeoutMs = 15'000;
     static constexpr int TopErrorLimit = 10;
+    // From this many rows (the catalogue's estimate) the board seeks per state and estimates the dominant
+    // state instead of counting every row (ARCHITECTURE.md, Performance notes).
+    static constexpr qint64 LargeTableRows = 500'000;
+    // On such a table the top errors come from each (consumer, state)'s latest rows only.
+    static constexpr int ErrorSamplePerState = 50;
 
     explicit InboxBoardQuery(QObject *parent = nullptr);
     ~InboxBoardQuery() override;
@@ -45,9 +51,11 @@ public:
     bool isRunning() const { return m_jobs.isRunning(); }
 
     // Blocking, for worker threads, the CLI and tests: connects, reads one consistent board, disconnects.
+    // canceller (optional): armed on the connection, so cancel() stops a statement in flight.
     static InboxBoard collect(const QString &conninfo, const InboxMapping &mapping,
                               const JobControl &control = JobControl(),
-                              int statementTimeoutMs = DefaultStatementTimeoutMs);
+                              int statementTimeoutMs = DefaultStatementTimeoutMs,
+                              PgStatementCanceller *canceller = nullptr);
     // The same on an open session (left open, outside any transaction).
     static InboxBoard collect(PgSession &session, const InboxMapping &mapping,
                               const JobControl &control = JobControl(),

@@ -1,6 +1,9 @@
 #include "inboxkeylookup.h"
 
+#include "services/inbox/inboxtableinfo.h"
 #include "services/inbox/pgsession.h"
+
+#include <QRegularExpression>
 #include "services/support/logging.h"
 
 using namespace Qt::StringLiterals;
@@ -62,9 +65,14 @@ void InboxKeyLookup::startNext()
                 if (!session)
                     session = std::make_shared<PgSession>();
                 QString error;
-                if (!session->isOpen() && !session->connect(conninfo, &error)) {
-                    problems << error;
-                    continue;
+                if (!session->isOpen()) {
+                    if (!session->connect(conninfo, &error)) {
+                        problems << error;
+                        continue;
+                    }
+                    // Bounded: a table without an index on its key must not hold the look-ups for minutes.
+                    session->exec(u"SELECT set_config('statement_timeout', $1, false)"_s,
+                                  {QString::number(StatementTimeoutMs)});
                 }
                 const InboxKeyStates found = lookup(*session, set.mappingsOn(conninfo), batch.keys, &error);
                 for (auto it = found.cbegin(); it != found.cend(); ++it) {
@@ -103,25 +111,37 @@ InboxKeyStates InboxKeyLookup::lookup(PgSession &session, const QList<InboxMappi
             continue;
         const QString table = session.escapeTable(mapping.schema, mapping.table);
         // A preset for a table this database does not have is not an error: skip it quietly.
-        const PgResult exists = session.exec(u"SELECT to_regclass($1) IS NOT NULL"_s, {table});
-        if (!exists.ok) {
-            problems << exists.error;
+        QString catalogueError;
+        const InboxTableInfo info = InboxTableInfo::read(session, mapping.schema, mapping.table, &catalogueError);
+        if (!catalogueError.isEmpty()) {
+            problems << catalogueError;
             break; // the connection is in trouble; the other tables would fail the same way
         }
-        if (!exists.rows.value(0).value(0).toBool())
+        if (!info.exists)
             continue;
+        if (!info.types.contains(mapping.messageIdColumn)) {
+            problems << mapping.qualifiedTable() + u": the message id column \u201c%1\u201d does not exist"_s.arg(mapping.messageIdColumn);
+            continue;
+        }
+        // The key as the column's own type (without a length, which would truncate a longer key into a
+        // false match), so each probe is an index seek.
+        QString keyType = info.types.value(mapping.messageIdColumn);
+        keyType.remove(QRegularExpression(u"\\([^)]*\\)"_s));
         const QString consumer = mapping.consumerColumn.isEmpty()
                                      ? u"NULL"_s
                                      : session.escapeIdentifier(mapping.consumerColumn) + u"::text"_s;
         const QString id = session.escapeIdentifier(mapping.messageIdColumn);
-        // `id = ANY($1)`: the parameter takes the column's type, so the id index answers the probe.
-        QString sql = u"SELECT "_s + id + u"::text, "_s + session.escapeIdentifier(mapping.statusColumn)
-                      + u"::text, "_s + consumer + u" FROM "_s + table + u" WHERE "_s + id + u" = ANY($1)"_s;
+        // One index probe per key (LATERAL keeps it a nested loop: a long `= ANY` list tempts the planner
+        // into reading the whole table).
+        QString inner = u"SELECT * FROM "_s + table + u" AS r WHERE r."_s + id + u" = k.key::"_s + keyType;
         QVariantList params{keys};
         if (mapping.filtersConsumer()) {
-            sql += u" AND "_s + consumer + u" = $2"_s;
+            inner += u" AND r."_s + consumer + u" = $2"_s;
             params << mapping.consumerValue;
         }
+        const QString sql = u"SELECT t."_s + id + u"::text, t."_s + session.escapeIdentifier(mapping.statusColumn)
+                            + u"::text, "_s + (mapping.consumerColumn.isEmpty() ? u"NULL"_s : u"t."_s + consumer)
+                            + u" FROM unnest($1::text[]) AS k(key) CROSS JOIN LATERAL ("_s + inner + u") AS t"_s;
         const PgResult rows = session.exec(sql, params);
         if (!rows.ok) {
             problems << mapping.qualifiedTable() + u": "_s + rows.error;

@@ -44,6 +44,7 @@ class InboxKeyLookup final : public QObject {
     Q_OBJECT
 public:
     static constexpr int BatchSize = 500;
+    static constexpr int StatementTimeoutMs = 15'000;
 
     explicit InboxKeyLookup(QObject *parent = nullptr);
     ~InboxKeyLookup() override;

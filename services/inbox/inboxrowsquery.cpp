@@ -79,29 +79,71 @@ InboxRowsPage InboxRowsQuery::read(PgSession &session, const InboxMapping &mappi
     const QString firstSeen = mapping.firstSeenColumn.isEmpty()
                                   ? u"NULL::timestamptz"_s
                                   : firstSeenTime.asTimestamptz(session.escapeIdentifier(mapping.firstSeenColumn));
-    QString sql = u"SELECT "_s + column(mapping.consumerColumn) + u", "_s + id + u"::text, "_s
-                  + session.escapeIdentifier(mapping.statusColumn) + u"::text, "_s + attempts + u", "_s + firstSeen
-                  + u", "_s + updatedTime.asTimestamptz(updated) + u", "_s + column(mapping.errorColumn) + u", "_s + column(mapping.topicColumn)
-                  + u" FROM "_s + session.escapeTable(mapping.schema, mapping.table) + u" WHERE "_s
-                  + session.escapeIdentifier(mapping.statusColumn) + u" = ANY($1)"_s; // the column's type: its index applies
-    QVariantList params = {words};
-    if (mapping.filtersConsumer()) {
-        sql += u" AND "_s + session.escapeIdentifier(mapping.consumerColumn) + u"::text = $"_s
-               + QString::number(params.size() + 1);
-        params << mapping.consumerValue;
-    }
+    const QString table = session.escapeTable(mapping.schema, mapping.table);
+    const QString status = session.escapeIdentifier(mapping.statusColumn);
+    const QString consumer = mapping.consumerColumn.isEmpty() ? QString() : session.escapeIdentifier(mapping.consumerColumn);
+    const QString select = u"SELECT "_s + column(mapping.consumerColumn) + u", "_s + id + u"::text, "_s + status
+                           + u"::text, "_s + attempts + u", "_s + firstSeen + u", "_s + updatedTime.asTimestamptz(updated)
+                           + u", "_s + column(mapping.errorColumn) + u", "_s + column(mapping.topicColumn) + u", "_s
+                           + updated + u" AS ord FROM "_s + table + u" WHERE "_s;
+    QVariantList params;
+    const auto param = [&params](const QVariant &value) -> QString {
+        params << value;
+        return u"$"_s + QString::number(params.size());
+    };
+    QString textFilter;
     if (!text.isEmpty()) {
         // The pattern is a parameter and its wildcards are escaped: the operator's text is matched literally.
         QString literal = text;
         literal.replace(u'\\', u"\\\\"_s).replace(u'%', u"\\%"_s).replace(u'_', u"\\_"_s);
-        const QString p = u"$"_s + QString::number(params.size() + 1);
-        sql += u" AND ("_s + id + u"::text ILIKE "_s + p
-               + (mapping.errorColumn.isEmpty() ? QString()
-                                                : u" OR "_s + session.escapeIdentifier(mapping.errorColumn) + u"::text ILIKE "_s + p)
-               + u')';
-        params << QString(u'%' + literal + u'%');
+        const QString p = param(QString(u'%' + literal + u'%'));
+        textFilter = u" AND ("_s + id + u"::text ILIKE "_s + p
+                     + (mapping.errorColumn.isEmpty() ? QString()
+                                                      : u" OR "_s + session.escapeIdentifier(mapping.errorColumn)
+                                                            + u"::text ILIKE "_s + p)
+                     + u')';
     }
-    sql += u" ORDER BY "_s + updated + u" LIMIT "_s + QString::number(std::max(1, limit) + 1);
+    const QString pageLimit = u" LIMIT "_s + QString::number(std::max(1, limit) + 1);
+    // On a huge table, one ordered index range per (consumer, word), merged (Merge Append) so only about a
+    // page of rows is read: a single range over several words would sort every matching row first.
+    QStringList consumers;
+    if (!info.isView && info.estimatedRows >= LargeTableRows) {
+        if (mapping.filtersConsumer()) {
+            consumers << mapping.consumerValue;
+        } else if (!consumer.isEmpty()) {
+            const PgResult walk = session.exec(
+                u"WITH RECURSIVE w(c) AS ((SELECT "_s + consumer + u" FROM "_s + table + u" WHERE "_s + consumer
+                + u" IS NOT NULL ORDER BY 1 LIMIT 1) UNION ALL SELECT (SELECT "_s + consumer + u" FROM "_s + table
+                + u" WHERE "_s + consumer + u" > w.c ORDER BY 1 LIMIT 1) FROM w WHERE w.c IS NOT NULL) "
+                u"SELECT c::text FROM w WHERE c IS NOT NULL"_s);
+            if (!walk.ok) {
+                page.error = walk.error;
+                return page;
+            }
+            for (const QVariantList &row : walk.rows)
+                consumers << row.value(0).toString();
+        }
+    }
+    QString sql;
+    const qsizetype branches = std::max<qsizetype>(1, consumers.size()) * words.size();
+    if (!info.isView && info.estimatedRows >= LargeTableRows && branches <= MaxMergedRanges) {
+        QStringList parts;
+        for (const QString &word : std::as_const(words)) {
+            const QStringList scopes = consumers.isEmpty() ? QStringList{QString()} : consumers;
+            for (const QString &c : scopes) {
+                QString where = status + u" = "_s + param(word);
+                if (!consumer.isEmpty() && !consumers.isEmpty())
+                    where = consumer + u"::text = "_s + param(c) + u" AND "_s + where;
+                parts << u"("_s + select + where + textFilter + u" ORDER BY "_s + updated + pageLimit + u')';
+            }
+        }
+        sql = u"SELECT * FROM ("_s + parts.join(u" UNION ALL "_s) + u") AS u ORDER BY ord"_s + pageLimit;
+    } else {
+        sql = select + status + u" = ANY("_s + param(words) + u')'; // the column's type: its index applies
+        if (mapping.filtersConsumer())
+            sql += u" AND "_s + consumer + u"::text = "_s + param(mapping.consumerValue);
+        sql += textFilter + u" ORDER BY "_s + updated + pageLimit;
+    }
     const PgResult r = session.exec(sql, params);
     if (!r.ok) {
         page.error = r.error;

@@ -44,6 +44,10 @@ class InboxRowsQuery final : public QObject {
 public:
     static constexpr int DefaultLimit = 1000;
     static constexpr int StatementTimeoutMs = 15'000;
+    // From this many rows (the catalogue's estimate) a page is merged from one index range per consumer
+    // and status word, up to this many ranges (ARCHITECTURE.md, Performance notes).
+    static constexpr qint64 LargeTableRows = 500'000;
+    static constexpr int MaxMergedRanges = 2'000;
 
     explicit InboxRowsQuery(QObject *parent = nullptr);
 

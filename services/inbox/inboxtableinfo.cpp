@@ -27,11 +27,7 @@ InboxTableInfo InboxTableInfo::read(PgSession &session, const QString &schema, c
         return info;
     info.exists = true;
     const QString kind = r.value(0, u"kind").toString();
-    static const QHash<QString, QString> kinds = {
-        {u"r"_s, u"table"_s},         {u"p"_s, u"partitioned table"_s}, {u"v"_s, u"view"_s},
-        {u"m"_s, u"materialized view"_s}, {u"f"_s, u"foreign table"_s},
-    };
-    info.relkindName = kinds.value(kind, u"relation"_s);
+    info.relkindName = relkindText(kind);
     info.isView = kind != u"r"_s && kind != u"p"_s;
     const double estimate = r.value(0, u"estimate").toDouble();
     info.estimatedRows = estimate < 0 ? -1 : qint64(estimate);
@@ -44,6 +40,15 @@ InboxTableInfo InboxTableInfo::read(PgSession &session, const QString &schema, c
             info.types.insert(column.toString(), r.value(int(row), u"type").toString());
     }
     return info;
+}
+
+QString InboxTableInfo::relkindText(const QString &relkind)
+{
+    static const QHash<QString, QString> kinds = {
+        {u"r"_s, u"table"_s},         {u"p"_s, u"partitioned table"_s}, {u"v"_s, u"view"_s},
+        {u"m"_s, u"materialized view"_s}, {u"f"_s, u"foreign table"_s},
+    };
+    return kinds.value(relkind, u"relation"_s);
 }
 
 InboxTimeKind InboxTableInfo::timeKindOf(const QString &type)

@@ -28,6 +28,8 @@ struct InboxTableInfo {
     static InboxTableInfo read(PgSession &session, const QString &schema, const QString &table, QString *error);
 
     static InboxTimeKind timeKindOf(const QString &type);
+    // pg_class.relkind as words ("r" -> "table", "v" -> "view"...).
+    static QString relkindText(const QString &relkind);
     InboxTimeKind timeKind(const QString &column) const { return timeKindOf(types.value(column)); }
     // Empty when the mapping's columns are present with usable types; otherwise one readable line
     // naming each problem (missing column, a timestamp stored as text...).

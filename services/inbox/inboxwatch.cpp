@@ -1,6 +1,7 @@
 #include "services/inbox/inboxwatch.h"
 
 #include "services/inbox/inboxboardquery.h"
+#include "services/inbox/pgsession.h"
 #include "services/support/jobtracker.h"
 
 #include <QTimer>
@@ -14,6 +15,7 @@ struct InboxWatch::Watched {
     QString databaseLabel;
     QTimer *timer = nullptr;
     std::unique_ptr<JobTracker> jobs;
+    std::shared_ptr<PgStatementCanceller> canceller; // the running read's, so stop() interrupts it
 };
 
 InboxWatch::InboxWatch(QObject *parent)
@@ -32,6 +34,8 @@ void InboxWatch::stop()
 {
     for (const auto &w : m_watched) {
         w->jobs->cancel();
+        if (w->canceller)
+            w->canceller->cancel(); // a statement in flight on a huge table stops now, not at its timeout
         delete w->timer;
     }
     m_watched.clear();
@@ -98,9 +102,10 @@ void InboxWatch::read(Watched &w)
         return;
     }
     const int timeoutMs = m_statementTimeoutMs;
+    w.canceller = std::make_shared<PgStatementCanceller>();
     w.jobs->start(
-        [conninfo = w.conninfo, mapping = w.mapping, timeoutMs](const JobControl &control) {
-            return InboxBoardQuery::collect(conninfo, mapping, control, timeoutMs);
+        [conninfo = w.conninfo, mapping = w.mapping, timeoutMs, canceller = w.canceller](const JobControl &control) {
+            return InboxBoardQuery::collect(conninfo, mapping, control, timeoutMs, canceller.get());
         },
         [this, label = w.databaseLabel](InboxBoard board) {
             board.database = label;

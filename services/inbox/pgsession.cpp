@@ -438,3 +438,40 @@ QString PgSession::readableError(const char *message)
     text.replace(u'\n', u' ');
     return text;
 }
+
+PgStatementCanceller::~PgStatementCanceller()
+{
+    disarm();
+}
+
+void PgStatementCanceller::arm(const PgSession &session)
+{
+    std::lock_guard lock(m_mutex);
+    if (m_cancel)
+        PQfreeCancel(m_cancel);
+    m_cancel = session.handle() ? PQgetCancel(session.handle()) : nullptr;
+}
+
+void PgStatementCanceller::disarm()
+{
+    std::lock_guard lock(m_mutex);
+    if (m_cancel)
+        PQfreeCancel(m_cancel);
+    m_cancel = nullptr;
+}
+
+void PgStatementCanceller::cancel()
+{
+    std::lock_guard lock(m_mutex);
+    m_cancelled = true;
+    if (m_cancel) {
+        char buffer[256];
+        PQcancel(m_cancel, buffer, sizeof buffer);
+    }
+}
+
+bool PgStatementCanceller::isCancelled() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_cancelled;
+}

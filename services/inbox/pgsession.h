@@ -7,8 +7,10 @@
 #include <QVariant>
 
 #include <memory>
+#include <mutex>
 
 typedef struct pg_conn PGconn;
+typedef struct pg_cancel PGcancel;
 
 // The outcome of one statement, as plain values (safe to copy across threads).
 struct PgResult {
@@ -72,4 +74,26 @@ private:
     PGconn *m_conn = nullptr;
     // Heap-held so libpq's notice callback keeps a stable address when the session is moved.
     std::unique_ptr<QString> m_lastFatal = std::make_unique<QString>();
+};
+
+// Interrupts the statement a session is blocked in, from another thread (PQcancel), so one-shot work on a
+// slow or huge table can be stopped mid-statement rather than only between statements. The worker arms it
+// after connecting and disarms it before the session closes; cancel() may come from any thread, before,
+// during or after (once cancelled, arming cancels at once).
+class PgStatementCanceller final {
+public:
+    PgStatementCanceller() = default;
+    ~PgStatementCanceller();
+    PgStatementCanceller(const PgStatementCanceller &) = delete;
+    PgStatementCanceller &operator=(const PgStatementCanceller &) = delete;
+
+    void arm(const PgSession &session);
+    void disarm();
+    void cancel();
+    bool isCancelled() const;
+
+private:
+    mutable std::mutex m_mutex;
+    PGcancel *m_cancel = nullptr;
+    bool m_cancelled = false;
 };

@@ -23,6 +23,15 @@
 //         poison: { maxAttemptsBeforePark }
 //         lagSlo: { maxLagSeconds }
 //         replay: { allowed }
+//         inbox:
+//           database: <conninfo, service=name or a profile database entry>   (optional: the default one)
+//           table: <schema.table or table>          (a part with a dot, quote or blanks in "double quotes")
+//           columns: { messageId, status, updated,   (required)
+//                      firstSeen, attempts, error, consumer, topic, payload }
+//           consumerValue: <text>                    (default: the consumer's name)
+//           statuses: { <word>: inProgress | completed | failedRetryable | failedTerminal | parked | skipped }
+//           skippedStatus, releaseTo, stuckAfterSeconds, retakes: [<state>, ...]
+//         outbox: { table, status, created, pending }   (beside an inbox)
 //
 // The seed's text lost its indentation, so duplicateHandling, externalProviderIdempotency and
 // manualReviewRequired are also accepted directly under the consumer; `partitions` and a consumer's

@@ -1,0 +1,177 @@
+// Inbox benchmarks on a 10,000,000-row inbox generated in a throwaway PostgreSQL (server-side, with
+// generate_series): 50 consumers, 97 % completed, the rest over the other states, and one status word
+// with 7 rows that discovery must find. The documented indexes exist: (consumer, status, updated) and the
+// primary key on the message id; the outbox has its partial index on pending rows. Prints FIGURE lines,
+// each the median of 5 runs, nothing cached between runs:
+//   inbox_board_10m_ms              one full board refresh (connect, counts per state, oldest stuck,
+//                                    attempts, top errors, outbox backlog)
+//   inbox_key_lookup_10k_ms         10,000 DLQ keys looked up in the inbox (one statement)
+//   inbox_status_discovery_10m_ms   the status vocabulary, every word
+//   inbox_parked_first_page_ms      the first page of parked rows, oldest first
+// The server gets 512 MB of shared buffers (a small production server's), not the test server's 16 MB.
+// --quick: 1,000,000 rows.
+#include "services/demo/temppostgres.h"
+#include "services/inbox/inboxboardquery.h"
+#include "services/inbox/inboxdiscovery.h"
+#include "services/inbox/inboxkeylookup.h"
+#include "services/inbox/inboxrowsquery.h"
+#include "services/inbox/pgsession.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+void figure(const char *name, double value, const char *unit)
+{
+    std::printf("FIGURE %s %.3f %s\n", name, value, unit);
+    std::fflush(stdout);
+}
+
+double medianMs(const std::function<void()> &run)
+{
+    QList<double> times;
+    for (int i = 0; i < 5; ++i) {
+        QElapsedTimer clock;
+        clock.start();
+        run();
+        times << double(clock.nsecsElapsed()) / 1e6;
+    }
+    std::sort(times.begin(), times.end());
+    return times.at(2);
+}
+
+bool step(PgSession &db, const QString &what, const QString &sql)
+{
+    QElapsedTimer clock;
+    clock.start();
+    QString error;
+    if (!db.execScript(sql, &error)) {
+        std::fprintf(stderr, "bench_inbox: %s failed: %s\n", qPrintable(what), qPrintable(error));
+        return false;
+    }
+    std::fprintf(stderr, "bench_inbox: %s in %.1f s\n", qPrintable(what), double(clock.elapsed()) / 1000.0);
+    return true;
+}
+
+InboxMapping mapping()
+{
+    InboxMapping m;
+    m.name = u"bench"_s;
+    m.table = u"inbox"_s;
+    m.consumerColumn = u"consumer"_s;
+    m.messageIdColumn = u"message_id"_s;
+    m.statusColumn = u"status"_s;
+    m.updatedColumn = u"updated_at"_s;
+    m.firstSeenColumn = u"first_seen_at"_s;
+    m.attemptsColumn = u"attempts"_s;
+    m.errorColumn = u"last_error"_s;
+    m.statuses = {{u"in_progress"_s, InboxState::InProgress}, {u"completed"_s, InboxState::Completed},
+                  {u"failed"_s, InboxState::FailedRetryable},  {u"dead"_s, InboxState::FailedTerminal},
+                  {u"parked"_s, InboxState::Parked},           {u"skipped"_s, InboxState::Skipped}};
+    m.outbox = {QString(), u"outbox"_s, u"status"_s, u"created_at"_s, u"pending"_s};
+    return m;
+}
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    const bool quick = app.arguments().contains(u"--quick"_s);
+    const qint64 rows = quick ? 1'000'000 : 10'000'000;
+    TempPostgres pg;
+    QString error;
+    if (!pg.start(&error)) {
+        std::fprintf(stderr, "bench_inbox: %s\n", qPrintable(error));
+        return 1;
+    }
+    // The throwaway server's 16 MB of shared buffers would measure the disk cache, not the queries: give
+    // it what a small production server has.
+    if (!pg.exec(u"ALTER SYSTEM SET shared_buffers = '512MB'"_s, &error) || !pg.restart(&error)) {
+        std::fprintf(stderr, "bench_inbox: %s\n", qPrintable(error));
+        return 1;
+    }
+    PgSession db;
+    if (!db.connect(pg.conninfo(), &error))
+        return 1;
+    // Unlogged and filled in one statement: the data is throwaway, only its shape matters.
+    const QString fill = uR"(
+SET maintenance_work_mem = '512MB';
+SET max_parallel_maintenance_workers = 2;
+CREATE UNLOGGED TABLE inbox (
+    message_id text NOT NULL, consumer text NOT NULL, status text NOT NULL,
+    first_seen_at timestamptz NOT NULL, updated_at timestamptz NOT NULL, attempts int NOT NULL, last_error text);
+INSERT INTO inbox
+SELECT 'm-' || i, 'consumer-' || lpad((i % 50)::text, 2, '0'),
+       CASE WHEN i % 100 < 97 THEN 'completed' WHEN i % 100 = 97 THEN 'failed' WHEN i % 100 = 98 THEN 'parked'
+            WHEN i % 200 = 99 THEN 'in_progress' ELSE 'dead' END,
+       now() - make_interval(secs => (%1 - i) / 100.0), now() - make_interval(secs => (%1 - i) / 100.0),
+       1 + (i % 7), CASE WHEN i % 100 >= 97 THEN 'error ' || (i % 13) END
+FROM generate_series(1, %1) AS i;
+UPDATE inbox SET status = 'quarantined' WHERE message_id IN ('m-100', 'm-2000', 'm-30000', 'm-400000', 'm-500001', 'm-600002', 'm-700003');
+)"_s.arg(rows);
+    if (!step(db, u"generate %1 rows"_s.arg(rows), fill)
+        || !step(db, u"primary key"_s, u"ALTER TABLE inbox ADD PRIMARY KEY (message_id)"_s)
+        || !step(db, u"board index"_s, u"CREATE INDEX inbox_board ON inbox (consumer, status, updated_at)"_s)
+        || !step(db, u"outbox"_s,
+                 u"CREATE UNLOGGED TABLE outbox (id bigserial PRIMARY KEY, status text NOT NULL, created_at "
+                 u"timestamptz NOT NULL); INSERT INTO outbox (status, created_at) SELECT CASE WHEN i % 100 = 0 "
+                 u"THEN 'pending' ELSE 'published' END, now() - make_interval(secs => i) FROM generate_series(1, "
+                 u"100000) AS i; CREATE INDEX outbox_pending ON outbox (created_at) WHERE status = 'pending'"_s)
+        || !step(db, u"vacuum analyze"_s, u"VACUUM (FREEZE, ANALYZE) inbox"_s)
+        || !step(db, u"vacuum analyze outbox"_s, u"VACUUM (ANALYZE) outbox"_s))
+        return 1;
+
+    const InboxMapping m = mapping();
+    const QString conninfo = pg.conninfo();
+    InboxBoard board;
+    figure("inbox_board_10m_ms", medianMs([&] { board = InboxBoardQuery::collect(conninfo, m); }), "ms");
+    if (!board.ok())
+        std::fprintf(stderr, "bench_inbox: board failed: %s\n", qPrintable(board.error));
+    std::fprintf(stderr, "bench_inbox: board: completed %lld%s, parked %lld, stuck %lld, errors %lld, outbox %lld\n",
+                 board.total(InboxState::Completed), board.estimated[size_t(InboxState::Completed)] ? " (about)" : "",
+                 board.total(InboxState::Parked), board.stuckCount, qlonglong(board.topErrors.size()),
+                 board.outbox.pending);
+
+    QStringList keys;
+    for (int i = 0; i < 10'000; ++i)
+        keys << u"m-"_s + QString::number(i * 997 % (rows * 2)); // about half of them in the inbox
+    qsizetype found = 0;
+    figure("inbox_key_lookup_10k_ms", medianMs([&] {
+               PgSession session;
+               QString e;
+               session.connect(conninfo, &e);
+               found = InboxKeyLookup::lookup(session, {m}, keys, &e).size();
+           }),
+           "ms");
+    std::fprintf(stderr, "bench_inbox: %lld of 10000 keys found\n", qlonglong(found));
+
+    InboxDiscovery::StatusWords words;
+    figure("inbox_status_discovery_10m_ms", medianMs([&] {
+               PgSession session;
+               QString e;
+               session.connect(conninfo, &e);
+               words = InboxDiscovery::statusWords(session, {}, u"inbox"_s, u"status"_s, u"consumer"_s, &e);
+           }),
+           "ms");
+    std::fprintf(stderr, "bench_inbox: words %s (%s)\n", qPrintable(words.words.join(u", "_s)), qPrintable(words.method));
+    if (!words.words.contains(u"quarantined"_s))
+        std::fprintf(stderr, "bench_inbox: discovery missed the rare word\n");
+
+    InboxRowsPage page;
+    figure("inbox_parked_first_page_ms", medianMs([&] {
+               PgSession session;
+               QString e;
+               session.connect(conninfo, &e);
+               page = InboxRowsQuery::read(session, m, {InboxState::Parked});
+           }),
+           "ms");
+    std::fprintf(stderr, "bench_inbox: first page %lld rows%s %s\n", qlonglong(page.rows.size()), page.more ? " (more)" : "",
+                 qPrintable(page.error));
+    return 0;
+}
