@@ -2365,6 +2365,18 @@ Beispiel: %5</translation>
         <source>Missing indexes: the board&apos;s queries scan the whole table without them.</source>
         <translation>Fehlende Indizes: Ohne sie durchsuchen die Abfragen der Übersicht die ganze Tabelle.</translation>
     </message>
+    <message>
+        <source>about %1</source>
+        <translation>etwa %1</translation>
+    </message>
+    <message>
+        <source>Estimated from the table&apos;s statistics (the table is too large to count this state on every refresh); every other state is counted exactly.</source>
+        <translation>Aus der Statistik der Tabelle geschätzt (die Tabelle ist zu groß, um diesen Zustand bei jeder Aktualisierung zu zählen); alle anderen Zustände werden exakt gezählt.</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
 </context>
 <context>
     <name>InboxBoardView</name>
@@ -2415,6 +2427,18 @@ Beispiel: %5</translation>
     <message>
         <source>This inbox table has no error column.</source>
         <translation>Diese Inbox-Tabelle hat keine Fehlerspalte.</translation>
+    </message>
+    <message>
+        <source>No inbox is mapped. State each consumer&apos;s inbox in the policy file (deliverySemantics.consumers.&lt;name&gt;.inbox) or in the connection profile.</source>
+        <translation>Keine Inbox zugeordnet. Geben Sie die Inbox jedes Consumers in der Richtliniendatei (deliverySemantics.consumers.&lt;name&gt;.inbox) oder im Verbindungsprofil an.</translation>
+    </message>
+    <message>
+        <source>Inbox rows (estimated from a sample)</source>
+        <translation>Inbox-Zeilen (aus einer Stichprobe geschätzt)</translation>
+    </message>
+    <message>
+        <source>(a large table: from each consumer and state&apos;s latest rows)</source>
+        <translation>(große Tabelle: aus den neuesten Zeilen je Consumer und Zustand)</translation>
     </message>
 </context>
 <context>
@@ -2521,6 +2545,10 @@ Beispiel: %5</translation>
     <message>
         <source>Select one or more rows to request a skip or delete.</source>
         <translation>Wählen Sie eine oder mehrere Zeilen, um einen Skip oder das Löschen anzufordern.</translation>
+    </message>
+    <message>
+        <source>%1 is a view, not a table: skip and delete are refused. Map the table the view reads from to act on its rows.</source>
+        <translation>%1 ist eine View, keine Tabelle: Überspringen und Löschen werden abgelehnt. Ordnen Sie die Tabelle zu, aus der die View liest, um auf ihre Zeilen zu wirken.</translation>
     </message>
 </context>
 <context>

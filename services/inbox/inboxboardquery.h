@@ -35,7 +35,7 @@ public:
     // state instead of counting every row (ARCHITECTURE.md, Performance notes).
     static constexpr qint64 LargeTableRows = 500'000;
     // On such a table the top errors come from each (consumer, state)'s latest rows only.
-    static constexpr int ErrorSamplePerState = 50;
+    static constexpr int ErrorSamplePerState = 20;
 
     explicit InboxBoardQuery(QObject *parent = nullptr);
     ~InboxBoardQuery() override;

@@ -122,6 +122,7 @@ StatusWords statusWords(PgSession &session, const QString &schema, const QString
                       && row.value(1).toString() == statusColumn;
     }
     QString sql;
+    bool consumerWalk = false;
     if (byStatus) {
         // Recursive "loose index scan": the next distinct value after the last one, one probe each.
         sql = u"WITH RECURSIVE w(v) AS ((SELECT "_s + s + u" FROM "_s + t + u" WHERE "_s + s + u" IS NOT NULL ORDER BY 1 LIMIT 1) "
@@ -130,11 +131,12 @@ StatusWords statusWords(PgSession &session, const QString &schema, const QString
         out.method = u"every distinct word, walked on the index over the status column"_s;
     } else if (byConsumer) {
         const QString c = session.escapeIdentifier(consumerColumn);
+        consumerWalk = true;
         sql = u"WITH RECURSIVE w(c, v) AS ((SELECT "_s + c + u", "_s + s + u" FROM "_s + t + u" WHERE "_s + c + u" IS NOT NULL AND "_s
               + s + u" IS NOT NULL ORDER BY 1, 2 LIMIT 1) UNION ALL SELECT x.c, x.v FROM w CROSS JOIN LATERAL "
               u"(SELECT "_s + c + u" AS c, "_s + s + u" AS v FROM "_s + t + u" WHERE ("_s + c + u", "_s + s
               + u") > (w.c, w.v) AND "_s + s + u" IS NOT NULL ORDER BY 1, 2 LIMIT 1) AS x) "
-              u"SELECT DISTINCT v::text FROM w"_s;
+              u"SELECT v::text, c::text FROM w"_s;
         out.method = u"every distinct word, walked on the index over the consumer and status columns"_s;
     } else {
         // No index to walk: a page sample (about 10,000 rows), which can miss rare words; said so.
@@ -151,10 +153,21 @@ StatusWords statusWords(PgSession &session, const QString &schema, const QString
         *error = r.error;
         return out;
     }
-    for (const QVariantList &row : r.rows)
+    QStringList consumers;
+    for (const QVariantList &row : r.rows) {
         out.words << row.value(0).toString();
+        if (consumerWalk && !consumers.contains(row.value(1).toString()))
+            consumers << row.value(1).toString();
+    }
     out.complete = byStatus || byConsumer;
-    const PgResult nulls = session.exec(u"SELECT EXISTS (SELECT 1 FROM "_s + t + u" WHERE "_s + s + u" IS NULL)"_s);
+    // Rows without a status: one seek per consumer when the index leads with the consumer (a plain
+    // "IS NULL" could not use it and would read the whole table).
+    const PgResult nulls =
+        consumerWalk ? session.exec(u"SELECT EXISTS (SELECT 1 FROM unnest($1::text[]) AS k(c) WHERE EXISTS (SELECT 1 FROM "_s
+                                        + t + u" WHERE "_s + session.escapeIdentifier(consumerColumn)
+                                        + u"::text = k.c AND "_s + s + u" IS NULL))"_s,
+                                    {consumers})
+                     : session.exec(u"SELECT EXISTS (SELECT 1 FROM "_s + t + u" WHERE "_s + s + u" IS NULL)"_s);
     if (nulls.ok && nulls.rows.value(0).value(0).toBool())
         out.words << u"NULL"_s;
     std::sort(out.words.begin(), out.words.end());

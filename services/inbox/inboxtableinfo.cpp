@@ -12,7 +12,8 @@ InboxTableInfo InboxTableInfo::read(PgSession &session, const QString &schema, c
     const QString name = session.escapeTable(schema, table);
     // The escaped name is a value here: to_regclass parses it, nothing is spliced into SQL.
     const PgResult r = session.exec(
-        u"SELECT c.relkind::text AS kind, c.reltuples::float8 AS estimate, "
+        u"SELECT c.relkind::text AS kind, c.reltuples::float8 AS estimate, c.relname::text AS rel, "
+        u"c.relnamespace::regnamespace::text AS nsp, "
         u"has_table_privilege(c.oid, 'SELECT') AS can_select, has_any_column_privilege(c.oid, 'UPDATE') AS can_update, "
         u"has_table_privilege(c.oid, 'DELETE') AS can_delete, a.attname::text AS column, "
         u"format_type(a.atttypid, a.atttypmod) AS type "
@@ -28,6 +29,10 @@ InboxTableInfo InboxTableInfo::read(PgSession &session, const QString &schema, c
     info.exists = true;
     const QString kind = r.value(0, u"kind").toString();
     info.relkindName = relkindText(kind);
+    info.relationName = r.value(0, u"rel").toString();
+    info.schemaName = r.value(0, u"nsp").toString();
+    if (info.schemaName.startsWith(u'"')) // regnamespace quotes names that need it
+        info.schemaName = info.schemaName.mid(1, info.schemaName.size() - 2).replace(u"\"\""_s, u"\""_s);
     info.isView = kind != u"r"_s && kind != u"p"_s;
     const double estimate = r.value(0, u"estimate").toDouble();
     info.estimatedRows = estimate < 0 ? -1 : qint64(estimate);

@@ -23,6 +23,8 @@ struct InboxTableInfo {
     qint64 estimatedRows = -1;      // pg_class.reltuples; -1 when never analysed
     QHash<QString, QString> types;  // column -> format_type text ("timestamp with time zone", "bigint")
     QString relkindName;            // "table", "view", "materialized view", "foreign table", "partitioned table"
+    QString schemaName;             // where the search_path found it
+    QString relationName;
 
     // Reads the catalogue for "schema"."table" (schema empty: the search_path). On failure *error is set.
     static InboxTableInfo read(PgSession &session, const QString &schema, const QString &table, QString *error);
