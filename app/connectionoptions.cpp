@@ -17,7 +17,7 @@ void add(QCommandLineParser &parser)
                       u"name"_s});
     parser.addOption({u"db"_s, u"Inbox database: libpq conninfo, URI or service=name."_s, u"conninfo"_s});
     parser.addOption({u"policy"_s,
-                      u"Delivery policy file (YAML): its consumer groups are watched and its inbox mappings read "
+                      u"Delivery policy file (YAML): consumer groups, SLOs, owners, masking, and inbox mappings "
                       u"(mappings naming no database use --db)."_s,
                       u"file"_s});
     parser.addOption({u"profile"_s, u"A saved connection profile (File > Connection profiles); the options above override it."_s,

@@ -7,7 +7,6 @@
 #include "services/dlq/dlqrecordformat.h"
 #include "services/payload/schemacatalog.h"
 #include "services/payload/schemaregistryclient.h"
-#include "services/policy/policyloader.h"
 #include "services/dlq/dlqscanrun.h"
 #include "services/inbox/inboxkeylookup.h"
 #include "services/inbox/inboxsessions.h"
@@ -144,8 +143,6 @@ int dlqScan(const QStringList &arguments)
     parser.addOption({u"live"_s, u"Keep reading new dead letters until interrupted."_s});
     parser.addOption({u"json"_s, u"One JSON object per line: entries, then groups, poison and a summary."_s});
     parser.addOption({u"timeout"_s, u"Per-request timeout in milliseconds."_s, u"ms"_s, u"10000"_s});
-    parser.addOption({u"policy"_s, u"Delivery policy file (its masking applies to --payloads; default: the profile's)."_s,
-                      u"file"_s});
     parser.addOption({u"payloads"_s, u"Add each entry's decoded payload (\"payload\", \"schema\", \"payloadError\")."_s});
     parser.addOption({u"schema-registry"_s, u"Schema Registry URL for schema payloads (default: the profile's)."_s,
                       u"url"_s});
@@ -231,17 +228,8 @@ int dlqScan(const QStringList &arguments)
             registryClient->moveToThread(&registryThread);
             registryThread.start();
         }
-        DeliveryPolicy policy;
-        const QString policyPath = parser.isSet(u"policy"_s) ? parser.value(u"policy"_s) : profile.policyPath;
-        if (!policyPath.isEmpty()) {
-            const PolicyLoadResult loaded = loadPolicyFile(policyPath);
-            if (!loaded.ok()) {
-                // Masking that could not be read must not let values through: refuse instead.
-                err.write("berth dlq scan: " + loaded.messages().join(u'\n').toUtf8() + '\n');
-                return 2;
-            }
-            policy = loaded.policy;
-        }
+        // The policy read above (a policy with errors was refused there: masking that could not be read
+        // must not let values through).
         payloadReader = DlqPayloadReader::create(request.cluster, request.topic, catalog, registry.timeoutMs * 3,
                                                  policy, &error);
         if (!payloadReader) {

@@ -59,7 +59,6 @@ int watch(const QStringList &arguments)
         "stdout, metrics in the Prometheus text format at /metrics. Stops cleanly on SIGTERM."_s);
     parser.addHelpOption();
     ConnectionOptions::add(parser);
-    parser.addOption({u"policy"_s, u"Delivery policy (YAML): groups, DLQ topics, SLOs, owners."_s, u"file"_s});
     parser.addOption({u"dlq-topic"_s, u"A dead-letter topic to watch (repeatable)."_s, u"topic"_s});
     parser.addOption({u"duplicate-topic"_s, u"A topic tailed for duplicate idempotency keys (repeatable)."_s, u"topic"_s});
     parser.addOption({u"interval"_s, u"Sample clock in milliseconds."_s, u"ms"_s, u"5000"_s});
@@ -71,8 +70,6 @@ int watch(const QStringList &arguments)
         err << "berth watch: give --bootstrap or --profile\n";
         return 2;
     }
-    if (parser.isSet(u"policy"_s))
-        profile.policyPath = parser.value(u"policy"_s);
     for (const QString &topic : parser.values(u"dlq-topic"_s)) {
         if (!profile.dlqTopics.contains(topic))
             profile.dlqTopics << topic;
