@@ -104,6 +104,19 @@ int watch(const QStringList &arguments)
         err.flush();
     });
 
+    // An inbox board that cannot be read is said once, and again when the reason changes or it reads again.
+    QHash<QString, QString> inboxProblems; // by mapping
+    QObject::connect(&monitor, &MonitorService::boardReady, &root, [&err, &inboxProblems](const InboxBoard &board) {
+        if (inboxProblems.value(board.mappingName) == board.error)
+            return;
+        inboxProblems.insert(board.mappingName, board.error);
+        if (board.ok())
+            err << "berth watch: inbox " << board.mappingName << ": reading again\n";
+        else
+            err << "berth watch: inbox " << board.mappingName << ": " << board.error << "\n";
+        err.flush();
+    });
+
     // Inbox tables: the profile's mappings, and the policy's, which win (ARCHITECTURE.md, Contracts: Inbox
     // mapping).
     const auto mappingsWith = [&profile](const DeliveryPolicy &policy) {

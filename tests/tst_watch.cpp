@@ -9,6 +9,7 @@
 
 #include <QDateTime>
 #include <QEventLoop>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -103,6 +104,7 @@ private Q_SLOTS:
     void deadLettersBecomeJsonAlertLines();
     void rulesFilePassesPromtoolAndNamesExportedMetrics();
     void badMetricsAddressIsRefused();
+    void unreadableInboxIsSaidOnStderr();
     void stopsCleanlyOnSigterm();
 
 private:
@@ -325,6 +327,36 @@ void TestWatch::badMetricsAddressIsRefused()
                                              20000);
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(u"HOST:PORT"_s), qPrintable(r.err));
+}
+
+void TestWatch::unreadableInboxIsSaidOnStderr()
+{
+    // A mapping whose database names nothing Berth can reach: the watch keeps running and says why.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString policy = dir.filePath(u"policy.yaml"_s);
+    QFile file(policy);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("deliverySemantics:\n"
+               "  consumers:\n"
+               "    billing:\n"
+               "      inbox:\n"
+               "        database: nowhere-db\n"
+               "        table: billing.inbox\n"
+               "        columns: {messageId: id, status: status, updated: updated_at}\n"
+               "        statuses: {working: inProgress, done: completed, failed: failedRetryable}\n");
+    file.close();
+    QProcess watch;
+    watch.start(BerthCli::executable(), {u"watch"_s, u"--bootstrap"_s, m_cluster->bootstrapServers(), u"--policy"_s,
+                                         policy, u"--interval"_s, u"1000"_s});
+    QVERIFY(watch.waitForStarted(10000));
+    QByteArray err;
+    QTRY_VERIFY_WITH_TIMEOUT((err += watch.readAllStandardError()).contains("nowhere-db"), 20000);
+    QVERIFY2(err.contains("berth watch: inbox billing: "), err.constData());
+    QCOMPARE(watch.state(), QProcess::Running);
+    watch.terminate();
+    QVERIFY(watch.waitForFinished(15000));
+    QCOMPARE(watch.exitCode(), 0);
 }
 
 void TestWatch::stopsCleanlyOnSigterm()
