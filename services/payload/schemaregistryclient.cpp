@@ -159,13 +159,20 @@ QJsonObject SchemaRegistryClient::schemaAnswer(QNetworkReply *reply, QString *pr
     return answer;
 }
 
-void SchemaRegistryClient::onSchema(int id, QNetworkReply *reply)
+std::shared_ptr<SchemaRegistryClient::Fetch> SchemaRegistryClient::answered(int id, QNetworkReply *reply)
 {
     reply->deleteLater();
     const std::shared_ptr<Fetch> fetch = m_fetches.value(id);
+    if (fetch)
+        --fetch->pending;
+    return fetch;
+}
+
+void SchemaRegistryClient::onSchema(int id, QNetworkReply *reply)
+{
+    const std::shared_ptr<Fetch> fetch = answered(id, reply);
     if (!fetch)
         return;
-    --fetch->pending;
     bool mayPass = true, notFound = false;
     QString problem;
     const QJsonObject answer = schemaAnswer(reply, &problem, &mayPass, &notFound);
@@ -182,11 +189,9 @@ void SchemaRegistryClient::onSchema(int id, QNetworkReply *reply)
 
 void SchemaRegistryClient::onVersions(int id, QNetworkReply *reply)
 {
-    reply->deleteLater();
-    const std::shared_ptr<Fetch> fetch = m_fetches.value(id);
+    const std::shared_ptr<Fetch> fetch = answered(id, reply);
     if (!fetch)
         return;
-    --fetch->pending;
     // Older registries lack this endpoint: the schema is then named by its id alone.
     const QJsonArray versions = QJsonDocument::fromJson(reply->read(kMaxAnswerBytes)).array();
     if (reply->error() == QNetworkReply::NoError && !versions.isEmpty()) {
@@ -223,11 +228,9 @@ void SchemaRegistryClient::requestReferences(int id, const QJsonArray &reference
 
 void SchemaRegistryClient::onReference(int id, const QString &name, int depth, QNetworkReply *reply)
 {
-    reply->deleteLater();
-    const std::shared_ptr<Fetch> fetch = m_fetches.value(id);
+    const std::shared_ptr<Fetch> fetch = answered(id, reply);
     if (!fetch)
         return;
-    --fetch->pending;
     bool mayPass = true, notFound = false;
     QString problem;
     const QJsonObject answer = schemaAnswer(reply, &problem, &mayPass, &notFound);

@@ -41,6 +41,9 @@ private:
     struct Fetch;
     void startNext();
     QNetworkReply *get(const QString &path);
+    // One of an id's requests answered: the reply is let go and the fetch counts one fewer pending
+    // request; null when the fetch is gone.
+    std::shared_ptr<Fetch> answered(int id, QNetworkReply *reply);
     void onSchema(int id, QNetworkReply *reply);
     void onVersions(int id, QNetworkReply *reply);
     void onReference(int id, const QString &name, int depth, QNetworkReply *reply);
