@@ -1218,6 +1218,10 @@ vorheriger %2</translation>
         <source>Cannot write %1</source>
         <translation>%1 kann nicht geschrieben werden</translation>
     </message>
+    <message>
+        <source>Inbox mappings apply to this session only: profile “%1” is not stored.</source>
+        <translation>Inbox-Zuordnungen gelten nur für diese Sitzung: Profil „%1“ ist nicht gespeichert.</translation>
+    </message>
 </context>
 <context>
     <name>ConsumerChecklist</name>
@@ -1886,16 +1890,24 @@ vorheriger %2</translation>
         <translation>Die Inbox-Datenbank hat nicht geantwortet: %1</translation>
     </message>
     <message>
-        <source>No inbox table knows this key: the consumer never recorded it.</source>
-        <translation>Keine Inbox-Tabelle kennt diesen Schlüssel: Der Consumer hat ihn nie erfasst.</translation>
-    </message>
-    <message>
         <source>%1 has this key as %2 (state: %3).</source>
         <translation>%1 führt diesen Schlüssel als %2 (Zustand: %3).</translation>
     </message>
     <message>
         <source>A replay would be a no-op.</source>
         <translation>Ein Replay hätte keine Wirkung.</translation>
+    </message>
+    <message>
+        <source>no consumer</source>
+        <translation>kein Consumer</translation>
+    </message>
+    <message>
+        <source>No inbox is asked: the record names no mapped consumer and no mapped policy consumer has this DLQ topic (another consumer&apos;s inbox says nothing about this one).</source>
+        <translation>Keine Inbox wird gefragt: Der Datensatz nennt keinen zugeordneten Consumer, und kein zugeordneter Consumer der Richtlinie hat dieses DLQ-Topic (die Inbox eines anderen Consumers sagt über diesen nichts aus).</translation>
+    </message>
+    <message>
+        <source>The consumer&apos;s inbox table does not know this key: it never recorded it.</source>
+        <translation>Die Inbox-Tabelle des Consumers kennt diesen Schlüssel nicht: Er hat ihn nie erfasst.</translation>
     </message>
 </context>
 <context>
@@ -2439,6 +2451,455 @@ Beispiel: %5</translation>
     <message>
         <source>(a large table: from each consumer and state&apos;s latest rows)</source>
         <translation>(große Tabelle: aus den neuesten Zeilen je Consumer und Zustand)</translation>
+    </message>
+    <message>
+        <source>Edit &amp;mappings…</source>
+        <translation>&amp;Zuordnungen bearbeiten …</translation>
+    </message>
+    <message>
+        <source>Map inbox and outbox tables in any database (saved to the connection profile)</source>
+        <translation>Inbox- und Outbox-Tabellen in beliebigen Datenbanken zuordnen (im Verbindungsprofil gespeichert)</translation>
+    </message>
+</context>
+<context>
+    <name>InboxMappingDialog</name>
+    <message>
+        <source>&amp;Message id / idempotency key:</source>
+        <translation>&amp;Nachrichten-ID / Idempotenzschlüssel:</translation>
+    </message>
+    <message>
+        <source>&amp;Status:</source>
+        <translation>&amp;Status:</translation>
+    </message>
+    <message>
+        <source>&amp;Updated:</source>
+        <translation>&amp;Aktualisiert:</translation>
+    </message>
+    <message>
+        <source>C&amp;onsumer or group:</source>
+        <translation>C&amp;onsumer oder Gruppe:</translation>
+    </message>
+    <message>
+        <source>&amp;First seen:</source>
+        <translation>&amp;Erstmals gesehen:</translation>
+    </message>
+    <message>
+        <source>&amp;Attempts:</source>
+        <translation>&amp;Versuche:</translation>
+    </message>
+    <message>
+        <source>&amp;Error:</source>
+        <translation>&amp;Fehler:</translation>
+    </message>
+    <message>
+        <source>&amp;Topic:</source>
+        <translation>&amp;Topic:</translation>
+    </message>
+    <message>
+        <source>Pa&amp;yload:</source>
+        <translation>Pa&amp;yload:</translation>
+    </message>
+    <message>
+        <source>— choose —</source>
+        <translation>— auswählen —</translation>
+    </message>
+    <message>
+        <source>— none —</source>
+        <translation>— keine —</translation>
+    </message>
+    <message>
+        <source>%1 — not in the table read</source>
+        <translation>%1 — nicht in der gelesenen Tabelle</translation>
+    </message>
+    <message>
+        <source>S&amp;top</source>
+        <translation>S&amp;toppen</translation>
+    </message>
+    <message>
+        <source>Inbox mappings</source>
+        <translation>Inbox-Zuordnungen</translation>
+    </message>
+    <message>
+        <source>&amp;New</source>
+        <translation>&amp;Neu</translation>
+    </message>
+    <message>
+        <source>&amp;Remove</source>
+        <translation>&amp;Entfernen</translation>
+    </message>
+    <message>
+        <source>Mappings in this profile:</source>
+        <translation>Zuordnungen in diesem Profil:</translation>
+    </message>
+    <message>
+        <source>&amp;1 Table and columns</source>
+        <translation>&amp;1 Tabelle und Spalten</translation>
+    </message>
+    <message>
+        <source>&amp;2 Status words</source>
+        <translation>&amp;2 Statuswerte</translation>
+    </message>
+    <message>
+        <source>&amp;3 Outbox</source>
+        <translation>&amp;3 Outbox</translation>
+    </message>
+    <message>
+        <source>&amp;4 Preview</source>
+        <translation>&amp;4 Vorschau</translation>
+    </message>
+    <message>
+        <source>Copy as policy &amp;YAML</source>
+        <translation>Als Richtlinien-&amp;YAML kopieren</translation>
+    </message>
+    <message>
+        <source>The selected mapping as the policy file&apos;s inbox block; Berth never writes the policy file</source>
+        <translation>Die gewählte Zuordnung als Inbox-Block der Richtliniendatei; Berth schreibt die Richtliniendatei nie</translation>
+    </message>
+    <message>
+        <source>Stop the statements still running</source>
+        <translation>Noch laufende Abfragen stoppen</translation>
+    </message>
+    <message>
+        <source>new consumer</source>
+        <translation>neuer Consumer</translation>
+    </message>
+    <message>
+        <source>Copied “%1” as the policy file&apos;s inbox block. Paste it under deliverySemantics: consumers: in the policy; the policy&apos;s mapping then wins over the profile&apos;s.</source>
+        <translation>„%1“ als Inbox-Block der Richtliniendatei kopiert. Unter deliverySemantics: consumers: in die Richtlinie einfügen; dann gilt die Zuordnung der Richtlinie vor der des Profils.</translation>
+    </message>
+    <message>
+        <source>Stopped.</source>
+        <translation>Gestoppt.</translation>
+    </message>
+    <message>
+        <source>Words counted as Unknown: %1</source>
+        <translation>Als Unbekannt gezählte Werte: %1</translation>
+    </message>
+    <message>
+        <source>Preview read in %1 ms; nothing is saved until you press Save.</source>
+        <translation>Vorschau in %1 ms gelesen; gespeichert wird erst mit Speichern.</translation>
+    </message>
+    <message>
+        <source>The preview could not be read: %1</source>
+        <translation>Die Vorschau konnte nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>the consumer (group) this inbox belongs to</source>
+        <translation>der Consumer (die Gruppe), dem diese Inbox gehört</translation>
+    </message>
+    <message>
+        <source>— start from a template —</source>
+        <translation>— mit einer Vorlage beginnen —</translation>
+    </message>
+    <message>
+        <source>Default database (the profile&apos;s)</source>
+        <translation>Standarddatenbank (die des Profils)</translation>
+    </message>
+    <message>
+        <source>A database of the profile, or a libpq conninfo / service=name (no password: the keychain or ~/.pgpass keeps it)</source>
+        <translation>Eine Datenbank des Profils oder ein libpq-Conninfo / service=Name (ohne Passwort: Schlüsselbund oder ~/.pgpass bewahren es)</translation>
+    </message>
+    <message>
+        <source>&amp;List tables</source>
+        <translation>Tabellen &amp;auflisten</translation>
+    </message>
+    <message>
+        <source>Filter tables</source>
+        <translation>Tabellen filtern</translation>
+    </message>
+    <message>
+        <source>Schema</source>
+        <translation>Schema</translation>
+    </message>
+    <message>
+        <source>Table</source>
+        <translation>Tabelle</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>Art</translation>
+    </message>
+    <message>
+        <source>Rows (estimate)</source>
+        <translation>Zeilen (Schätzung)</translation>
+    </message>
+    <message>
+        <source>With a consumer column: this consumer&apos;s value (its rows only). Without one: the consumer every row belongs to.</source>
+        <translation>Mit Consumer-Spalte: der Wert dieses Consumers (nur seine Zeilen). Ohne: der Consumer, dem jede Zeile gehört.</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> s</translation>
+    </message>
+    <message>
+        <source>&amp;Consumer:</source>
+        <translation>&amp;Consumer:</translation>
+    </message>
+    <message>
+        <source>Te&amp;mplate:</source>
+        <translation>&amp;Vorlage:</translation>
+    </message>
+    <message>
+        <source>&amp;Database:</source>
+        <translation>&amp;Datenbank:</translation>
+    </message>
+    <message>
+        <source>F&amp;ilter:</source>
+        <translation>F&amp;ilter:</translation>
+    </message>
+    <message>
+        <source>Consumer &amp;value:</source>
+        <translation>Consumer-&amp;Wert:</translation>
+    </message>
+    <message>
+        <source>Stuc&amp;k after:</source>
+        <translation>&amp;Hängt nach:</translation>
+    </message>
+    <message>
+        <source>Filled in from the template; discover the status words to check them against the table.</source>
+        <translation>Aus der Vorlage ausgefüllt; Statuswerte ermitteln, um sie mit der Tabelle abzugleichen.</translation>
+    </message>
+    <message>
+        <source>&amp;Discover status words</source>
+        <translation>Statuswerte &amp;ermitteln</translation>
+    </message>
+    <message>
+        <source>Word</source>
+        <translation>Wert</translation>
+    </message>
+    <message>
+        <source>Rows</source>
+        <translation>Zeilen</translation>
+    </message>
+    <message>
+        <source>Berth state</source>
+        <translation>Berth-Zustand</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>Hinweis</translation>
+    </message>
+    <message>
+        <source>What a skip writes; none: skipping is not offered</source>
+        <translation>Was ein Überspringen schreibt; keiner: Überspringen wird nicht angeboten</translation>
+    </message>
+    <message>
+        <source>What “release” writes (a status word, or delete); none: release is not offered</source>
+        <translation>Was „Freigeben“ schreibt (ein Statuswert oder Löschen); keiner: Freigeben wird nicht angeboten</translation>
+    </message>
+    <message>
+        <source>S&amp;kip writes:</source>
+        <translation>Über&amp;springen schreibt:</translation>
+    </message>
+    <message>
+        <source>&amp;Release writes:</source>
+        <translation>&amp;Freigeben schreibt:</translation>
+    </message>
+    <message>
+        <source>This consumer writes a transactional &amp;outbox in the same database</source>
+        <translation>Dieser Consumer schreibt eine transaktionale &amp;Outbox in derselben Datenbank</translation>
+    </message>
+    <message>
+        <source>Disco&amp;ver outbox words</source>
+        <translation>Outbox-Werte er&amp;mitteln</translation>
+    </message>
+    <message>
+        <source>Outbox &amp;table:</source>
+        <translation>Outbox-&amp;Tabelle:</translation>
+    </message>
+    <message>
+        <source>Outbox s&amp;tatus:</source>
+        <translation>Outbox-S&amp;tatus:</translation>
+    </message>
+    <message>
+        <source>Outbox c&amp;reated:</source>
+        <translation>Outbox-&amp;Erstellt:</translation>
+    </message>
+    <message>
+        <source>&amp;Pending word:</source>
+        <translation>&amp;Wert für ausstehend:</translation>
+    </message>
+    <message>
+        <source>Reading the outbox&apos;s columns…</source>
+        <translation>Spalten der Outbox werden gelesen …</translation>
+    </message>
+    <message>
+        <source>&amp;Preview the board</source>
+        <translation>&amp;Vorschau der Übersicht</translation>
+    </message>
+    <message>
+        <source>Reads the board this mapping would show, without saving it</source>
+        <translation>Liest die Übersicht, die diese Zuordnung zeigen würde, ohne sie zu speichern</translation>
+    </message>
+    <message>
+        <source>List the tables, then pick the inbox.</source>
+        <translation>Tabellen auflisten, dann die Inbox wählen.</translation>
+    </message>
+    <message>
+        <source>Table: %1</source>
+        <translation>Tabelle: %1</translation>
+    </message>
+    <message>
+        <source>Reading %1…</source>
+        <translation>%1 wird gelesen …</translation>
+    </message>
+    <message>
+        <source>The database names a password: keep it in a database of the profile (the keychain) or ~/.pgpass, never in the mapping.</source>
+        <translation>Die Datenbankangabe enthält ein Passwort: Es gehört in eine Datenbank des Profils (Schlüsselbund) oder in ~/.pgpass, nie in die Zuordnung.</translation>
+    </message>
+    <message>
+        <source>“%1” cannot be saved yet: %2</source>
+        <translation>„%1“ kann noch nicht gespeichert werden: %2</translation>
+    </message>
+    <message>
+        <source>Choose a database first.</source>
+        <translation>Zuerst eine Datenbank wählen.</translation>
+    </message>
+    <message>
+        <source>Reading the catalogue…</source>
+        <translation>Katalog wird gelesen …</translation>
+    </message>
+    <message>
+        <source>Cannot list the tables: %1</source>
+        <translation>Tabellen können nicht aufgelistet werden: %1</translation>
+    </message>
+    <message>
+        <source>not analysed</source>
+        <translation>nicht analysiert</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n table(s) and view(s) you may read; estimates from the catalogue.</source>
+        <translation>
+            <numerusform>%n lesbare Tabelle oder View; Schätzungen aus dem Katalog.</numerusform>
+            <numerusform>%n lesbare Tabellen und Views; Schätzungen aus dem Katalog.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Table: %1 (%2)</source>
+        <translation>Tabelle: %1 (%2)</translation>
+    </message>
+    <message>
+        <source>Reading the columns of %1…</source>
+        <translation>Spalten von %1 werden gelesen …</translation>
+    </message>
+    <message>
+        <source>%1: %2, about %3 rows</source>
+        <translation>%1: %2, etwa %3 Zeilen</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>%1 kann nicht gelesen werden: %2</translation>
+    </message>
+    <message>
+        <source>Table: %1 (%2, about %3 rows)</source>
+        <translation>Tabelle: %1 (%2, etwa %3 Zeilen)</translation>
+    </message>
+    <message>
+        <source>A view is read-only: skip, delete and release will be refused.</source>
+        <translation>Eine View ist schreibgeschützt: Überspringen, Löschen und Freigeben werden abgelehnt.</translation>
+    </message>
+    <message>
+        <source>Columns suggested from their names and types; check each, then discover the status words.</source>
+        <translation>Spalten nach Namen und Typen vorgeschlagen; jede prüfen, dann die Statuswerte ermitteln.</translation>
+    </message>
+    <message>
+        <source>Pick the table and its status column first.</source>
+        <translation>Zuerst die Tabelle und ihre Statusspalte wählen.</translation>
+    </message>
+    <message>
+        <source>Discovering the status words of %1…</source>
+        <translation>Statuswerte von %1 werden ermittelt …</translation>
+    </message>
+    <message>
+        <source>Pick the outbox table and its status column first.</source>
+        <translation>Zuerst die Outbox-Tabelle und ihre Statusspalte wählen.</translation>
+    </message>
+    <message>
+        <source>Discovering the outbox&apos;s status words…</source>
+        <translation>Statuswerte der Outbox werden ermittelt …</translation>
+    </message>
+    <message>
+        <source>Cannot discover the status words: %1</source>
+        <translation>Statuswerte können nicht ermittelt werden: %1</translation>
+    </message>
+    <message>
+        <source>Words in the outbox: %1</source>
+        <translation>Werte in der Outbox: %1</translation>
+    </message>
+    <message>
+        <source>Found: %1.</source>
+        <translation>Gefunden: %1.</translation>
+    </message>
+    <message>
+        <source>Sampled, may miss rare words: %1.</source>
+        <translation>Stichprobe, seltene Werte können fehlen: %1.</translation>
+    </message>
+    <message>
+        <source>Each word has a guessed state: confirm or change it. Unknown words are counted apart on the board.</source>
+        <translation>Jeder Wert hat einen vermuteten Zustand: bestätigen oder ändern. Unbekannte Werte werden in der Übersicht gesondert gezählt.</translation>
+    </message>
+    <message>
+        <source>⚠ not seen in the table (a sample may miss it; it may be gone)</source>
+        <translation>⚠ nicht in der Tabelle gesehen (eine Stichprobe kann ihn verfehlen; vielleicht entfallen)</translation>
+    </message>
+    <message>
+        <source>⚠ rows without a status: always Unknown</source>
+        <translation>⚠ Zeilen ohne Status: immer Unbekannt</translation>
+    </message>
+    <message>
+        <source>⚠ Unknown: counted apart on the board until you map it</source>
+        <translation>⚠ Unbekannt: in der Übersicht gesondert gezählt, bis Sie ihn zuordnen</translation>
+    </message>
+    <message>
+        <source>guessed: confirm</source>
+        <translation>vermutet: bestätigen</translation>
+    </message>
+    <message>
+        <source>— none: skip not offered —</source>
+        <translation>— keiner: Überspringen nicht angeboten —</translation>
+    </message>
+    <message>
+        <source>— none: release not offered —</source>
+        <translation>— keiner: Freigeben nicht angeboten —</translation>
+    </message>
+    <message>
+        <source>delete the row</source>
+        <translation>Zeile löschen</translation>
+    </message>
+    <message>
+        <source>Not ready for a preview: %1</source>
+        <translation>Noch nicht bereit für eine Vorschau: %1</translation>
+    </message>
+    <message>
+        <source>Reading the board %1 would show…</source>
+        <translation>Die Übersicht, die %1 zeigen würde, wird gelesen …</translation>
+    </message>
+    <message>
+        <source>The policy file maps “%1” too; its mapping wins over this one.</source>
+        <translation>Die Richtliniendatei ordnet „%1“ ebenfalls zu; ihre Zuordnung gilt vor dieser.</translation>
+    </message>
+</context>
+<context>
+    <name>InboxMappingDraft</name>
+    <message>
+        <source>Name the consumer this inbox belongs to.</source>
+        <translation>Den Consumer nennen, dem diese Inbox gehört.</translation>
+    </message>
+    <message>
+        <source>Another mapping is already named “%1”: one mapping per consumer.</source>
+        <translation>Eine andere Zuordnung heißt bereits „%1“: eine Zuordnung pro Consumer.</translation>
+    </message>
+    <message>
+        <source>Pick a table.</source>
+        <translation>Eine Tabelle wählen.</translation>
+    </message>
+    <message>
+        <source>Map at least one status word to a Berth state.</source>
+        <translation>Mindestens einen Statuswert einem Berth-Zustand zuordnen.</translation>
+    </message>
+    <message>
+        <source>The outbox needs its status and created columns and the pending word.</source>
+        <translation>Die Outbox braucht ihre Status- und Erstellt-Spalten und den Wert für ausstehend.</translation>
     </message>
 </context>
 <context>
@@ -3118,6 +3579,33 @@ sasl.password=…</translation>
         <translation>%1
 
 %2</translation>
+    </message>
+    <message>
+        <source>Inbox &amp;mappings…</source>
+        <translation>Inbox-&amp;Zuordnungen …</translation>
+    </message>
+    <message>
+        <source>Map this profile&apos;s inbox and outbox tables (any names, any database)</source>
+        <translation>Die Inbox- und Outbox-Tabellen dieses Profils zuordnen (beliebige Namen, beliebige Datenbank)</translation>
+    </message>
+    <message>
+        <source>Inbox tables:</source>
+        <translation>Inbox-Tabellen:</translation>
+    </message>
+    <message>
+        <source>none (the policy file may map some)</source>
+        <translation>keine (die Richtliniendatei kann welche zuordnen)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n mapping(s): %1</source>
+        <translation>
+            <numerusform>%n Zuordnung: %1</numerusform>
+            <numerusform>%n Zuordnungen: %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Inbox mappings changed; Save keeps them in the profile.</source>
+        <translation>Inbox-Zuordnungen geändert; Speichern übernimmt sie ins Profil.</translation>
     </message>
 </context>
 <context>
