@@ -285,6 +285,21 @@ DryRunResult evaluate(const DryRunInput &input, PgSession *inboxDb)
     r.distinctKeys = int(keys.size());
     r.consumersAffected = QStringList(consumers.cbegin(), consumers.cend());
     r.consumersAffected.sort();
+    QHash<QString, int> itemsPerConsumer;
+    for (const PinnedItem &item : input.items) {
+        const QString consumer = input.policy.consumerOfDeadLetter(item.sourceTopic, item.consumerGroup);
+        if (!consumer.isEmpty())
+            ++itemsPerConsumer[consumer];
+    }
+    for (auto it = itemsPerConsumer.cbegin(); it != itemsPerConsumer.cend(); ++it) {
+        const int best = itemsPerConsumer.value(r.targetConsumer, 0);
+        if (it.value() > best || (it.value() == best && it.key() < r.targetConsumer))
+            r.targetConsumer = it.key();
+    }
+    for (const QString &c : std::as_const(r.consumersAffected)) {
+        if (c != r.targetConsumer)
+            r.alsoReceives << c;
+    }
 
     predictNoOps(input, inboxDb, r);
     r.predictedNoOpRate = r.count > 0 ? double(r.predictedNoOps) / double(r.count) : 0;
@@ -304,6 +319,8 @@ QJsonObject DryRunResult::toJson() const
         {u"sourcePartitions"_s, toArray(sourcePartitions)},
         {u"distinctKeys"_s, distinctKeys},
         {u"consumersAffected"_s, toArray(consumersAffected)},
+        {u"targetConsumer"_s, targetConsumer},
+        {u"alsoReceives"_s, toArray(alsoReceives)},
         {u"inboxChecked"_s, inboxChecked},
         {u"keysLookedUp"_s, keysLookedUp},
         {u"predictedNoOps"_s, predictedNoOps},
@@ -330,6 +347,8 @@ DryRunResult DryRunResult::fromJson(const QJsonObject &j)
     r.sourcePartitions = toList(j.value(u"sourcePartitions"_s));
     r.distinctKeys = j.value(u"distinctKeys"_s).toInt();
     r.consumersAffected = toList(j.value(u"consumersAffected"_s));
+    r.targetConsumer = j.value(u"targetConsumer"_s).toString();
+    r.alsoReceives = toList(j.value(u"alsoReceives"_s));
     r.inboxChecked = j.value(u"inboxChecked"_s).toBool();
     r.keysLookedUp = j.value(u"keysLookedUp"_s).toInt();
     r.predictedNoOps = j.value(u"predictedNoOps"_s).toInt();
@@ -361,6 +380,10 @@ QString DryRunResult::summary() const
                 + listOr(sourcePartitions, u"-"_s) + u"; "_s + QString::number(distinctKeys)
                 + u" distinct key(s); consumers affected: "_s + listOr(consumersAffected, u"none known"_s)
                 + u'\n';
+    if (!targetConsumer.isEmpty())
+        s += u"For consumer: "_s + targetConsumer + u" (verified after execution)"_s
+             + (alsoReceives.isEmpty() ? QString() : u"; also receives: "_s + alsoReceives.join(u", "_s))
+             + u'\n';
     if (inboxChecked)
         s += u"Expected no-op rate: "_s + QString::number(predictedNoOpRate * 100.0, 'f', 1) + u"% ("_s
              + QString::number(predictedNoOps) + u" of "_s + QString::number(count)

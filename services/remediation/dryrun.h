@@ -42,6 +42,11 @@ struct DryRunResult {
     QStringList sourcePartitions;  // "topic/partition", sorted
     int distinctKeys = 0;          // null keys count as none
     QStringList consumersAffected; // policy consumers of the destination topics, plus the items' groups
+    // The consumer the replay is for, whose outcome verification follows: the one most items belong to
+    // (their consumer header, else the policy consumer whose dlq.topic they came from); empty when none
+    // is known. The other consumers of the destination topics also receive the records.
+    QString targetConsumer;
+    QStringList alsoReceives;
 
     // No-op prediction, per item for the consumer it belongs to (the record's consumer header, else the
     // policy consumer whose dlq.topic it came from; never "any consumer"): an item whose key has a row in
