@@ -196,6 +196,28 @@
         <source>a consumed partition with traffic before and none for the sampler&apos;s idle window</source>
         <translation>eine konsumierte Partition mit früherem Verkehr und keinem im Ruhefenster des Samplers</translation>
     </message>
+    <message numerus="yes">
+        <source>%n record(s) committed past with no inbox row and no dead letter (possible loss); keys: %1.</source>
+        <translation>
+            <numerusform>%n Datensatz hinter dem Commit ohne Inbox-Zeile und ohne Dead Letter (möglicher Verlust); Schlüssel: %1.</numerusform>
+            <numerusform>%n Datensätze hinter dem Commit ohne Inbox-Zeile und ohne Dead Letter (möglicher Verlust); Schlüssel: %1.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n order break(s): %1 gap(s), %2 out of order, %3 repeated, %4 dead-lettered while later records of the key went through; keys: %5.</source>
+        <translation>
+            <numerusform>%n Reihenfolgebruch: %1 Lücke(n), %2 außer der Reihe, %3 wiederholt, %4 in die DLQ gegangen, während spätere Datensätze des Schlüssels durchliefen; Schlüssel: %5.</numerusform>
+            <numerusform>%n Reihenfolgebrüche: %1 Lücke(n), %2 außer der Reihe, %3 wiederholt, %4 in die DLQ gegangen, während spätere Datensätze des Schlüssels durchliefen; Schlüssel: %5.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>any unaccounted record in a delivery accounting; clears when the next finds none</source>
+        <translation>jeder nicht verbuchte Datensatz in einer Zustellungsbilanz; endet, wenn die nächste keinen findet</translation>
+    </message>
+    <message>
+        <source>any gap, out-of-order, repeated number or DLQ-and-continue break in a delivery accounting</source>
+        <translation>jede Lücke, jeder Reihenfolgefehler, jede wiederholte Nummer und jeder DLQ-und-weiter-Bruch in einer Zustellungsbilanz</translation>
+    </message>
 </context>
 <context>
     <name>AlertView</name>
@@ -1571,6 +1593,54 @@ vorheriger %2</translation>
     <message>
         <source>Replay proof: the command, the expected no-op rate, and who approves it?</source>
         <translation>Replay-Nachweis: der Befehl, die erwartete No-op-Quote, und wer gibt frei?</translation>
+    </message>
+</context>
+<context>
+    <name>DeliverySemantics</name>
+    <message>
+        <source>offsetCommit.timing is not stated</source>
+        <translation>offsetCommit.timing ist nicht angegeben</translation>
+    </message>
+    <message>
+        <source>offsetCommit.timing %1: a crash after the commit and before the work loses the message</source>
+        <translation>offsetCommit.timing %1: ein Absturz nach dem Commit und vor der Arbeit verliert die Nachricht</translation>
+    </message>
+    <message>
+        <source>offsetCommit.timing %1 with no idempotency strategy: redeliveries are applied again</source>
+        <translation>offsetCommit.timing %1 ohne Idempotenzstrategie: erneute Zustellungen werden noch einmal angewendet</translation>
+    </message>
+    <message>
+        <source>offsetCommit.timing %1 and idempotency %2, but the external provider does not deduplicate: its side effect can repeat</source>
+        <translation>offsetCommit.timing %1 und Idempotenz %2, aber der externe Anbieter dedupliziert nicht: seine Nebenwirkung kann sich wiederholen</translation>
+    </message>
+    <message>
+        <source>offsetCommit.timing %1 and idempotency %2</source>
+        <translation>offsetCommit.timing %1 und Idempotenz %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>the policy says %1; %n record(s) were committed past and never processed or dead-lettered (possible loss): %2</source>
+        <translation>
+            <numerusform>die Richtlinie sagt %1; %n Datensatz lag hinter dem Commit und wurde weder verarbeitet noch in die DLQ gestellt (möglicher Verlust): %2</numerusform>
+            <numerusform>die Richtlinie sagt %1; %n Datensätze lagen hinter dem Commit und wurden weder verarbeitet noch in die DLQ gestellt (möglicher Verlust): %2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>the policy says effectively-once; %n repeated delivery(ies) reached a consumer with no inbox to absorb them</source>
+        <translation>
+            <numerusform>die Richtlinie sagt effectively-once; %n wiederholte Zustellung erreichte einen Consumer ohne Inbox, die sie abfängt</numerusform>
+            <numerusform>die Richtlinie sagt effectively-once; %n wiederholte Zustellungen erreichten einen Consumer ohne Inbox, die sie abfängt</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>the policy says effectively-once and per-key ordering; %n order break(s) were seen</source>
+        <translation>
+            <numerusform>die Richtlinie sagt effectively-once und Reihenfolge pro Schlüssel; %n Reihenfolgebruch wurde gesehen</numerusform>
+            <numerusform>die Richtlinie sagt effectively-once und Reihenfolge pro Schlüssel; %n Reihenfolgebrüche wurden gesehen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>accounting shows %1 (policy: %2)</source>
+        <translation>die Bilanz zeigt %1 (Richtlinie: %2)</translation>
     </message>
 </context>
 <context>
