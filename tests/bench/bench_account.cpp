@@ -176,7 +176,7 @@ int main(int argc, char **argv)
     inbox.messageIdColumn = u"id"_s;
     inbox.statusColumn = u"status"_s;
     inbox.updatedColumn = u"updated_at"_s;
-    inbox.statuses = {{u"DONE"_s, InboxState::Completed}};
+    inbox.statuses = {{u"DONE"_s, InboxState::Completed}, {u"WORKING"_s, InboxState::InProgress}};
     AccountingRequest request;
     request.cluster = {{u"bootstrap.servers"_s, bootstrap}};
     request.group = kGroup;
@@ -233,6 +233,8 @@ int main(int argc, char **argv)
               << result->count(AccountClass::DeadLettered) << ", unaccounted "
               << result->count(AccountClass::Unaccounted) << "; accounting " << seconds << " s, kcat " << kcat
               << " s" << std::endl;
+    for (const QString &message : result->messages)
+        std::cerr << "# " << qPrintable(message) << std::endl;
     if (kcat > 0)
         figure("account_1m_ratio_vs_kcat", seconds / kcat, "x");
     figure("account_s", seconds, "s");
