@@ -2,6 +2,239 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
+    <name>AccountingModel</name>
+    <message>
+        <source>Processed</source>
+        <translation>Verarbeitet</translation>
+    </message>
+    <message>
+        <source>Duplicate</source>
+        <translation>Duplikat</translation>
+    </message>
+    <message>
+        <source>In flight</source>
+        <translation>In Arbeit</translation>
+    </message>
+    <message>
+        <source>Dead-lettered</source>
+        <translation>In der DLQ</translation>
+    </message>
+    <message>
+        <source>Parked</source>
+        <translation>Geparkt</translation>
+    </message>
+    <message>
+        <source>Skipped</source>
+        <translation>Übersprungen</translation>
+    </message>
+    <message>
+        <source>Not consumed</source>
+        <translation>Nicht konsumiert</translation>
+    </message>
+    <message>
+        <source>Aborted</source>
+        <translation>Abgebrochen</translation>
+    </message>
+    <message>
+        <source>Unaccounted</source>
+        <translation>Nicht verbucht</translation>
+    </message>
+    <message>
+        <source>Class</source>
+        <translation>Klasse</translation>
+    </message>
+    <message>
+        <source>Partition</source>
+        <translation>Partition</translation>
+    </message>
+    <message>
+        <source>Offset</source>
+        <translation>Offset</translation>
+    </message>
+    <message>
+        <source>Time (local)</source>
+        <translation>Zeit (lokal)</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>Schlüssel</translation>
+    </message>
+    <message>
+        <source>Idempotency key</source>
+        <translation>Idempotenzschlüssel</translation>
+    </message>
+    <message>
+        <source>Sequence</source>
+        <translation>Sequenz</translation>
+    </message>
+    <message>
+        <source>Notes</source>
+        <translation>Hinweise</translation>
+    </message>
+</context>
+<context>
+    <name>AccountingService</name>
+    <message>
+        <source>cancelled</source>
+        <translation>abgebrochen</translation>
+    </message>
+</context>
+<context>
+    <name>AccountingView</name>
+    <message>
+        <source>&amp;Account</source>
+        <translation>&amp;Verbuchen</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>CSV exportieren…</translation>
+    </message>
+    <message>
+        <source>Export JSON lines…</source>
+        <translation>JSON-Zeilen exportieren…</translation>
+    </message>
+    <message>
+        <source>Request &amp;replay…</source>
+        <translation>&amp;Replay beantragen…</translation>
+    </message>
+    <message>
+        <source>topic</source>
+        <translation>Topic</translation>
+    </message>
+    <message>
+        <source>beginning, end, end-N, offset:N or time:&lt;ISO-8601 or epoch ms&gt;</source>
+        <translation>beginning, end, end-N, offset:N oder time:&lt;ISO-8601 oder Epoch-ms&gt;</translation>
+    </message>
+    <message>
+        <source>end (when the run starts)</source>
+        <translation>Ende (beim Start des Laufs)</translation>
+    </message>
+    <message>
+        <source>Account for every record of the window (Ctrl+Return)</source>
+        <translation>Jeden Datensatz des Fensters verbuchen (Strg+Eingabe)</translation>
+    </message>
+    <message>
+        <source>Consumer group:</source>
+        <translation>Consumer-Gruppe:</translation>
+    </message>
+    <message>
+        <source>Topic:</source>
+        <translation>Topic:</translation>
+    </message>
+    <message>
+        <source>From:</source>
+        <translation>Von:</translation>
+    </message>
+    <message>
+        <source>To:</source>
+        <translation>Bis:</translation>
+    </message>
+    <message>
+        <source>Class</source>
+        <translation>Klasse</translation>
+    </message>
+    <message>
+        <source>Records</source>
+        <translation>Records</translation>
+    </message>
+    <message>
+        <source>Choose classes to list their records below</source>
+        <translation>Klassen wählen, um ihre Datensätze unten aufzulisten</translation>
+    </message>
+    <message>
+        <source>Record time (local)</source>
+        <translation>Zeit des Datensatzes (lokal)</translation>
+    </message>
+    <message>
+        <source>Records per minute</source>
+        <translation>Datensätze pro Minute</translation>
+    </message>
+    <message>
+        <source>Request a replay of the selected unaccounted or dead-lettered records (four-eyes)</source>
+        <translation>Ein Replay der gewählten nicht verbuchten oder in die DLQ gegangenen Datensätze beantragen (Vier-Augen)</translation>
+    </message>
+    <message>
+        <source>Name a consumer group and a topic.</source>
+        <translation>Eine Consumer-Gruppe und ein Topic angeben.</translation>
+    </message>
+    <message>
+        <source>Accounting %1 on %2…</source>
+        <translation>Verbuche %1 auf %2…</translation>
+    </message>
+    <message>
+        <source>%1: %2 of %3 records</source>
+        <translation>%1: %2 von %3 Datensätzen</translation>
+    </message>
+    <message>
+        <source>Cancelled; nothing was decided.</source>
+        <translation>Abgebrochen; nichts wurde entschieden.</translation>
+    </message>
+    <message>
+        <source>The accounting failed: %1</source>
+        <translation>Die Verbuchung ist fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>%1 records of %2 for %3; %4 with notes.</source>
+        <translation>%1 Datensätze von %2 für %3; %4 mit Hinweisen.</translation>
+    </message>
+    <message>
+        <source>Key: %1. Dead letters from: %2. Inbox: %3.</source>
+        <translation>Schlüssel: %1. Dead Letters aus: %2. Inbox: %3.</translation>
+    </message>
+    <message>
+        <source>no DLQ topic</source>
+        <translation>kein DLQ-Topic</translation>
+    </message>
+    <message>
+        <source>checked</source>
+        <translation>geprüft</translation>
+    </message>
+    <message>
+        <source>none (processed records are unverified)</source>
+        <translation>keine (verarbeitete Datensätze sind ungeprüft)</translation>
+    </message>
+    <message>
+        <source>Order: %1 gaps, %2 out of order, %3 repeated, %4 DLQ-and-continue breaks.</source>
+        <translation>Reihenfolge: %1 Lücken, %2 außer der Reihe, %3 wiederholt, %4 DLQ-und-weiter-Brüche.</translation>
+    </message>
+    <message>
+        <source>Partition %1 is caught up: only transaction markers follow its last record.</source>
+        <translation>Partition %1 ist aufgeholt: auf ihren letzten Datensatz folgen nur Transaktionsmarker.</translation>
+    </message>
+    <message>
+        <source>%1 unaccounted record(s): possible loss.</source>
+        <translation>%1 nicht verbuchte(r) Datensatz/Datensätze: möglicher Verlust.</translation>
+    </message>
+    <message>
+        <source>Every record is accounted for.</source>
+        <translation>Jeder Datensatz ist verbucht.</translation>
+    </message>
+    <message>
+        <source>Exported %1 records to %2.</source>
+        <translation>%1 Datensätze nach %2 exportiert.</translation>
+    </message>
+    <message>
+        <source>The export to %1 failed: %2</source>
+        <translation>Der Export nach %1 ist fehlgeschlagen: %2</translation>
+    </message>
+    <message>
+        <source>Export records</source>
+        <translation>Datensätze exportieren</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>JSON lines (*.jsonl)</source>
+        <translation>JSON-Zeilen (*.jsonl)</translation>
+    </message>
+</context>
+<context>
     <name>AlertModel</name>
     <message>
         <source>active, acknowledged</source>
@@ -195,6 +428,28 @@
     <message>
         <source>a consumed partition with traffic before and none for the sampler&apos;s idle window</source>
         <translation>eine konsumierte Partition mit früherem Verkehr und keinem im Ruhefenster des Samplers</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n record(s) committed past with no inbox row and no dead letter (possible loss); keys: %1.</source>
+        <translation>
+            <numerusform>%n Datensatz hinter dem Commit ohne Inbox-Zeile und ohne Dead Letter (möglicher Verlust); Schlüssel: %1.</numerusform>
+            <numerusform>%n Datensätze hinter dem Commit ohne Inbox-Zeile und ohne Dead Letter (möglicher Verlust); Schlüssel: %1.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n order break(s): %1 gap(s), %2 out of order, %3 repeated, %4 dead-lettered while later records of the key went through; keys: %5.</source>
+        <translation>
+            <numerusform>%n Reihenfolgebruch: %1 Lücke(n), %2 außer der Reihe, %3 wiederholt, %4 in die DLQ gegangen, während spätere Datensätze des Schlüssels durchliefen; Schlüssel: %5.</numerusform>
+            <numerusform>%n Reihenfolgebrüche: %1 Lücke(n), %2 außer der Reihe, %3 wiederholt, %4 in die DLQ gegangen, während spätere Datensätze des Schlüssels durchliefen; Schlüssel: %5.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>any unaccounted record in a delivery accounting; clears when the next finds none</source>
+        <translation>jeder nicht verbuchte Datensatz in einer Zustellungsbilanz; endet, wenn die nächste keinen findet</translation>
+    </message>
+    <message>
+        <source>any gap, out-of-order, repeated number or DLQ-and-continue break in a delivery accounting</source>
+        <translation>jede Lücke, jeder Reihenfolgefehler, jede wiederholte Nummer und jeder DLQ-und-weiter-Bruch in einer Zustellungsbilanz</translation>
     </message>
 </context>
 <context>
@@ -1250,6 +1505,14 @@ vorheriger %2</translation>
         <source>Inbox mappings apply to this session only: profile “%1” is not stored.</source>
         <translation>Inbox-Zuordnungen gelten nur für diese Sitzung: Profil „%1“ ist nicht gespeichert.</translation>
     </message>
+    <message>
+        <source>Accou&amp;nting</source>
+        <translation>&amp;Verbuchung</translation>
+    </message>
+    <message>
+        <source>%1 is not in the delivery policy: no promise to check.</source>
+        <translation>%1 steht nicht in der Zustellrichtlinie: kein Versprechen zu prüfen.</translation>
+    </message>
 </context>
 <context>
     <name>ConsumerChecklist</name>
@@ -1603,6 +1866,54 @@ vorheriger %2</translation>
     <message>
         <source>Replay proof: the command, the expected no-op rate, and who approves it?</source>
         <translation>Replay-Nachweis: der Befehl, die erwartete No-op-Quote, und wer gibt frei?</translation>
+    </message>
+</context>
+<context>
+    <name>DeliverySemantics</name>
+    <message>
+        <source>offsetCommit.timing is not stated</source>
+        <translation>offsetCommit.timing ist nicht angegeben</translation>
+    </message>
+    <message>
+        <source>offsetCommit.timing %1: a crash after the commit and before the work loses the message</source>
+        <translation>offsetCommit.timing %1: ein Absturz nach dem Commit und vor der Arbeit verliert die Nachricht</translation>
+    </message>
+    <message>
+        <source>offsetCommit.timing %1 with no idempotency strategy: redeliveries are applied again</source>
+        <translation>offsetCommit.timing %1 ohne Idempotenzstrategie: erneute Zustellungen werden noch einmal angewendet</translation>
+    </message>
+    <message>
+        <source>offsetCommit.timing %1 and idempotency %2, but the external provider does not deduplicate: its side effect can repeat</source>
+        <translation>offsetCommit.timing %1 und Idempotenz %2, aber der externe Anbieter dedupliziert nicht: seine Nebenwirkung kann sich wiederholen</translation>
+    </message>
+    <message>
+        <source>offsetCommit.timing %1 and idempotency %2</source>
+        <translation>offsetCommit.timing %1 und Idempotenz %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>the policy says %1; %n record(s) were committed past and never processed or dead-lettered (possible loss): %2</source>
+        <translation>
+            <numerusform>die Richtlinie sagt %1; %n Datensatz lag hinter dem Commit und wurde weder verarbeitet noch in die DLQ gestellt (möglicher Verlust): %2</numerusform>
+            <numerusform>die Richtlinie sagt %1; %n Datensätze lagen hinter dem Commit und wurden weder verarbeitet noch in die DLQ gestellt (möglicher Verlust): %2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>the policy says effectively-once; %n repeated delivery(ies) reached a consumer with no inbox to absorb them</source>
+        <translation>
+            <numerusform>die Richtlinie sagt effectively-once; %n wiederholte Zustellung erreichte einen Consumer ohne Inbox, die sie abfängt</numerusform>
+            <numerusform>die Richtlinie sagt effectively-once; %n wiederholte Zustellungen erreichten einen Consumer ohne Inbox, die sie abfängt</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>the policy says effectively-once and per-key ordering; %n order break(s) were seen</source>
+        <translation>
+            <numerusform>die Richtlinie sagt effectively-once und Reihenfolge pro Schlüssel; %n Reihenfolgebruch wurde gesehen</numerusform>
+            <numerusform>die Richtlinie sagt effectively-once und Reihenfolge pro Schlüssel; %n Reihenfolgebrüche wurden gesehen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>accounting shows %1 (policy: %2)</source>
+        <translation>die Bilanz zeigt %1 (Richtlinie: %2)</translation>
     </message>
 </context>
 <context>
