@@ -535,7 +535,7 @@ ReplayVerification ReplayVerifier::verify(qint64 requestId, const VerifyOptions 
             std::clamp<qint64>(options.timeoutMs - waited.elapsed(), 0, options.pollMs)));
     }
 
-    if (options.recordEvent) {
+    if (options.recordEvent && (options.recordUnverified || v.result != VerificationResult::Unverified)) {
         v.eventSeq = store.appendEvent(u"replay.verified"_s, requestId, v.eventDetails(), &error);
         if (v.eventSeq == 0)
             v.notes << u"the verification could not be written to the audit log: "_s + error;
