@@ -97,6 +97,7 @@ private:
     void primeSources();
     bool loadMarks(QString *error);
     bool markDestination(const QString &topic, QString *error);
+    bool markDeadLetters(QString *error);
     bool reconcile(const QList<int> &itemNos, QString *error);
     bool produceItems(QList<int> itemNos, bool retryRound, QString *error);
     bool produceBatch(const QList<int> &batch, const QList<int> &next, qsizetype *consumed, QString *error);
