@@ -433,6 +433,18 @@
         <source>Ticket</source>
         <translation>Ticket</translation>
     </message>
+    <message>
+        <source>  for consumer: %1 (verified after execution); also receives: %2</source>
+        <translation>  für Consumer: %1 (nach der Ausführung verifiziert); empfängt auch: %2</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keiner</translation>
+    </message>
+    <message>
+        <source>Release and replay: %1 parked or failed inbox row(s) released right before their records are produced; %2 cannot be released (no releaseTo in their mapping)</source>
+        <translation>Freigeben und Replay: %1 geparkte oder fehlgeschlagene Inbox-Zeile(n) werden direkt vor dem Produzieren ihrer Records freigegeben; %2 können nicht freigegeben werden (kein releaseTo in ihrer Zuordnung)</translation>
+    </message>
 </context>
 <context>
     <name>ApprovalQueueView</name>
