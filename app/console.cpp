@@ -78,6 +78,8 @@ void Console::buildViews()
     m_window->addTab(u"lag"_s, m_lagView, tr("&Lag"));
     m_window->addTab(u"charts"_s, m_chartView, tr("&Charts"));
     m_dlqScanner = new DlqScanner(this);
+    if (!m_profile.policyPath.isEmpty())
+        m_dlqScanner->awaitMasking(); // nothing is read unmasked before the policy says what to mask
     wireSchemas();
     m_dlqView = new DlqBrowserView(m_dlqScanner);
     m_dlqView->setCluster(m_profile.cluster);
@@ -86,6 +88,7 @@ void Console::buildViews()
     m_dlqView->model()->setInboxLookup(m_inboxLookup);
     m_dlqView->setTopics(m_profile.dlqTopics);
     m_window->addTab(u"dlq"_s, m_dlqView, tr("&DLQ"));
+    connect(m_dlqScanner, &DlqScanner::maskingChanged, m_dlqView, &DlqBrowserView::rescan);
     if (m_schemaRegistry)
         connect(m_schemaRegistry, &SchemaRegistryClient::schemaArrived, m_dlqView->inspector(),
                 &DlqInspectorView::refreshPendingPayload);
@@ -172,6 +175,7 @@ void Console::wirePolicy()
         const bool mappingsChanged = result.policy.inboxMappings() != m_policy.inboxMappings();
         m_policy = result.policy;
         m_dlqScanner->setMasking(result.policy.masking);
+        m_desk->setMasking(result.policy.masking);
         applyPolicyScope();
         if (mappingsChanged)
             applyInboxMappings();

@@ -39,6 +39,8 @@ RemediationDesk::RemediationDesk(const ConnectionProfile &profile, QObject *pare
     , m_replay(new ReplayJob(this))
 {
     m_trailQuery->setConninfo(m_profile.databaseConninfo);
+    if (!m_profile.policyPath.isEmpty())
+        m_records->awaitMasking(); // the policy's masking before any original payload is shown
     wireQueue();
     wireTrail();
     wireExecution();
@@ -171,9 +173,16 @@ void RemediationDesk::wireQueue()
                     m_records->fetchRecord(m_profile.cluster, topic, partition, offset);
             });
     connect(m_records, &DlqScanner::recordFetched, m_queueView, [this](const DlqFetchedRecord &fetched) {
+        // A value with masked fields has its bytes hidden: the masked display JSON stands for it.
         m_queueView->setOriginalPayload(fetched.topic, fetched.partition, fetched.offset,
-                                        fetched.record.value, fetched.error);
+                                        fetched.mask.rawHidden ? fetched.payload.json : fetched.record.value,
+                                        fetched.error);
     });
+}
+
+void RemediationDesk::setMasking(const QList<MaskRule> &rules)
+{
+    m_records->setMasking(rules);
 }
 
 void RemediationDesk::wireTrail()

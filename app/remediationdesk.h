@@ -43,6 +43,8 @@ public:
     void attachInboxRows(InboxRowsView *view);
     // The inbox mappings in force (policy and profile): dry runs, skips and deletes use these.
     void setInboxMappings(const InboxMappingSet &set) { m_inboxMappings = set; }
+    // The policy's masking rules: the approver's view of an original payload is masked like the DLQ view's.
+    void setMasking(const QList<MaskRule> &rules);
     // A non-modal request dialog for these records or inbox rows (deleted when closed).
     ReplayRequestDialog *openRequestDialog(const QList<DlqSelection> &records, QWidget *parent = nullptr);
     ReplayRequestDialog *openRequestDialog(const QList<QJsonObject> &inboxRows, QWidget *parent = nullptr);

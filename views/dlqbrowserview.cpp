@@ -430,6 +430,14 @@ void DlqBrowserView::startScan(bool liveTail)
     Q_EMIT statusMessage(tr("Scanning %1…").arg(request.topic));
 }
 
+void DlqBrowserView::rescan()
+{
+    if (m_scanner && m_scanner->scanId() > 0)
+        startScan(m_live);
+    else
+        m_inspector->clear();
+}
+
 void DlqBrowserView::cancelScan()
 {
     if (m_scanner)

@@ -37,6 +37,9 @@ public:
 
     void startScan(bool liveTail = false); // with the chosen topic, partitions and start
     void cancelScan();
+    // The masking rules changed: what is shown was masked under the old ones, so the last scan runs again
+    // (and the inspector lets its record go).
+    void rescan();
     void focusFilter();
     // Streams the rows as shown to path (CSV, or JSON lines for .jsonl), on a worker thread with progress.
     void exportRows(const QString &path);

@@ -52,6 +52,35 @@ quint64 DlqScanner::start(const DlqScanRequest &request)
     m_request = request;
     m_running = true;
     m_lastProgress = {};
+    m_scanHeld = !m_maskingKnown;
+    if (!m_scanHeld)
+        launchScan();
+    return id;
+}
+
+void DlqScanner::setMasking(const QList<MaskRule> &rules)
+{
+    const bool changed = m_maskingKnown && rules != m_masking.masking;
+    m_masking.masking = rules;
+    m_maskingKnown = true;
+    if (m_scanHeld) {
+        m_scanHeld = false;
+        launchScan();
+    }
+    if (m_fetchHeld) {
+        const HeldFetch f = *std::exchange(m_fetchHeld, std::nullopt);
+        launchFetch(f.id, f.cluster, f.topic, f.partition, f.offset, f.reveal);
+    }
+    if (changed)
+        Q_EMIT maskingChanged();
+}
+
+void DlqScanner::launchScan()
+{
+    DlqScanRequest request = m_request;
+    request.masking = m_masking.masking;
+    request.schemas = m_catalog;
+    const quint64 id = m_scanId;
     auto strings = std::make_shared<StringPool>();
     DlqScanner *self = this; // jobs end before this object does (see the destructor)
     m_scans.start(
@@ -73,13 +102,13 @@ quint64 DlqScanner::start(const DlqScanRequest &request)
             return DlqScanRun::run(request, id, strings, sink);
         },
         [this](const DlqScanResult &result) { finish(result); });
-    return id;
 }
 
 void DlqScanner::cancel()
 {
     if (!m_running)
         return;
+    m_scanHeld = false;
     m_scans.cancel();
     m_running = false;
     DlqScanResult result;
@@ -122,6 +151,16 @@ quint64 DlqScanner::fetchRecord(const KafkaProperties &cluster, const QString &t
                                 qint64 offset, bool reveal)
 {
     const quint64 id = ++m_fetchId;
+    if (!m_maskingKnown)
+        m_fetchHeld = HeldFetch{id, cluster, topic, partition, offset, reveal};
+    else
+        launchFetch(id, cluster, topic, partition, offset, reveal);
+    return id;
+}
+
+void DlqScanner::launchFetch(quint64 id, const KafkaProperties &cluster, const QString &topic, int partition,
+                             qint64 offset, bool reveal)
+{
     if (!m_fetcher || m_fetcher->cluster != cluster) {
         m_fetcher = std::make_shared<FetcherSlot>();
         m_fetcher->cluster = cluster;
@@ -176,5 +215,4 @@ quint64 DlqScanner::fetchRecord(const KafkaProperties &cluster, const QString &t
             }
             Q_EMIT recordFetched(fetched.answer);
         });
-    return id;
 }

@@ -7,6 +7,8 @@
 #include <QObject>
 #include <QThreadPool>
 
+#include <optional>
+
 class DlqRecordFetcher;
 class SchemaCatalog;
 
@@ -38,8 +40,14 @@ public:
 
     // Where fetched records' payloads find their schemas; decoding runs on the fetch thread.
     void setSchemaCatalog(std::shared_ptr<SchemaCatalog> catalog) { m_catalog = std::move(catalog); }
-    // The policy's masking rules, applied on the fetch thread before a record is handed out.
-    void setMasking(const QList<MaskRule> &rules) { m_masking.masking = rules; }
+    // The policy's masking rules (ARCHITECTURE.md, Contracts: masking): a scan masks each entry as it reads
+    // it, a fetch each record on the fetch thread, before anything is handed out. A change emits
+    // maskingChanged, so whoever shows entries or records scanned under the old rules reads them again.
+    void setMasking(const QList<MaskRule> &rules);
+    // The rules are on their way (the profile names a policy): scans and fetches asked for until
+    // setMasking() wait for them, rather than read unmasked.
+    void awaitMasking() { m_maskingKnown = false; }
+    bool maskingKnown() const { return m_maskingKnown; }
 
     static constexpr qint64 RecordCacheBytes = 64 * 1024 * 1024;
     static constexpr int FetchTimeoutMs = 15000;
@@ -49,8 +57,12 @@ Q_SIGNALS:
     void batchReady(const DlqScanBatch &batch);
     void scanFinished(const DlqScanResult &result);
     void recordFetched(const DlqFetchedRecord &record);
+    void maskingChanged();
 
 private:
+    void launchScan();
+    void launchFetch(quint64 id, const KafkaProperties &cluster, const QString &topic, int partition,
+                     qint64 offset, bool reveal);
     void deliverPlan(const DlqScanPlan &plan);
     void deliverBatch(const DlqScanBatch &batch);
     void finish(const DlqScanResult &result);
@@ -85,6 +97,17 @@ private:
 
     std::shared_ptr<SchemaCatalog> m_catalog;
     DeliveryPolicy m_masking; // its masking rules only
+    bool m_maskingKnown = true;
+    bool m_scanHeld = false; // start() waits for the masking rules
+    struct HeldFetch {
+        quint64 id = 0;
+        KafkaProperties cluster;
+        QString topic;
+        int partition = -1;
+        qint64 offset = -1;
+        bool reveal = false;
+    };
+    std::optional<HeldFetch> m_fetchHeld; // the latest fetchRecord() waiting for the masking rules
     quint64 m_fetchId = 0;
     std::shared_ptr<FetcherSlot> m_fetcher;
     QCache<RecordKey, KafkaRecord> m_cache{int(RecordCacheBytes / 1024)}; // cost: KiB

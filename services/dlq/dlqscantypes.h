@@ -15,6 +15,8 @@
 #include <memory>
 #include <vector>
 
+class SchemaCatalog;
+
 // Value snapshots of a DLQ scan, handed from the scanner's thread to the UI (or the command line).
 
 struct DlqScanRequest {
@@ -32,6 +34,11 @@ struct DlqScanRequest {
     qint64 startValue = 0;
     bool liveTail = false; // keep reading after the end offsets read at start
     int requestTimeoutMs = 10000;
+    // The policy's masking rules (ARCHITECTURE.md, Contracts: masking): an entry's key, reason and idempotency
+    // key are masked as the scan reads it, before the index keeps them. Payload fields the rules name are
+    // found through `schemas` (which the scan never waits on).
+    QList<MaskRule> masking;
+    std::shared_ptr<SchemaCatalog> schemas;
 
     // "beginning", "end", "end-N" (last N per partition), "offset:N", "time:<ISO-8601 or epoch ms>".
     bool parseStart(QStringView text, QString *error);
