@@ -97,6 +97,10 @@ int request(const QStringList &arguments)
     parser.addOption({u"reason"_s, u"Why, in words."_s, u"text"_s});
     parser.addOption({u"ticket"_s, u"Ticket id."_s, u"id"_s});
     parser.addOption({u"expires-in"_s, u"Minutes until the request expires (default 1440)."_s, u"minutes"_s});
+    parser.addOption(
+        {u"release"_s,
+         u"Release and replay: each item's parked or failed inbox row is released (the mapping's "
+         u"releaseTo) right before its record is produced."_s});
     parser.process(arguments);
     Output out(parser);
 
@@ -131,6 +135,7 @@ int request(const QStringList &arguments)
         draft.editedPayloads.insert(n - 1, file.readAll());
     }
     draft.destinationTopic = parser.value(u"destination"_s);
+    draft.release = parser.isSet(u"release"_s);
     draft.rateLimit = parser.value(u"rate"_s).toDouble();
     draft.reasonCode = parser.value(u"reason-code"_s);
     draft.reason = parser.value(u"reason"_s);

@@ -716,6 +716,18 @@
             <numerusform>Geteilte Idempotenzschlüssel: %n Einträge sind andere Datensätze mit einem Schlüssel, den ein anderer Eintrag hat: %1</numerusform>
         </translation>
     </message>
+    <message>
+        <source>  for consumer: %1 (verified after execution); also receives: %2</source>
+        <translation>  für Consumer: %1 (nach der Ausführung verifiziert); empfängt auch: %2</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keiner</translation>
+    </message>
+    <message>
+        <source>Release and replay: %1 parked or failed inbox row(s) released right before their records are produced; %2 cannot be released (no releaseTo in their mapping)</source>
+        <translation>Freigeben und Replay: %1 geparkte oder fehlgeschlagene Inbox-Zeile(n) werden direkt vor dem Produzieren ihrer Records freigegeben; %2 können nicht freigegeben werden (kein releaseTo in ihrer Zuordnung)</translation>
+    </message>
 </context>
 <context>
     <name>ApprovalQueueView</name>
@@ -4188,6 +4200,86 @@ sasl.password=…</translation>
         <source>Cancel ru&amp;n</source>
         <translation>Lauf abbr&amp;echen</translation>
     </message>
+    <message>
+        <source>After a replay, what its consumer did with each record: processed, no-op, failed, parked, back in the DLQ, or still pending.</source>
+        <translation>Nach einem Replay: was sein Consumer mit jedem Record getan hat – verarbeitet, ohne Wirkung, fehlgeschlagen, geparkt, zurück in der DLQ oder noch ausstehend.</translation>
+    </message>
+    <message>
+        <source>Verification:</source>
+        <translation>Verifikation:</translation>
+    </message>
+    <message>
+        <source>pending</source>
+        <translation>ausstehend</translation>
+    </message>
+    <message>
+        <source>not delivered</source>
+        <translation>nicht zugestellt</translation>
+    </message>
+    <message>
+        <source>processed</source>
+        <translation>verarbeitet</translation>
+    </message>
+    <message>
+        <source>no-op</source>
+        <translation>ohne Wirkung</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>parked</source>
+        <translation>geparkt</translation>
+    </message>
+    <message>
+        <source>back in the DLQ</source>
+        <translation>zurück in der DLQ</translation>
+    </message>
+    <message>
+        <source>consumed</source>
+        <translation>konsumiert</translation>
+    </message>
+    <message>
+        <source>no inbox row</source>
+        <translation>keine Inbox-Zeile</translation>
+    </message>
+    <message>
+        <source>Request %1 cannot be verified: %2</source>
+        <translation>Anfrage %1 kann nicht verifiziert werden: %2</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>verified</source>
+        <translation>verifiziert</translation>
+    </message>
+    <message>
+        <source>verified with failures</source>
+        <translation>verifiziert mit Fehlern</translation>
+    </message>
+    <message>
+        <source>unverified: still pending when the wait ended (verify again later)</source>
+        <translation>nicht verifiziert: beim Ende der Wartezeit noch ausstehend (später erneut verifizieren)</translation>
+    </message>
+    <message>
+        <source>following…</source>
+        <translation>wird verfolgt …</translation>
+    </message>
+    <message>
+        <source>Request %1 at %2: %3 — %4 — no-op rate observed %5%, predicted %6</source>
+        <translation>Anfrage %1 bei %2: %3 — %4 — No-op-Rate beobachtet %5 %, vorhergesagt %6</translation>
+    </message>
+    <message>
+        <source> (also receives: %1)</source>
+        <translation> (empfängt auch: %1)</translation>
+    </message>
+    <message>
+        <source>item %1 (%2): %3%4</source>
+        <translation>Element %1 (%2): %3%4</translation>
+    </message>
 </context>
 <context>
     <name>ReplayRequestDialog</name>
@@ -4433,6 +4525,18 @@ sasl.password=…</translation>
     <message>
         <source>Reaso&amp;n code:</source>
         <translation>&amp;Grundcode:</translation>
+    </message>
+    <message>
+        <source>Re&amp;lease parked or failed inbox rows first (the mapping&apos;s releaseTo)</source>
+        <translation>Geparkte oder fehlgeschlagene Inbox-Zeilen &amp;zuerst freigeben (releaseTo der Zuordnung)</translation>
+    </message>
+    <message>
+        <source>Release and replay: a consumer skips a message whose inbox row is parked, so the replay would be a no-op. Each such row is released right before its record is produced, within this approved request; a row that changes meanwhile is refused.</source>
+        <translation>Freigeben und Replay: Ein Consumer überspringt eine Nachricht, deren Inbox-Zeile geparkt ist; das Replay bliebe ohne Wirkung. Jede solche Zeile wird direkt vor dem Produzieren ihres Records freigegeben, innerhalb dieser genehmigten Anfrage; eine Zeile, die sich inzwischen ändert, wird verweigert.</translation>
+    </message>
+    <message>
+        <source>Inbox:</source>
+        <translation>Inbox:</translation>
     </message>
 </context>
 <context>
