@@ -58,8 +58,10 @@ DlqPayloadReader::read(const QList<Coordinates> &records, QString *error)
             QStringList verbatim;
             p.mask = PayloadMask::apply(m_masking.maskFor(m_topic, original), record, p.metadata, p.decoded, &verbatim);
             for (const QString &v : verbatim) {
-                if (!m_maskedValues.contains(v))
+                if (!m_maskedSeen.contains(v)) {
+                    m_maskedSeen.insert(v);
                     m_maskedValues.append(v);
+                }
             }
             p.value = record.value;
             p.key = record.key;

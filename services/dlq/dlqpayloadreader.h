@@ -8,6 +8,7 @@
 #include <QHash>
 #include <QList>
 #include <QPair>
+#include <QSet>
 #include <QString>
 
 #include <memory>
@@ -50,4 +51,5 @@ private:
     int m_waitMs = 0;
     DeliveryPolicy m_masking;
     QStringList m_maskedValues;
+    QSet<QString> m_maskedSeen; // m_maskedValues, for look-ups
 };
