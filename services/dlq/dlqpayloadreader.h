@@ -11,6 +11,7 @@
 #include <QSet>
 #include <QString>
 
+#include <functional>
 #include <memory>
 
 class SchemaCatalog;
@@ -40,6 +41,10 @@ public:
     ~DlqPayloadReader();
 
     QHash<Coordinates, Payload> read(const QList<Coordinates> &records, QString *error);
+    // The same, each payload handed to `each` as it is read (in offset order per partition) rather than kept:
+    // for a reader of many (the field filter). Returns the number handed over.
+    qint64 visit(const QList<Coordinates> &records, const std::function<void(const Coordinates &, Payload &)> &each,
+                 QString *error);
     // Every value masked so far (to scrub what the scan built from the same records); never shown.
     const QStringList &maskedValues() const { return m_maskedValues; }
 

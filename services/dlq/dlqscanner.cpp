@@ -223,6 +223,12 @@ void DlqScanner::launchFetch(quint64 id, const KafkaProperties &cluster, const Q
 
 quint64 DlqScanner::filterFields(const FieldFilter &filter, std::vector<DlqFieldFilterItem> items)
 {
+    return filterFields(m_request.cluster, m_request.topic, filter, std::move(items));
+}
+
+quint64 DlqScanner::filterFields(const KafkaProperties &cluster, const QString &topic, const FieldFilter &filter,
+                                 std::vector<DlqFieldFilterItem> items)
+{
     const quint64 id = ++m_fieldFilterId;
     DlqFieldFilterResult refused;
     refused.requestId = id;
@@ -244,7 +250,7 @@ quint64 DlqScanner::filterFields(const FieldFilter &filter, std::vector<DlqField
         return std::tie(a.partition, a.offset) < std::tie(b.partition, b.offset);
     });
     m_fieldFilters.start(
-        [id, filter, items = std::move(items), cluster = m_request.cluster, topic = m_request.topic,
+        [id, filter, items = std::move(items), cluster, topic,
          catalog = m_catalog ? m_catalog : std::make_shared<SchemaCatalog>(),
          masking = m_masking](const JobControl &control) {
             DlqFieldFilterResult r;
@@ -260,18 +266,20 @@ quint64 DlqScanner::filterFields(const FieldFilter &filter, std::vector<DlqField
                 slice.reserve(qsizetype(end - at));
                 for (size_t i = at; i < end; ++i)
                     slice.append({items[i].partition, items[i].offset});
-                const QHash<DlqPayloadReader::Coordinates, DlqPayloadReader::Payload> values =
-                    reader->read(slice, &error);
-                for (size_t i = at; i < end; ++i) {
-                    const auto it = values.constFind({items[i].partition, items[i].offset});
-                    if (it == values.cend())
-                        continue;
-                    ++r.read;
-                    if (!it->decoded.isJson())
-                        ++r.undecoded;
-                    else if (filter.matches(it->decoded))
-                        matched->push_back(items[i].entry);
-                }
+                // The slice's entry numbers by coordinates: payloads are evaluated as they are read, not kept.
+                QHash<DlqPayloadReader::Coordinates, quint32> entryAt;
+                entryAt.reserve(slice.size());
+                for (size_t i = at; i < end; ++i)
+                    entryAt.insert({items[i].partition, items[i].offset}, items[i].entry);
+                r.read += reader->visit(
+                    slice,
+                    [&](const DlqPayloadReader::Coordinates &c, DlqPayloadReader::Payload &p) {
+                        if (!p.decoded.isJson())
+                            ++r.undecoded;
+                        else if (filter.matches(p.decoded))
+                            matched->push_back(entryAt.value(c));
+                    },
+                    &error);
                 if (!error.isEmpty())
                     break;
                 control.reportProgress(qint64(end), total);

@@ -45,6 +45,8 @@ public:
     // cancelFieldFilter() supersedes a running one. A filter that compares a masked field by value is
     // answered with the reason, and nothing is read.
     quint64 filterFields(const FieldFilter &filter, std::vector<DlqFieldFilterItem> items);
+    quint64 filterFields(const KafkaProperties &cluster, const QString &topic, const FieldFilter &filter,
+                         std::vector<DlqFieldFilterItem> items);
     void cancelFieldFilter();
     bool isFilteringFields() const { return m_fieldFilters.isRunning(); }
     static constexpr int FieldFilterSlice = 20000;
