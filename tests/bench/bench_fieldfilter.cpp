@@ -6,6 +6,7 @@
 //   dlq_kcat_avro_s                  kcat's time
 // The payloads are 1,000 distinct records encoded by python3-avro (support/referenceencoder.h), cycled.
 // Usage: bench_fieldfilter [--quick] [--records N]   (--quick: 50,000 records)
+#include "benchdeadletters.h"
 #include "benchfigure.h"
 
 #include "services/demo/mockkafkacluster.h"
@@ -89,15 +90,9 @@ int main(int argc, char **argv)
         std::cerr << "mock cluster: " << qPrintable(cluster.error()) << std::endl;
         return 1;
     }
-    auto producer = KafkaProducer::create({{u"bootstrap.servers"_s, cluster.bootstrapServers()},
-                                           {u"linger.ms"_s, u"20"_s},
-                                           {u"batch.num.messages"_s, u"5000"_s},
-                                           {u"queue.buffering.max.kbytes"_s, u"1048576"_s}},
-                                          &error);
-    if (!producer) {
-        std::cerr << "producer: " << qPrintable(error) << std::endl;
+    auto producer = BenchDeadLetters::bulkProducer(cluster.bootstrapServers());
+    if (!producer)
         return 1;
-    }
     DlqMetadata m;
     m.originalTopic = u"payments"_s;
     m.consumerGroup = u"payment-capture"_s;
