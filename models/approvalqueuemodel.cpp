@@ -21,6 +21,10 @@ const QStringList KnownDryRunKeys = {u"count"_s,
                                      u"sourcePartitions"_s,
                                      u"distinctKeys"_s,
                                      u"consumersAffected"_s,
+                                     u"mergedCopies"_s,
+                                     u"mergedCopySamples"_s,
+                                     u"sharedIdempotencyItems"_s,
+                                     u"sharedIdempotencyKeys"_s,
                                      u"inboxChecked"_s,
                                      u"keysLookedUp"_s,
                                      u"predictedNoOps"_s,
@@ -181,6 +185,10 @@ QString ApprovalQueueModel::dryRunSummary(const QJsonObject &d)
     QStringList parts;
     if (d.contains(u"count"))
         parts << tr("%n item(s)", nullptr, d.value(u"count").toInt());
+    if (const int merged = d.value(u"mergedCopies").toInt(); merged > 0)
+        parts << tr("%n copy(ies) merged", nullptr, merged);
+    if (const int shared = d.value(u"sharedIdempotencyItems").toInt(); shared > 0)
+        parts << tr("%n item(s) share an idempotency key", nullptr, shared);
     if (d.value(u"inboxChecked").toBool())
         parts << tr("no-op %1").arg(percent(d.value(u"predictedNoOpRate").toDouble()));
     if (d.value(u"orderingChecked").toBool() && d.value(u"orderingRiskItems").toInt() > 0)
@@ -201,6 +209,17 @@ QString ApprovalQueueModel::dryRunDetails(const QJsonObject &d)
     lines << tr("  source partitions: %1").arg(joined(d.value(u"sourcePartitions")));
     lines << tr("  distinct keys: %1").arg(d.value(u"distinctKeys").toInt());
     lines << tr("  consumers affected: %1").arg(joined(d.value(u"consumersAffected")));
+    if (const int merged = d.value(u"mergedCopies").toInt(); merged > 0) {
+        lines << tr("Copies merged: %n selected record(s) repeated an original record already in the request "
+                    "(same original coordinates and payload SHA-256) and were filed once",
+                    nullptr, merged);
+        for (const QJsonValue &sample : d.value(u"mergedCopySamples").toArray())
+            lines << u"  "_s + sample.toString();
+    }
+    if (const int shared = d.value(u"sharedIdempotencyItems").toInt(); shared > 0)
+        lines << tr("Shared idempotency keys: %n item(s) are different records with a key another item has: %1",
+                    nullptr, shared)
+                     .arg(joined(d.value(u"sharedIdempotencyKeys")));
     if (d.value(u"inboxChecked").toBool())
         lines << tr("Predicted no-ops: %1 of %2 key(s) already completed in the inbox (%3)")
                      .arg(d.value(u"predictedNoOps").toInt())

@@ -6,6 +6,7 @@
 #include "services/remediation/dryrun.h"
 #include "services/remediation/replayexecutor.h"
 #include "services/remediation/replayjob.h"
+#include "services/remediation/replayrunbook.h"
 #include "services/remediation/requestbuilder.h"
 #include "support/berthcli.h"
 #include "support/replayworld.h"
@@ -245,6 +246,48 @@ private Q_SLOTS:
         QVERIFY(twoPersons.ok());
         QCOMPARE(twoPersons.dryRun.verdict, PolicyVerdict::NeedsTwoPersons);
         QCOMPARE(twoPersons.request.requiredApprovals, 2);
+    }
+
+    // orders/0/1 dead-lettered twice (the same payload) is one item; orders/0/2 dead-lettered again with
+    // another payload is a different record: kept, and its shared idempotency key is flagged in the dry
+    // run, the stored request and the runbook.
+    void copiesOfOneOriginalRecordAreFiledOnce()
+    {
+        QString error;
+        QVERIFY2(m_world->seedDlq(0, 3, 3, &error), qPrintable(error));
+        QVERIFY2(m_world->seedDlq(1, 1, 3, &error), qPrintable(error));      // DLQ offset 3: a copy of 1
+        QVERIFY2(m_world->seedDlq(2, 1, 3, &error, 300), qPrintable(error)); // DLQ offset 4: idem-2 again
+        RequestBuilderContext context;
+        context.cluster = m_world->kafka();
+        BuiltRequest built;
+        const qint64 id = m_world->request(replayDraft(*m_world, 0, 5), &error, &built);
+        QVERIFY2(id > 0, qPrintable(error));
+        QCOMPARE(built.request.items.size(), 4);
+        QList<qint64> offsets;
+        for (const RequestItem &item : std::as_const(built.request.items))
+            offsets << item.sourceOffset;
+        QCOMPARE(offsets, (QList<qint64>{0, 1, 2, 4}));
+        const DryRunResult &dry = built.dryRun;
+        QCOMPARE(dry.count, 4);
+        QCOMPARE(dry.mergedCopies, 1);
+        QCOMPARE(dry.mergedCopySamples, QStringList{Dlq + u"/0/3 = copy of "_s + Orders + u"/0/1"_s});
+        QCOMPARE(dry.sharedIdempotencyItems, 2);
+        QCOMPARE(dry.sharedIdempotencyKeys, QStringList{u"idem-2"_s});
+        QVERIFY2(dry.summary().contains(u"Copies merged: 1"_s), qPrintable(dry.summary()));
+        QVERIFY2(dry.summary().contains(u"Shared idempotency keys: 2"_s), qPrintable(dry.summary()));
+        QCOMPARE(m_world->scalar(u"SELECT count(*) FROM berth.request_items WHERE request_id = $1"_s, {id})
+                     .toInt(),
+                 4);
+
+        AuditStore store(m_world->alice());
+        const std::optional<RequestDetail> detail = store.requestDetail(id, &error);
+        QVERIFY2(detail, qPrintable(error));
+        const DryRunResult stored = DryRunResult::fromJson(detail->request.dryRun);
+        QCOMPARE(stored.mergedCopies, 1);
+        QCOMPARE(stored.sharedIdempotencyKeys, QStringList{u"idem-2"_s});
+        const QString runbook = ReplayRunbook::markdown(*detail, {});
+        QVERIFY2(runbook.contains(u"Copies merged"_s), qPrintable(runbook));
+        QVERIFY2(runbook.contains(u"`idem-2`"_s), qPrintable(runbook));
     }
 
     void unapprovedRejectedAndExpiredProduceNothing()

@@ -139,9 +139,18 @@ InboxKeyStates InboxKeyLookup::lookup(PgSession &session, const QList<InboxMappi
             inner += u" AND r."_s + consumer + u" = $2"_s;
             params << mapping.consumerValue;
         }
-        const QString sql = u"SELECT t."_s + id + u"::text, t."_s + session.escapeIdentifier(mapping.statusColumn)
-                            + u"::text, "_s + (mapping.consumerColumn.isEmpty() ? u"NULL"_s : u"t."_s + consumer)
-                            + u" FROM unnest($1::text[]) AS k(key) CROSS JOIN LATERAL ("_s + inner + u") AS t"_s;
+        // When the row was last written, in ms (a verification tells "became completed" from "was").
+        const InboxTimeKind updatedKind = info.timeKind(mapping.updatedColumn);
+        const QString updated = mapping.updatedColumn.isEmpty() || updatedKind == InboxTimeKind::Unsupported
+                                    ? u"NULL::bigint"_s
+                                    : u"(extract(epoch FROM "_s
+                                          + InboxTimeSql{updatedKind}.asTimestamptz(
+                                              u"t."_s + session.escapeIdentifier(mapping.updatedColumn))
+                                          + u") * 1000)::bigint"_s;
+        const QString sql =
+            u"SELECT t."_s + id + u"::text, t."_s + session.escapeIdentifier(mapping.statusColumn)
+            + u"::text, "_s + (mapping.consumerColumn.isEmpty() ? u"NULL"_s : u"t."_s + consumer) + u", "_s
+            + updated + u" FROM unnest($1::text[]) AS k(key) CROSS JOIN LATERAL ("_s + inner + u") AS t"_s;
         const PgResult rows = session.exec(sql, params);
         if (!rows.ok) {
             problems << mapping.qualifiedTable() + u": "_s + rows.error;
@@ -154,6 +163,7 @@ InboxKeyStates InboxKeyLookup::lookup(PgSession &session, const QList<InboxMappi
             state.consumer = mapping.consumerColumn.isEmpty() ? mapping.consumerLabel() : row.value(2).toString();
             state.mapping = mapping.name;
             state.table = mapping.qualifiedTable();
+            state.updatedMs = row.value(3).isNull() ? -1 : row.value(3).toLongLong();
             auto it = found.find(row.value(0).toString());
             if (it == found.end())
                 found.insert(row.value(0).toString(), state);

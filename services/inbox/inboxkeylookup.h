@@ -22,6 +22,7 @@ struct InboxKeyState {
     QString consumer; // the consumer column's value, or the mapping's consumer when it has none
     QString mapping;  // the mapping (consumer) that answered
     QString table;    // schema.table as displayed
+    qint64 updatedMs = -1; // the mapping's `updated` column in ms since the epoch; -1: NULL or unreadable
 };
 using InboxKeyStates = QHash<QString, InboxKeyState>; // by key; keys no inbox knows are absent
 

@@ -4,6 +4,7 @@
 #include "services/inbox/inboxsessions.h"
 #include "services/remediation/topicrangereader.h"
 
+#include <QHash>
 #include <QJsonArray>
 #include <QSet>
 
@@ -258,7 +259,10 @@ DryRunResult evaluate(const DryRunInput &input, PgSession *inboxDb)
     QSet<QString> consumers;
     QStringList idemKeys;
     QSet<QString> idemSeen;
+    QHash<QString, int> idemCount;
     for (const PinnedItem &item : input.items) {
+        if (!item.idempotencyKey.isEmpty())
+            ++idemCount[item.idempotencyKey];
         if (input.action == RemediationAction::Replay || input.action == RemediationAction::EditReplay)
             topics.insert(destinationOf(input, item));
         if (!item.sourceTopic.isEmpty())
@@ -285,6 +289,29 @@ DryRunResult evaluate(const DryRunInput &input, PgSession *inboxDb)
     r.distinctKeys = int(keys.size());
     r.consumersAffected = QStringList(consumers.cbegin(), consumers.cend());
     r.consumersAffected.sort();
+    QHash<QString, int> itemsPerConsumer;
+    for (const PinnedItem &item : input.items) {
+        const QString consumer = input.policy.consumerOfDeadLetter(item.sourceTopic, item.consumerGroup);
+        if (!consumer.isEmpty())
+            ++itemsPerConsumer[consumer];
+    }
+    for (auto it = itemsPerConsumer.cbegin(); it != itemsPerConsumer.cend(); ++it) {
+        const int best = itemsPerConsumer.value(r.targetConsumer, 0);
+        if (it.value() > best || (it.value() == best && it.key() < r.targetConsumer))
+            r.targetConsumer = it.key();
+    }
+    for (const QString &c : std::as_const(r.consumersAffected)) {
+        if (c != r.targetConsumer)
+            r.alsoReceives << c;
+    }
+    for (const QString &key : std::as_const(idemKeys)) {
+        const int n = idemCount.value(key);
+        if (n < 2)
+            continue;
+        r.sharedIdempotencyItems += n;
+        if (r.sharedIdempotencyKeys.size() < 10)
+            r.sharedIdempotencyKeys << key;
+    }
 
     predictNoOps(input, inboxDb, r);
     r.predictedNoOpRate = r.count > 0 ? double(r.predictedNoOps) / double(r.count) : 0;
@@ -304,6 +331,12 @@ QJsonObject DryRunResult::toJson() const
         {u"sourcePartitions"_s, toArray(sourcePartitions)},
         {u"distinctKeys"_s, distinctKeys},
         {u"consumersAffected"_s, toArray(consumersAffected)},
+        {u"targetConsumer"_s, targetConsumer},
+        {u"alsoReceives"_s, toArray(alsoReceives)},
+        {u"mergedCopies"_s, mergedCopies},
+        {u"mergedCopySamples"_s, toArray(mergedCopySamples)},
+        {u"sharedIdempotencyItems"_s, sharedIdempotencyItems},
+        {u"sharedIdempotencyKeys"_s, toArray(sharedIdempotencyKeys)},
         {u"inboxChecked"_s, inboxChecked},
         {u"keysLookedUp"_s, keysLookedUp},
         {u"predictedNoOps"_s, predictedNoOps},
@@ -330,6 +363,12 @@ DryRunResult DryRunResult::fromJson(const QJsonObject &j)
     r.sourcePartitions = toList(j.value(u"sourcePartitions"_s));
     r.distinctKeys = j.value(u"distinctKeys"_s).toInt();
     r.consumersAffected = toList(j.value(u"consumersAffected"_s));
+    r.targetConsumer = j.value(u"targetConsumer"_s).toString();
+    r.alsoReceives = toList(j.value(u"alsoReceives"_s));
+    r.mergedCopies = j.value(u"mergedCopies"_s).toInt();
+    r.mergedCopySamples = toList(j.value(u"mergedCopySamples"_s));
+    r.sharedIdempotencyItems = j.value(u"sharedIdempotencyItems"_s).toInt();
+    r.sharedIdempotencyKeys = toList(j.value(u"sharedIdempotencyKeys"_s));
     r.inboxChecked = j.value(u"inboxChecked"_s).toBool();
     r.keysLookedUp = j.value(u"keysLookedUp"_s).toInt();
     r.predictedNoOps = j.value(u"predictedNoOps"_s).toInt();
@@ -351,6 +390,22 @@ DryRunResult DryRunResult::fromJson(const QJsonObject &j)
     return r;
 }
 
+QString DryRunResult::repeatsText() const
+{
+    QString s;
+    if (mergedCopies > 0)
+        s += u"Copies merged: "_s + QString::number(mergedCopies)
+             + u" selected record(s) were copies of an original record already in the request (same "
+               u"original coordinates and payload SHA-256), filed once: "_s
+             + mergedCopySamples.join(u", "_s) + u'\n';
+    if (sharedIdempotencyItems > 0)
+        s += u"Shared idempotency keys: "_s + QString::number(sharedIdempotencyItems)
+             + u" item(s) are different records with an idempotency key another item has ("_s
+             + sharedIdempotencyKeys.join(u", "_s)
+             + u"); all are sent, the consumer's inbox decides which take effect\n"_s;
+    return s;
+}
+
 QString DryRunResult::summary() const
 {
     const auto listOr = [](const QStringList &list, const QString &none) {
@@ -361,6 +416,11 @@ QString DryRunResult::summary() const
                 + listOr(sourcePartitions, u"-"_s) + u"; "_s + QString::number(distinctKeys)
                 + u" distinct key(s); consumers affected: "_s + listOr(consumersAffected, u"none known"_s)
                 + u'\n';
+    if (!targetConsumer.isEmpty())
+        s += u"For consumer: "_s + targetConsumer + u" (verified after execution)"_s
+             + (alsoReceives.isEmpty() ? QString() : u"; also receives: "_s + alsoReceives.join(u", "_s))
+             + u'\n';
+    s += repeatsText();
     if (inboxChecked)
         s += u"Expected no-op rate: "_s + QString::number(predictedNoOpRate * 100.0, 'f', 1) + u"% ("_s
              + QString::number(predictedNoOps) + u" of "_s + QString::number(count)

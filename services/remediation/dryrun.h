@@ -42,6 +42,19 @@ struct DryRunResult {
     QStringList sourcePartitions;  // "topic/partition", sorted
     int distinctKeys = 0;          // null keys count as none
     QStringList consumersAffected; // policy consumers of the destination topics, plus the items' groups
+    // The consumer the replay is for, whose outcome verification follows: the one most items belong to
+    // (their consumer header, else the policy consumer whose dlq.topic they came from); empty when none
+    // is known. The other consumers of the destination topics also receive the records.
+    QString targetConsumer;
+    QStringList alsoReceives;
+
+    // Repeats in the selection. Copies of one original record (same original coordinates and payload
+    // SHA-256, e.g. dead-lettered twice) are one item: the request builder files the first and counts the
+    // rest here. Items that only share an idempotency key are different records: kept, and flagged.
+    int mergedCopies = 0;
+    QStringList mergedCopySamples;     // up to 10 "dlq/partition/offset = copy of topic/partition/offset"
+    int sharedIdempotencyItems = 0;    // items whose idempotency key another item of the request has
+    QStringList sharedIdempotencyKeys; // up to 10 of those keys, in item order
 
     // No-op prediction, per item for the consumer it belongs to (the record's consumer header, else the
     // policy consumer whose dlq.topic it came from; never "any consumer"): an item whose key has a row in
@@ -71,6 +84,9 @@ struct DryRunResult {
     static DryRunResult fromJson(const QJsonObject &json);
     // A few lines for the terminal and the runbook.
     QString summary() const;
+    // The repeats' lines of the summary (empty when there are none): also the runbook's and the
+    // confirmation's words.
+    QString repeatsText() const;
 };
 Q_DECLARE_METATYPE(DryRunResult)
 

@@ -63,21 +63,23 @@ QString markdown(const RequestDetail &detail, const RunbookContext &context)
 
     md += u"## Blast radius\n\n"_s;
     md += u"- Items: "_s + QString::number(r.itemCount > 0 ? r.itemCount : dry.count) + u"\n"_s;
-    QStringList topics;
-    for (const QString &t : dry.destinationTopics)
-        topics << code(t);
-    md += u"- Destination topics: "_s + (topics.isEmpty() ? u"none"_s : topics.join(u", "_s)) + u"\n"_s;
-    QStringList partitions;
-    for (const QString &p : dry.sourcePartitions)
-        partitions << code(p);
-    md +=
-        u"- Source partitions: "_s + (partitions.isEmpty() ? u"none"_s : partitions.join(u", "_s)) + u"\n"_s;
+    const auto codes = [](const QStringList &values, const QString &none) {
+        QStringList out;
+        for (const QString &v : values)
+            out << code(v);
+        return out.isEmpty() ? none : out.join(u", "_s);
+    };
+    md += u"- Destination topics: "_s + codes(dry.destinationTopics, u"none"_s) + u"\n"_s;
+    md += u"- Source partitions: "_s + codes(dry.sourcePartitions, u"none"_s) + u"\n"_s;
     md += u"- Distinct keys: "_s + QString::number(dry.distinctKeys) + u"\n"_s;
-    QStringList consumers;
-    for (const QString &c : dry.consumersAffected)
-        consumers << code(c);
-    md += u"- Consumers affected: "_s + (consumers.isEmpty() ? u"none known"_s : consumers.join(u", "_s))
-          + u"\n"_s;
+    md += u"- Consumers affected: "_s + codes(dry.consumersAffected, u"none known"_s) + u"\n"_s;
+    if (dry.mergedCopies > 0)
+        md += u"- Copies merged (same original record and payload SHA-256, filed once): "_s
+              + QString::number(dry.mergedCopies) + u" — "_s + codes(dry.mergedCopySamples, u"-"_s) + u"\n"_s;
+    if (dry.sharedIdempotencyItems > 0)
+        md += u"- Shared idempotency keys (different records, all sent): "_s
+              + QString::number(dry.sharedIdempotencyItems) + u" item(s) — "_s
+              + codes(dry.sharedIdempotencyKeys, u"-"_s) + u"\n"_s;
     if (dry.inboxChecked)
         md += u"- Expected no-op rate: "_s + percent(dry.predictedNoOpRate) + u" ("_s
               + QString::number(dry.predictedNoOps) + u" of "_s + QString::number(dry.count)

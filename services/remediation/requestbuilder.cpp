@@ -7,6 +7,7 @@
 #include <QCryptographicHash>
 #include <QJsonDocument>
 #include <QJsonParseError>
+#include <QSet>
 
 using namespace Qt::StringLiterals;
 
@@ -42,10 +43,14 @@ BuiltRequest build(const RequestDraft &draft, const RequestBuilderContext &conte
         out.error = u"Nothing selected"_s;
         return out;
     }
+    int mergedCopies = 0;
+    QStringList mergedSamples;
     if (!draft.selection.isEmpty()) {
         std::unique_ptr<SourceCursor> cursor = SourceCursor::create(context.cluster, &out.error);
         if (!cursor)
             return out;
+        // Copies of one original record (dead-lettered twice, or selected twice) are one item.
+        QSet<QByteArray> filed; // original coordinates + payload SHA-256 (+ the edit) of each item
         QList<SourceCursor::Position> positions;
         for (const DlqSelection &s : draft.selection)
             positions.append({s.topic, s.partition, s.offset});
@@ -70,11 +75,29 @@ BuiltRequest build(const RequestDraft &draft, const RequestBuilderContext &conte
                     return out;
                 }
                 const DlqMetadata meta = decodeDlqHeaders(it->headers);
+                const QByteArray sha = QCryptographicHash::hash(it->value, QCryptographicHash::Sha256);
+                const QString original =
+                    meta.originalTopic.isEmpty() || meta.originalOffset < 0
+                        ? s.topic + u'/' + QString::number(s.partition) + u'/' + QString::number(s.offset)
+                        : meta.originalTopic + u'/' + QString::number(meta.originalPartition) + u'/'
+                              + QString::number(meta.originalOffset);
+                QByteArray identity = original.toUtf8() + '\0' + sha;
+                if (draft.action == RemediationAction::EditReplay && draft.editedPayloads.contains(index))
+                    identity += '\0' + QCryptographicHash::hash(draft.editedPayloads.value(index),
+                                                                 QCryptographicHash::Sha256);
+                if (filed.contains(identity)) {
+                    ++mergedCopies;
+                    if (mergedSamples.size() < 10)
+                        mergedSamples << s.topic + u'/' + QString::number(s.partition) + u'/'
+                                             + QString::number(s.offset) + u" = copy of "_s + original;
+                    continue;
+                }
+                filed.insert(identity);
                 RequestItem item;
                 item.sourceTopic = s.topic;
                 item.sourcePartition = s.partition;
                 item.sourceOffset = s.offset;
-                item.payloadSha256 = QCryptographicHash::hash(it->value, QCryptographicHash::Sha256);
+                item.payloadSha256 = sha;
                 if (!it->keyIsNull)
                     item.key = it->key;
                 item.idempotencyKey = meta.idempotencyKey;
@@ -120,6 +143,8 @@ BuiltRequest build(const RequestDraft &draft, const RequestBuilderContext &conte
     input.inboxMappings = context.inboxMappings;
     input.cluster = context.cluster;
     out.dryRun = DryRun::evaluate(input, context.inboxDb);
+    out.dryRun.mergedCopies = mergedCopies;
+    out.dryRun.mergedCopySamples = mergedSamples;
     req.dryRun = out.dryRun.toJson();
     req.policyVerdict = policyVerdictName(out.dryRun.verdict);
     req.requiredApprovals = out.dryRun.requiredApprovals;

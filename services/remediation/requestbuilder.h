@@ -50,7 +50,9 @@ struct RequestBuilderContext {
 
 // Blocking. Fetches each selected record once (one forward read per partition, not one fetch per record),
 // pins topic/partition/offset + payload SHA-256 + key + idempotency key, runs the dry run, and fills a
-// NewRemediationRequest. Any record that cannot be read fails the whole build (nothing half-pinned), and
+// NewRemediationRequest. Copies of one original record (the same original topic/partition/offset, from the
+// dialect headers, else the DLQ's own, and the same payload SHA-256) are filed once and counted in the dry
+// run (mergedCopies); items that only share an idempotency key are kept and flagged there. Any record that cannot be read fails the whole build (nothing half-pinned), and
 // an edited payload that is not valid JSON (when the original was JSON) is refused.
 namespace RequestBuilder {
 BuiltRequest build(const RequestDraft &draft, const RequestBuilderContext &context);
