@@ -175,7 +175,7 @@ void DlqBrowserModel::appendBatch(const DlqScanBatch &batch)
     // Filtered or sorted: matching entries go at the end (a sorted view re-sorts a little later).
     std::vector<quint32> matched;
     for (quint32 i = 0; i < n; ++i) {
-        if (!m_matcher || m_matcher->matches(batch.entries[i], batch.groupIds[i]))
+        if (!m_matcher || (m_filter.passesFields(first + i) && m_matcher->matches(batch.entries[i], batch.groupIds[i])))
             matched.push_back(first + i);
     }
     if (matched.empty()) {
@@ -252,7 +252,7 @@ void DlqBrowserModel::applyQuery(std::vector<quint32> rows, quint32 covered, qin
     // Entries that arrived while the job ran: filtered here, appended (a sorted view re-sorts later).
     auto matcher = m_filter.filters() ? std::make_unique<DlqEntryMatcher>(m_filter, m_strings) : nullptr;
     for (quint32 i = covered; i < m_store.size(); ++i) {
-        if (!matcher || matcher->matches(m_store.at(i), m_store.groupOf(i)))
+        if (!matcher || (m_filter.passesFields(i) && matcher->matches(m_store.at(i), m_store.groupOf(i))))
             rows.push_back(i);
     }
     if (covered < m_store.size() && m_filter.sorts()) {
@@ -427,4 +427,14 @@ QVariant DlqBrowserModel::headerData(int section, Qt::Orientation orientation, i
         break;
     }
     return {};
+}
+
+std::vector<DlqFieldFilterItem> DlqBrowserModel::fieldFilterItems() const
+{
+    std::vector<DlqFieldFilterItem> items(m_store.size());
+    for (quint32 i = 0; i < m_store.size(); ++i) {
+        const DlqIndexEntry &e = m_store.at(i);
+        items[i] = {i, int(e.partition), qint64(e.offset)};
+    }
+    return items;
 }

@@ -53,6 +53,8 @@ public:
     DlqExport::Source exportSource() const;
 
     quint32 entryCount() const { return m_store.size(); } // all entries, filtered or not
+    // Every entry's number and coordinates, for a field filter to read their payloads back.
+    std::vector<DlqFieldFilterItem> fieldFilterItems() const;
     const DlqIndexEntry &entry(int row) const { return m_store.at(entryIndex(row)); }
     quint32 entryIndex(int row) const { return m_identity ? quint32(row) : m_rows[size_t(row)]; }
     quint32 groupOf(int row) const { return m_store.groupOf(entryIndex(row)); }

@@ -2198,6 +2198,46 @@ vorheriger %2</translation>
         <source>Cannot read the partitions: %1; use e.g. 0,2,5-7</source>
         <translation>Partitionsangabe nicht lesbar: %1; z. B. 0,2,5-7 verwenden</translation>
     </message>
+    <message>
+        <source>Stop</source>
+        <translation>Anhalten</translation>
+    </message>
+    <message>
+        <source>Field filter: $.customer.id == &quot;c-42&quot; and $.amount &gt; 100 (Enter)</source>
+        <translation>Feldfilter: $.customer.id == &quot;c-42&quot; and $.amount &gt; 100 (Eingabe)</translation>
+    </message>
+    <message>
+        <source>Filter by decoded payload fields (Ctrl+Shift+F, Enter to run): paths $.a.b[0].c; == != &lt; &lt;= &gt; &gt;= contains exists; and, or, parentheses. Payloads are read back from the brokers; masked fields cannot be searched by value.</source>
+        <translation>Nach Feldern der dekodierten Nutzdaten filtern (Strg+Umschalt+F, Eingabe startet): Pfade $.a.b[0].c; == != &lt; &lt;= &gt; &gt;= contains exists; and, or, Klammern. Die Nutzdaten werden von den Brokern neu gelesen; maskierte Felder können nicht nach Wert durchsucht werden.</translation>
+    </message>
+    <message>
+        <source>Stop the field filter</source>
+        <translation>Feldfilter anhalten</translation>
+    </message>
+    <message>
+        <source>Reading payloads: %1 of %2</source>
+        <translation>Nutzdaten werden gelesen: %1 von %2</translation>
+    </message>
+    <message>
+        <source>Field filter not applied: %1</source>
+        <translation>Feldfilter nicht angewendet: %1</translation>
+    </message>
+    <message>
+        <source>%1 of %2 payloads pass (%3 not decoded)</source>
+        <translation>%1 von %2 Nutzdaten passen (%3 nicht dekodiert)</translation>
+    </message>
+    <message>
+        <source>%1 of %2 payloads pass</source>
+        <translation>%1 von %2 Nutzdaten passen</translation>
+    </message>
+    <message>
+        <source>Scan a dead-letter topic first: the field filter reads its entries&apos; payloads</source>
+        <translation>Zuerst ein Dead-Letter-Topic scannen: Der Feldfilter liest die Nutzdaten seiner Einträge</translation>
+    </message>
+    <message>
+        <source>Reading payloads…</source>
+        <translation>Nutzdaten werden gelesen …</translation>
+    </message>
 </context>
 <context>
     <name>DlqExport</name>
@@ -2500,6 +2540,17 @@ vorheriger %2</translation>
     <message>
         <source>Not revealed: %1</source>
         <translation>Nicht aufgedeckt: %1</translation>
+    </message>
+</context>
+<context>
+    <name>DlqScanner</name>
+    <message>
+        <source>the delivery policy is still being read: its masking applies to the filter</source>
+        <translation>die Zustellrichtlinie wird noch gelesen: ihre Maskierung gilt auch für den Filter</translation>
+    </message>
+    <message>
+        <source>no field filter</source>
+        <translation>kein Feldfilter</translation>
     </message>
 </context>
 <context>
