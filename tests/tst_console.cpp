@@ -3,6 +3,7 @@
 #include "models/grouplagmodel.h"
 #include "services/demo/mockkafkacluster.h"
 #include "services/demo/temppostgres.h"
+#include "services/inbox/inboxmapping.h"
 #include "support/testsupport.h"
 #include "views/mainwindow.h"
 
@@ -19,11 +20,7 @@ class TestConsole final : public QObject {
 
     static QString statusText(MainWindow *window)
     {
-        QStringList texts;
-        const auto labels = window->statusBar()->findChildren<QLabel *>();
-        for (const auto *label : labels)
-            texts << label->text();
-        return texts.join(u" | "_s);
+        return window->kafkaStatus() + u" | "_s + window->databaseStatus();
     }
 
 private Q_SLOTS:
@@ -77,6 +74,45 @@ private Q_SLOTS:
         };
         QTRY_VERIFY_WITH_TIMEOUT(groups().contains(u"search-indexer"_s) && groups().contains(u"notification-sender"_s), 20000);
         QVERIFY(groups().contains(u"from-profile"_s));
+    }
+
+    // A 2,000-character database error (an unresolvable host name libpq quotes whole) reaches every view
+    // that reads the database; text is elided or wrapped to the window, never the window widened to the
+    // text, and the full text stays reachable.
+    void longDatabaseErrorLeavesTheWindowWidth()
+    {
+        ConnectionProfile profile;
+        profile.cluster = {{u"bootstrap.servers"_s, u"127.0.0.1:1"_s}};
+        const QString host = QString(2000, u'h') + u".invalid"_s;
+        profile.databaseConninfo = u"host="_s + host + u" connect_timeout=2"_s;
+        profile.inboxMappings = InboxMapping::presets();
+        Console console(profile);
+        MainWindow *window = console.window();
+        window->show();
+        window->resize(1400, 880); // the screenshots' size
+        QVERIFY(QTest::qWaitForWindowExposed(window));
+        QTRY_COMPARE(window->width(), 1400);
+        QTRY_VERIFY_WITH_TIMEOUT(window->databaseStatus().contains(u"unavailable"_s), 20000);
+        QVERIFY(window->databaseStatus().contains(QString(200, u'h')));
+        // Every view that reads the database has had its answer by now.
+        QTest::qWait(3000);
+        QString wide;
+        for (QWidget *w : window->findChildren<QWidget *>()) {
+            if (w->isVisibleTo(window) && w->minimumSizeHint().width() > 1400)
+                wide += QString::fromLatin1(w->metaObject()->className()) + u' ' + w->objectName() + u"; "_s;
+        }
+        QVERIFY2(window->minimumSizeHint().width() <= 1400,
+                 qPrintable(QString::number(window->minimumSizeHint().width()) + u": "_s + wide));
+        QCOMPARE(window->width(), 1400);
+        const auto tooltipHoldsAll = [window] {
+            for (const QLabel *label : window->statusBar()->findChildren<QLabel *>()) {
+                if (label->toolTip() == window->databaseStatus())
+                    return true;
+            }
+            return false;
+        };
+        window->repaint();
+        QTRY_VERIFY(tooltipHoldsAll());
     }
 
     void databaseDownThenBackIsShown()

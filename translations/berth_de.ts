@@ -2,6 +2,65 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
+    <name>ActionConfirmation</name>
+    <message numerus="yes">
+        <source>%1: %n item(s).</source>
+        <translation>
+            <numerusform>%1: %n Eintrag.</numerusform>
+            <numerusform>%1: %n Einträge.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Keys that repeat: %1</source>
+        <translation>Wiederholte Schlüssel: %1</translation>
+    </message>
+    <message>
+        <source>This cannot be undone. Continue?</source>
+        <translation>Das lässt sich nicht rückgängig machen. Fortfahren?</translation>
+    </message>
+</context>
+<context>
+    <name>ActionSummary</name>
+    <message>
+        <source>Execute request %1</source>
+        <translation>Antrag %1 ausführen</translation>
+    </message>
+    <message>
+        <source>%1 request %2 by %3: %4</source>
+        <translation>%1-Antrag %2 von %3: %4</translation>
+    </message>
+    <message>
+        <source>each record&apos;s original topic</source>
+        <translation>das ursprüngliche Topic jedes Datensatzes</translation>
+    </message>
+    <message>
+        <source>Produces to %1</source>
+        <translation>Schreibt nach %1</translation>
+    </message>
+    <message>
+        <source>Changes inbox rows</source>
+        <translation>Ändert Inbox-Zeilen</translation>
+    </message>
+    <message>
+        <source>Changes inbox rows of %1</source>
+        <translation>Ändert Inbox-Zeilen von %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n selected copy(ies) of records already in the request were filed once.</source>
+        <translation>
+            <numerusform>%n ausgewählte Kopie eines Datensatzes, der schon im Antrag ist, wurde einmal aufgenommen.</numerusform>
+            <numerusform>%n ausgewählte Kopien von Datensätzen, die schon im Antrag sind, wurden einmal aufgenommen.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n item(s) are different records sharing an idempotency key: all are sent, the consumer&apos;s inbox decides which take effect.</source>
+        <translation>
+            <numerusform>%n Eintrag ist ein anderer Datensatz mit demselben Idempotenzschlüssel: alle werden gesendet, die Inbox des Consumers entscheidet, welche wirken.</numerusform>
+            <numerusform>%n Einträge sind verschiedene Datensätze mit demselben Idempotenzschlüssel: alle werden gesendet, die Inbox des Consumers entscheidet, welche wirken.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>AlertModel</name>
     <message>
         <source>active, acknowledged</source>
@@ -432,6 +491,34 @@
     <message>
         <source>Ticket</source>
         <translation>Ticket</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n copy(ies) merged</source>
+        <translation>
+            <numerusform>%n Kopie zusammengeführt</numerusform>
+            <numerusform>%n Kopien zusammengeführt</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n item(s) share an idempotency key</source>
+        <translation>
+            <numerusform>%n Eintrag teilt einen Idempotenzschlüssel</numerusform>
+            <numerusform>%n Einträge teilen einen Idempotenzschlüssel</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Copies merged: %n selected record(s) repeated an original record already in the request (same original coordinates and payload SHA-256) and were filed once</source>
+        <translation>
+            <numerusform>Kopien zusammengeführt: %n ausgewählter Datensatz wiederholte einen Originaldatensatz, der schon im Antrag ist (gleiche Originalkoordinaten und Payload-SHA-256), und wurde einmal aufgenommen</numerusform>
+            <numerusform>Kopien zusammengeführt: %n ausgewählte Datensätze wiederholten einen Originaldatensatz, der schon im Antrag ist (gleiche Originalkoordinaten und Payload-SHA-256), und wurden einmal aufgenommen</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Shared idempotency keys: %n item(s) are different records with a key another item has: %1</source>
+        <translation>
+            <numerusform>Geteilte Idempotenzschlüssel: %n Eintrag ist ein anderer Datensatz mit dem Schlüssel eines anderen Eintrags: %1</numerusform>
+            <numerusform>Geteilte Idempotenzschlüssel: %n Einträge sind verschiedene Datensätze mit dem Schlüssel eines anderen Eintrags: %1</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -3118,6 +3205,23 @@ sasl.password=…</translation>
         <translation>%1
 
 %2</translation>
+    </message>
+</context>
+<context>
+    <name>RefreshClock</name>
+    <message numerus="yes">
+        <source>not read yet, follows the source every %n s</source>
+        <translation>
+            <numerusform>noch nicht gelesen, folgt der Quelle alle %n s</numerusform>
+            <numerusform>noch nicht gelesen, folgt der Quelle alle %n s</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>read %1, follows the source every %n s</source>
+        <translation>
+            <numerusform>gelesen %1, folgt der Quelle alle %n s</numerusform>
+            <numerusform>gelesen %1, folgt der Quelle alle %n s</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,8 @@
 #include "mainwindow.h"
 
 #include "models/connectionsmodel.h"
+#include "views/elidedlabel.h"
+#include "views/wrappinglabel.h"
 #include "views/shortcutsdialog.h"
 
 #include <QAction>
@@ -12,6 +14,7 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -32,9 +35,9 @@ MainWindow::MainWindow(ConnectionsModel *connections, QWidget *parent)
     , m_connectionsDock(new QDockWidget(tr("Connections"), this))
     , m_tabs(new QTabWidget)
     , m_viewMenu(nullptr)
-    , m_banner(new QLabel)
-    , m_kafkaStatus(new QLabel)
-    , m_databaseStatus(new QLabel)
+    , m_banner(new WrappingLabel)
+    , m_kafkaStatus(new ElidedLabel)
+    , m_databaseStatus(new ElidedLabel)
 {
     initResources();
     setWindowTitle(tr("Berth — delivery correctness console"));
@@ -68,8 +71,6 @@ MainWindow::MainWindow(ConnectionsModel *connections, QWidget *parent)
     layout->addWidget(m_tabs, 1);
     setCentralWidget(central);
 
-    m_kafkaStatus->setTextFormat(Qt::PlainText);
-    m_databaseStatus->setTextFormat(Qt::PlainText);
     statusBar()->addWidget(m_kafkaStatus, 1);
     statusBar()->addPermanentWidget(m_databaseStatus);
 
@@ -141,6 +142,12 @@ void MainWindow::showEvent(QShowEvent *event)
         settings.beginGroup(m_layoutGroup);
         restoreGeometry(settings.value(u"geometry"_s).toByteArray());
         restoreState(settings.value(u"state"_s).toByteArray());
+        // A layout saved while something had widened the window comes back no larger than the screen.
+        if (const QScreen *screen = this->screen()) {
+            const QSize available = screen->availableGeometry().size();
+            if (width() > available.width() || height() > available.height())
+                resize(std::min(width(), available.width()), std::min(height(), available.height()));
+        }
         m_tabs->setCurrentIndex(settings.value(u"tab"_s, 0).toInt());
     }
     QMainWindow::showEvent(event);
@@ -185,6 +192,16 @@ QString MainWindow::bannerText() const
 void MainWindow::setKafkaStatus(const QString &text)
 {
     m_kafkaStatus->setText(text);
+}
+
+QString MainWindow::kafkaStatus() const
+{
+    return m_kafkaStatus->text();
+}
+
+QString MainWindow::databaseStatus() const
+{
+    return m_databaseStatus->text();
 }
 
 void MainWindow::setDatabaseStatus(const QString &text)
