@@ -6,9 +6,11 @@
 #include "services/inbox/inboxmapping.h"
 #include "support/testsupport.h"
 #include "views/mainwindow.h"
+#include "views/shortcutsdialog.h"
 
 #include <QLabel>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTest>
 
 using namespace Qt::StringLiterals;
@@ -113,6 +115,41 @@ private Q_SLOTS:
         };
         window->repaint();
         QTRY_VERIFY(tooltipHoldsAll());
+    }
+
+    // F1 lists each key once, buttons' keys too (Ctrl+K acknowledges alerts); Ctrl+PgDn / Ctrl+PgUp cycle
+    // through every view, also those past Alt+9.
+    void shortcutsAreListedOnceAndViewsCycle()
+    {
+        ConnectionProfile profile;
+        profile.cluster = {{u"bootstrap.servers"_s, u"127.0.0.1:1"_s}};
+        Console console(profile);
+        MainWindow *window = console.window();
+        window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(window));
+        QStringList keys;
+        for (const ShortcutsDialog::Entry &e : ShortcutsDialog::collect(window))
+            keys += e.keys.split(u", "_s);
+        QStringList repeated;
+        for (const QString &k : std::as_const(keys)) {
+            if (keys.count(k) > 1 && !repeated.contains(k))
+                repeated << k;
+        }
+        QVERIFY2(repeated.isEmpty(), qPrintable(repeated.join(u' ')));
+        const auto native = [](QKeyCombination k) { return QKeySequence(k).toString(QKeySequence::NativeText); };
+        QVERIFY(keys.contains(native(Qt::CTRL | Qt::Key_K)));
+        QVERIFY(keys.contains(native(Qt::CTRL | Qt::Key_R)));
+        QVERIFY(keys.contains(native(Qt::CTRL | Qt::Key_PageDown)));
+
+        auto *tabs = window->findChild<QTabWidget *>();
+        QVERIFY(tabs && tabs->count() > 9);
+        tabs->setCurrentIndex(0);
+        for (int i = 1; i <= tabs->count(); ++i) {
+            QTest::keyClick(window, Qt::Key_PageDown, Qt::ControlModifier);
+            QCOMPARE(tabs->currentIndex(), i % tabs->count());
+        }
+        QTest::keyClick(window, Qt::Key_PageUp, Qt::ControlModifier);
+        QCOMPARE(tabs->currentIndex(), tabs->count() - 1);
     }
 
     void databaseDownThenBackIsShown()

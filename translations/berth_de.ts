@@ -2996,6 +2996,14 @@ A console for delivery correctness on Kafka: lag, dead letters, and audited, fou
         <translation>Berth %1
 Eine Konsole für Zustellkorrektheit auf Kafka: Lag, Dead Letters und auditierte Fehlerbehebung nach dem Vier-Augen-Prinzip.</translation>
     </message>
+    <message>
+        <source>&amp;Next view</source>
+        <translation>&amp;Nächste Ansicht</translation>
+    </message>
+    <message>
+        <source>&amp;Previous view</source>
+        <translation>&amp;Vorige Ansicht</translation>
+    </message>
 </context>
 <context>
     <name>ProfileDialog</name>

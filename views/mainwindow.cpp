@@ -120,6 +120,17 @@ void MainWindow::createActions()
     view->addAction(m_connectionsDock->toggleViewAction());
     m_panelMenu = view;
     view->addSeparator();
+    // Alt+1…9 reach the first nine views; these cycle through all of them, however many there are.
+    auto *next = view->addAction(tr("&Next view"), this, [this] {
+        m_tabs->setCurrentIndex((m_tabs->currentIndex() + 1) % std::max(1, m_tabs->count()));
+    });
+    next->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_PageDown));
+    auto *previous = view->addAction(tr("&Previous view"), this, [this] {
+        const int count = std::max(1, m_tabs->count());
+        m_tabs->setCurrentIndex((m_tabs->currentIndex() + count - 1) % count);
+    });
+    previous->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_PageUp));
+    view->addSeparator();
     m_viewMenu = view;
 
     auto *help = menuBar()->addMenu(tr("&Help"));
