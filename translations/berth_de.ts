@@ -2767,6 +2767,14 @@ Beispiel: %5</translation>
         <source>Consuming; lag %1 is not growing.</source>
         <translation>Konsumiert; Lag %1 wächst nicht.</translation>
     </message>
+    <message>
+        <source>%1 messages, %2 s behind: within the lag SLO of %3 s.</source>
+        <translation>%1 Nachrichten, %2 s zurück: innerhalb des Lag-SLO von %3 s.</translation>
+    </message>
+    <message>
+        <source>%1 messages, %2 s behind: within the lag SLO of %3 s (default).</source>
+        <translation>%1 Nachrichten, %2 s zurück: innerhalb des Lag-SLO von %3 s (Vorgabe).</translation>
+    </message>
 </context>
 <context>
     <name>LagTableModel</name>
