@@ -338,6 +338,9 @@ void Console::wireInboxBoard()
                 m_inboxRowsQuery->fetch(mapping, states, text);
             });
     connect(m_inboxRowsQuery, &InboxRowsQuery::pageReady, m_inboxRowsModel, &InboxRowsModel::setPage);
+    // F5 reads every live source now, not only the lag (ARCHITECTURE.md, Views: live views).
+    connect(m_window.get(), &MainWindow::refreshRequested, m_inboxRowsView, &InboxRowsView::requestRefresh);
+    connect(m_window.get(), &MainWindow::refreshRequested, m_monitor, &MonitorService::refreshAllInboxes);
     // The monitor reads every mapped table on its own clock (alerts per mapping); the view shows the
     // selected one's latest board.
     connect(m_inboxView, &InboxBoardView::refreshRequested, m_monitor, &MonitorService::refreshInbox);

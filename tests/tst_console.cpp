@@ -6,12 +6,15 @@
 #include "services/inbox/pgsession.h"
 #include "services/monitor/alertengine.h"
 #include "services/monitor/alertrules.h"
+#include "services/inbox/inboxmapping.h"
 #include "support/testsupport.h"
 #include "views/inboxboardview.h"
 #include "views/mainwindow.h"
+#include "views/shortcutsdialog.h"
 
 #include <QLabel>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTest>
 
 using namespace Qt::StringLiterals;
@@ -23,11 +26,7 @@ class TestConsole final : public QObject {
 
     static QString statusText(MainWindow *window)
     {
-        QStringList texts;
-        const auto labels = window->statusBar()->findChildren<QLabel *>();
-        for (const auto *label : labels)
-            texts << label->text();
-        return texts.join(u" | "_s);
+        return window->kafkaStatus() + u" | "_s + window->databaseStatus();
     }
 
 private Q_SLOTS:
@@ -81,6 +80,80 @@ private Q_SLOTS:
         };
         QTRY_VERIFY_WITH_TIMEOUT(groups().contains(u"search-indexer"_s) && groups().contains(u"notification-sender"_s), 20000);
         QVERIFY(groups().contains(u"from-profile"_s));
+    }
+
+    // A 2,000-character database error (an unresolvable host name libpq quotes whole) reaches every view
+    // that reads the database; text is elided or wrapped to the window, never the window widened to the
+    // text, and the full text stays reachable.
+    void longDatabaseErrorLeavesTheWindowWidth()
+    {
+        ConnectionProfile profile;
+        profile.cluster = {{u"bootstrap.servers"_s, u"127.0.0.1:1"_s}};
+        const QString host = QString(2000, u'h') + u".invalid"_s;
+        profile.databaseConninfo = u"host="_s + host + u" connect_timeout=2"_s;
+        profile.inboxMappings = InboxMapping::presets();
+        Console console(profile);
+        MainWindow *window = console.window();
+        window->show();
+        window->resize(1400, 880); // the screenshots' size
+        QVERIFY(QTest::qWaitForWindowExposed(window));
+        QTRY_COMPARE(window->width(), 1400);
+        QTRY_VERIFY_WITH_TIMEOUT(window->databaseStatus().contains(u"unavailable"_s), 20000);
+        QVERIFY(window->databaseStatus().contains(QString(200, u'h')));
+        // Every view that reads the database has had its answer by now.
+        QTest::qWait(3000);
+        QString wide;
+        for (QWidget *w : window->findChildren<QWidget *>()) {
+            if (w->isVisibleTo(window) && w->minimumSizeHint().width() > 1400)
+                wide += QString::fromLatin1(w->metaObject()->className()) + u' ' + w->objectName() + u"; "_s;
+        }
+        QVERIFY2(window->minimumSizeHint().width() <= 1400,
+                 qPrintable(QString::number(window->minimumSizeHint().width()) + u": "_s + wide));
+        QCOMPARE(window->width(), 1400);
+        const auto tooltipHoldsAll = [window] {
+            for (const QLabel *label : window->statusBar()->findChildren<QLabel *>()) {
+                if (label->toolTip() == window->databaseStatus())
+                    return true;
+            }
+            return false;
+        };
+        window->repaint();
+        QTRY_VERIFY(tooltipHoldsAll());
+    }
+
+    // F1 lists each key once, buttons' keys too (Ctrl+K acknowledges alerts); Ctrl+PgDn / Ctrl+PgUp cycle
+    // through every view, also those past Alt+9.
+    void shortcutsAreListedOnceAndViewsCycle()
+    {
+        ConnectionProfile profile;
+        profile.cluster = {{u"bootstrap.servers"_s, u"127.0.0.1:1"_s}};
+        Console console(profile);
+        MainWindow *window = console.window();
+        window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(window));
+        QStringList keys;
+        for (const ShortcutsDialog::Entry &e : ShortcutsDialog::collect(window))
+            keys += e.keys.split(u", "_s);
+        QStringList repeated;
+        for (const QString &k : std::as_const(keys)) {
+            if (keys.count(k) > 1 && !repeated.contains(k))
+                repeated << k;
+        }
+        QVERIFY2(repeated.isEmpty(), qPrintable(repeated.join(u' ')));
+        const auto native = [](QKeyCombination k) { return QKeySequence(k).toString(QKeySequence::NativeText); };
+        QVERIFY(keys.contains(native(Qt::CTRL | Qt::Key_K)));
+        QVERIFY(keys.contains(native(Qt::CTRL | Qt::Key_R)));
+        QVERIFY(keys.contains(native(Qt::CTRL | Qt::Key_PageDown)));
+
+        auto *tabs = window->findChild<QTabWidget *>();
+        QVERIFY(tabs && tabs->count() > 9);
+        tabs->setCurrentIndex(0);
+        for (int i = 1; i <= tabs->count(); ++i) {
+            QTest::keyClick(window, Qt::Key_PageDown, Qt::ControlModifier);
+            QCOMPARE(tabs->currentIndex(), i % tabs->count());
+        }
+        QTest::keyClick(window, Qt::Key_PageUp, Qt::ControlModifier);
+        QCOMPARE(tabs->currentIndex(), tabs->count() - 1);
     }
 
     void databaseDownThenBackIsShown()

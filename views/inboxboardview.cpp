@@ -1,4 +1,5 @@
 #include "inboxboardview.h"
+#include "wrappinglabel.h"
 
 #include "models/inboxboardmodel.h"
 
@@ -25,11 +26,7 @@ using namespace Qt::StringLiterals;
 namespace {
 QLabel *plainLabel(QWidget *parent)
 {
-    auto *label = new QLabel(parent);
-    label->setTextFormat(Qt::PlainText); // database text is data, never markup
-    label->setWordWrap(true);
-    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    return label;
+    return new WrappingLabel(parent); // database text is data, never markup: plain text
 }
 
 QLabel *sectionTitle(const QString &text, QWidget *parent)

@@ -1,5 +1,7 @@
 #include "replayexecutionpanel.h"
 
+#include "actionconfirmation.h"
+#include "models/actionsummary.h"
 #include "models/approvalqueuemodel.h"
 #include "models/dlqbrowsermodel.h"
 #include "remediationwidgets.h"
@@ -119,7 +121,7 @@ ReplayExecutionPanel::ReplayExecutionPanel(QWidget *parent)
     layout->addWidget(m_outcomes);
 
     connect(refresh, &QPushButton::clicked, this, &ReplayExecutionPanel::refreshRequested);
-    connect(m_execute, &QPushButton::clicked, this, &ReplayExecutionPanel::execute);
+    connect(m_execute, &QPushButton::clicked, this, &ReplayExecutionPanel::confirmExecution);
     connect(m_pause, &QPushButton::clicked, this, [this] {
         m_paused = true;
         m_progressText->setText(tr("Pausing after the record in flight…"));
@@ -144,7 +146,7 @@ ReplayExecutionPanel::ReplayExecutionPanel(QWidget *parent)
         if (!path.isEmpty())
             exportRunbook(path);
     });
-    connect(m_table, &QTableWidget::currentCellChanged, this, [this] { updateButtons(); });
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] { updateButtons(); });
     updateButtons();
 }
 
@@ -155,6 +157,7 @@ void ReplayExecutionPanel::setListing(const QList<RemediationRequest> &requests,
     m_requests = requests;
     m_identity = identity;
     const QSignalBlocker blocker(m_table);
+    m_table->clearSelection(); // chosen again below by id, never left on a row another request now fills
     m_table->setRowCount(int(requests.size()));
     for (int row = 0; row < requests.size(); ++row) {
         const RemediationRequest &r = requests.at(row);
@@ -193,7 +196,9 @@ void ReplayExecutionPanel::selectRequest(qint64 requestId)
 
 const RemediationRequest *ReplayExecutionPanel::current() const
 {
-    const int row = m_table->currentRow();
+    // A selected row, not the focus frame a table draws on its current cell without selecting it.
+    const QModelIndexList rows = m_table->selectionModel()->selectedRows();
+    const int row = rows.isEmpty() ? -1 : rows.first().row();
     return row >= 0 && row < m_requests.size() ? &m_requests.at(row) : nullptr;
 }
 
@@ -225,6 +230,18 @@ void ReplayExecutionPanel::updateButtons()
     m_resume->setEnabled(m_runningId != 0 && m_paused);
     m_cancel->setEnabled(m_runningId != 0);
     m_runbook->setEnabled(r != nullptr);
+}
+
+void ReplayExecutionPanel::confirmExecution()
+{
+    const RemediationRequest *r = current();
+    if (!r || m_runningId != 0)
+        return;
+    const qint64 id = r->id;
+    ActionConfirmation::ask(this, ActionSummary::forRequest(*r), [this, id] {
+        if (currentRequestId() == id) // the selection moved while the question was open: ask again
+            execute();
+    });
 }
 
 void ReplayExecutionPanel::execute()

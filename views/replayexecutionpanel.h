@@ -15,7 +15,7 @@ class QTableWidget;
 
 // Executing approved requests: the desk's recent requests, Execute with an optional canary, progress with
 // rate and ETA, pause / resume / cancel, the items that did not make it, and how the run ended. The Execute
-// button follows the request's status, but the database decides whether a run may start and its refusal
+// button needs a selected request and asks before it runs (ActionConfirmation); it follows the request's status, but the database decides whether a run may start and its refusal
 // is shown word for word. The panel only asks; the desk runs the job.
 class ReplayExecutionPanel final : public QWidget {
     Q_OBJECT
@@ -27,7 +27,10 @@ public:
     void selectRequest(qint64 requestId);
     qint64 currentRequestId() const; // 0: none
 
-    // What Execute does. Not gated here on purpose: the database is the authority.
+    // What the Execute button does: names the request, its destination, its count and its repeating keys
+    // in an ActionConfirmation, and executes only once the operator confirms.
+    void confirmExecution();
+    // Runs the selected request. Not gated on its status here on purpose: the database is the authority.
     void execute();
     void exportRunbook(const QString &path);
     void setProgress(const ReplayProgress &progress);
