@@ -266,9 +266,9 @@ void RemediationDesk::verifyPass(qint64 requestId, qint64 deadlineMs)
 {
     const bool final = QDateTime::currentMSecsSinceEpoch() >= deadlineMs;
     m_verifications.start(
-        [setup = setup(), requestId, final](const JobControl &) {
+        [setup = setup(), requestId, final](const JobControl &control) {
             // A short wait per pass: the panel shows each item's outcome as it becomes known.
-            return RemediationTasks::verify(setup, requestId, 2000, final);
+            return RemediationTasks::verify(setup, requestId, 2000, final, control);
         },
         [this, requestId, deadlineMs, final](const ReplayVerification &v) {
             const bool done = final || !v.error.isEmpty() || v.result != VerificationResult::Unverified;

@@ -117,7 +117,8 @@ RunbookWritten writeRunbook(const QString &auditConninfo, qint64 requestId, cons
         out.error = file.errorString();
     return out;
 }
-ReplayVerification verify(const RemediationSetup &setup, qint64 requestId, int timeoutMs, bool final)
+ReplayVerification verify(const RemediationSetup &setup, qint64 requestId, int timeoutMs, bool final,
+                          const JobControl &control)
 {
     PgSession audit;
     ReplayVerification out;
@@ -128,6 +129,7 @@ ReplayVerification verify(const RemediationSetup &setup, qint64 requestId, int t
     options.timeoutMs = timeoutMs;
     options.inboxMappings = setup.inboxMappings;
     options.recordUnverified = final;
+    options.cancelled = [control] { return control.isCancelled(); };
     if (!setup.policyPath.isEmpty())
         options.policy = loadPolicyFile(setup.policyPath).policy;
     PgSession inbox;

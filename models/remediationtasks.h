@@ -59,7 +59,8 @@ PayloadRead readPayload(const KafkaProperties &cluster, const DlqSelection &reco
 ExecutionListing listForExecution(const QString &auditConninfo, int limit = 100);
 // One verification of an executed replay (ReplayVerifier), waiting at most timeoutMs for outcomes; the
 // policy from the file, the inbox through the mappings. final: an unverified result is written too.
-ReplayVerification verify(const RemediationSetup &setup, qint64 requestId, int timeoutMs, bool final);
+ReplayVerification verify(const RemediationSetup &setup, qint64 requestId, int timeoutMs, bool final,
+                          const JobControl &control);
 // The request as a markdown runbook (the same text as `berth replay runbook`), written to path.
 RunbookWritten writeRunbook(const QString &auditConninfo, qint64 requestId, const QString &bootstrap,
                             const QString &path);

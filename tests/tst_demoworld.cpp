@@ -274,7 +274,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(countByStatus(sql).value(u"release"_s) >= 1, 100'000);
         const QMap<QString, qint64> counts = countByStatus(sql);
         QVERIFY(counts.value(u"verified"_s) >= 1);
-        QCOMPARE(counts.value(u"released"_s), 1);
+        QVERIFY(counts.value(u"released"_s) >= 1); // the first dead letters may be parked rows too
     }
 
     void operatorRolesCanLogIn()

@@ -429,14 +429,16 @@ ReplayVerification ReplayVerifier::verify(qint64 requestId, const VerifyOptions 
     QElapsedTimer waited;
     waited.start();
     QHash<int, QString> returned; // item no -> where it came back
+    const auto cancelled = [&] { return options.cancelled && options.cancelled(); };
+    bool stopped = false;
     for (int pass = 0;; ++pass) {
         QStringList passNotes;
         // Returns to the DLQ, read on from where the last pass stopped.
         QList<TopicRangeReader::Range> ranges;
-        for (auto it = dlqNext.begin(); it != dlqNext.end(); ++it) {
+        for (auto it = dlqNext.begin(); it != dlqNext.end() && !cancelled(); ++it) {
             qint64 low = 0;
             qint64 high = 0;
-            if (!reader->watermarks(it.key().topic, it.key().partition, &low, &high, 10'000, &error)) {
+            if (!reader->watermarks(it.key().topic, it.key().partition, &low, &high, 5000, &error)) {
                 passNotes << error;
                 error.clear();
                 continue;
@@ -476,7 +478,7 @@ ReplayVerification ReplayVerifier::verify(qint64 requestId, const VerifyOptions 
 
         // The group's committed offsets on the destination partitions.
         PartitionOffsets committed;
-        if (!open.isEmpty()) {
+        if (!open.isEmpty() && !cancelled()) {
             const QList<GroupOffsets> groups =
                 inspector->committedOffsetsViaGroupHandles({v.consumer}, partitions, 10'000);
             if (!groups.isEmpty()) {
@@ -553,14 +555,16 @@ ReplayVerification ReplayVerifier::verify(qint64 requestId, const VerifyOptions 
                    : v.failures() > 0 ? VerificationResult::VerifiedWithFailures
                                       : VerificationResult::Verified;
         v.elapsedMs = clock.elapsed();
-        const bool goOn = !onPass || onPass(v);
+        stopped = cancelled();
+        const bool goOn = !stopped && (!onPass || onPass(v));
         if (open.isEmpty() || !goOn || waited.elapsed() >= options.timeoutMs)
             break;
         std::this_thread::sleep_for(std::chrono::milliseconds(
             std::clamp<qint64>(options.timeoutMs - waited.elapsed(), 0, options.pollMs)));
     }
 
-    if (options.recordEvent && (options.recordUnverified || v.result != VerificationResult::Unverified)) {
+    if (!stopped && options.recordEvent
+        && (options.recordUnverified || v.result != VerificationResult::Unverified)) {
         v.eventSeq = store.appendEvent(u"replay.verified"_s, requestId, v.eventDetails(), &error);
         if (v.eventSeq == 0)
             v.notes << u"the verification could not be written to the audit log: "_s + error;

@@ -85,6 +85,8 @@ struct VerifyOptions {
     int dlqLookBackMs = 300'000; // DLQ records are read from this long before the run started
     bool recordEvent = true;     // write `replay.verified` into the audit chain
     bool recordUnverified = true; // false: an unverified result is not written (a desk's interim pass)
+    std::function<bool()> cancelled; // checked before each network step: a cancelled run ends unverified,
+                                     // without an event
 };
 
 // Follows each delivered item of an executed replay request to its outcome at the request's target
