@@ -520,6 +520,38 @@
             <numerusform>Geteilte Idempotenzschlüssel: %n Einträge sind verschiedene Datensätze mit dem Schlüssel eines anderen Eintrags: %1</numerusform>
         </translation>
     </message>
+    <message>
+        <source>pending</source>
+        <translation>wartend</translation>
+    </message>
+    <message>
+        <source>approved</source>
+        <translation>genehmigt</translation>
+    </message>
+    <message>
+        <source>rejected</source>
+        <translation>abgelehnt</translation>
+    </message>
+    <message>
+        <source>expired</source>
+        <translation>abgelaufen</translation>
+    </message>
+    <message>
+        <source>executing</source>
+        <translation>läuft</translation>
+    </message>
+    <message>
+        <source>completed</source>
+        <translation>abgeschlossen</translation>
+    </message>
+    <message>
+        <source>partially failed</source>
+        <translation>teilweise fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>abgebrochen</translation>
+    </message>
 </context>
 <context>
     <name>ApprovalQueueView</name>
@@ -733,6 +765,10 @@
         <source>The database refused to reject request %1: %2</source>
         <translation>Die Datenbank hat die Ablehnung von Antrag %1 verweigert: %2</translation>
     </message>
+    <message>
+        <source>The audit database cannot be read, so the queue is unknown: %1</source>
+        <translation>Die Audit-Datenbank ist nicht lesbar, die Warteschlange ist daher unbekannt: %1</translation>
+    </message>
 </context>
 <context>
     <name>AuditTrailModel</name>
@@ -747,14 +783,6 @@
     <message>
         <source>No audit events match the filter.</source>
         <translation>Keine Audit-Ereignisse passen zum Filter.</translation>
-    </message>
-    <message>
-        <source>%1 event(s) shown, oldest first; more match: load more or narrow the filter.</source>
-        <translation>%1 Ereignis(se) angezeigt, älteste zuerst; weitere passen: mehr laden oder Filter eingrenzen.</translation>
-    </message>
-    <message>
-        <source>%1 event(s), oldest first.</source>
-        <translation>%1 Ereignis(se), älteste zuerst.</translation>
     </message>
     <message>
         <source>hash %1
@@ -785,6 +813,14 @@ vorheriger %2</translation>
     <message>
         <source>Details</source>
         <translation>Details</translation>
+    </message>
+    <message>
+        <source>%1 event(s) shown; more match: load more or narrow the filter.</source>
+        <translation>%1 Ereignis(se) angezeigt; weitere passen: mehr laden oder den Filter enger fassen.</translation>
+    </message>
+    <message>
+        <source>%1 event(s).</source>
+        <translation>%1 Ereignis(se).</translation>
     </message>
 </context>
 <context>
@@ -919,6 +955,14 @@ vorheriger %2</translation>
     <message>
         <source>prev hash %1</source>
         <translation>vorh. Hash %1</translation>
+    </message>
+    <message>
+        <source>Newest first.</source>
+        <translation>Neueste zuerst.</translation>
+    </message>
+    <message>
+        <source>Oldest first.</source>
+        <translation>Älteste zuerst.</translation>
     </message>
 </context>
 <context>

@@ -99,7 +99,10 @@ ProfileDialog::ProfileDialog(ProfileStore *store, SecretStore *secrets, QWidget 
     form->addRow(tr("&Inbox database:"), m_database);
     form->addRow(tr("Database pass&word:"), m_databasePassword);
     form->addRow(QString(), m_sslMode);
-    form->addRow(tr("Delivery p&olicy:"), policyRow);
+    // A label of its own: a row given as a layout gets no buddy, and its ampersand would show.
+    auto *policyLabel = new QLabel(tr("Delivery p&olicy:"), this);
+    policyLabel->setBuddy(m_policy);
+    form->addRow(policyLabel, policyRow);
     form->addRow(tr("Sample &every:"), m_interval);
 
     m_result->setTextFormat(Qt::PlainText);

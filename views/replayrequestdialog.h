@@ -50,6 +50,7 @@ public:
     QPushButton *dryRunButton() const { return m_dryRun; }
     QPushButton *submitButton() const { return m_submit; }
     QLabel *statusLabel() const { return m_status; }
+    QComboBox *reasonCodeBox() const { return m_reasonCode; }
     QLineEdit *reasonEdit() const { return m_reason; }
     QLineEdit *ticketEdit() const { return m_ticket; }
     QComboBox *destinationBox() const { return m_destination; }
@@ -84,6 +85,7 @@ private:
     QComboBox *m_destination = nullptr;
     QDoubleSpinBox *m_rate = nullptr;
     QComboBox *m_reasonCode = nullptr;
+    bool m_reasonChosen = false; // the operator picked a reason code: proposals stop
     QLineEdit *m_reason = nullptr;
     QLineEdit *m_ticket = nullptr;
     QDateTimeEdit *m_expires = nullptr;
