@@ -11,6 +11,8 @@ int lag(const QStringList &arguments);
 int watch(const QStringList &arguments);
 // berth replay request|approve|reject|execute|status|runbook (app/replaycommand.cpp)
 int replay(const QStringList &arguments);
+// berth account: every record of a consumer's window accounted for (app/accountcommand.cpp)
+int account(const QStringList &arguments);
 // berth audit verify (app/auditcommand.cpp)
 int audit(const QStringList &arguments);
 }

@@ -2,8 +2,10 @@
 
 #include "services/policy/policyloader.h"
 #include "services/support/profilesecrets.h"
+#include "services/support/secretstore.h"
 #include "services/support/profilestore.h"
 
+#include <QEventLoop>
 #include <QSettings>
 
 using namespace Qt::StringLiterals;
@@ -68,6 +70,32 @@ ConnectionProfile read(const QCommandLineParser &parser, QStringList *secretIds)
     if (parser.isSet(u"policy"_s))
         profile.policyPath = parser.value(u"policy"_s);
     return profile;
+}
+
+bool readSecrets(ConnectionProfile *profile, const QStringList &secretIds, QString *error)
+{
+    if (secretIds.isEmpty())
+        return true;
+    SecretStore secrets;
+    SecretStore::Outcome outcome;
+    QEventLoop loop;
+    secrets.fetch(profile->name, secretIds, [&](const SecretStore::Outcome &o) {
+        outcome = o;
+        loop.quit();
+    });
+    loop.exec();
+    ProfileSecrets::apply(profile, outcome.secrets);
+    QStringList missing;
+    for (const QString &id : secretIds) {
+        if (!outcome.secrets.contains(id))
+            missing.append(id);
+    }
+    if (missing.isEmpty())
+        return true;
+    *error = u"the keychain gave no secret for %1 of profile %2: %3"_s.arg(
+        missing.join(u", "_s), profile->name,
+        outcome.ok ? u"no entry"_s : SecretStore::askEachTimeReason(outcome));
+    return false;
 }
 
 bool readPolicy(const ConnectionProfile &profile, DeliveryPolicy *policy, InboxMappingSet *mappings, QString *error)

@@ -5,6 +5,7 @@
 #include "services/dlq/dlqentryfields.h"
 #include "services/dlq/dlqpayloadreader.h"
 #include "services/dlq/dlqrecordformat.h"
+#include "services/payload/fieldfilter.h"
 #include "services/payload/schemacatalog.h"
 #include "services/payload/schemaregistryclient.h"
 #include "services/dlq/dlqscanrun.h"
@@ -149,13 +150,22 @@ int dlqScan(const QStringList &arguments)
     parser.addOption({u"schema"_s, u"A local schema file (.avsc, .proto, descriptor set) for a topic: FILE=TOPIC "
                                    u"or FILE#package.Message=TOPIC (repeatable)."_s,
                       u"file=topic"_s});
+    parser.addOption({u"filter"_s,
+                      u"Only dead letters whose decoded payload passes this field filter, e.g. "
+                      u"'$.customer.id == \"c-42\" and $.amount > 10' (paths $.a.b[0].c; == != < <= > >= "
+                      u"contains exists; and, or, parentheses)."_s,
+                      u"expr"_s});
     parser.process(args);
 
     QFile err;
     err.open(stderr, QIODevice::WriteOnly | QIODevice::Unbuffered);
     QFile out;
     out.open(stdout, QIODevice::WriteOnly);
-    const ConnectionProfile profile = ConnectionOptions::read(parser);
+    QStringList secretIds;
+    ConnectionProfile profile = ConnectionOptions::read(parser, &secretIds);
+    QString secretsError;
+    if (!ConnectionOptions::readSecrets(&profile, secretIds, &secretsError))
+        err.write("berth dlq scan: " + secretsError.toUtf8() + '\n');
     DlqScanRequest request;
     request.cluster = profile.cluster;
     request.topic = parser.value(u"topic"_s);
@@ -204,6 +214,22 @@ int dlqScan(const QStringList &arguments)
         return found;
     };
 
+    // The field filter (ARCHITECTURE.md, Contracts: field filters): on each payload as masking left it, and
+    // never by value on a field the policy masks.
+    FieldFilter filter;
+    if (parser.isSet(u"filter"_s)) {
+        filter = FieldFilter::parse(parser.value(u"filter"_s), &error);
+        if (!filter.isValid()) {
+            err.write("berth dlq scan: " + error.toUtf8() + '\n');
+            return 2;
+        }
+        if (const QString masked = filter.maskedComparison(policy.masking); !masked.isEmpty()) {
+            err.write("berth dlq scan: --filter: " + masked.toUtf8() + '\n');
+            return 2;
+        }
+    }
+    qint64 matched = 0;
+
     const bool json = parser.isSet(u"json"_s);
     // Payloads: read back by coordinates and decoded; schemas from the registry (its client on a thread of
     // its own with an event loop, as this thread blocks in the scan) and from local files.
@@ -216,7 +242,12 @@ int dlqScan(const QStringList &arguments)
     QThread registryThread;
     std::unique_ptr<SchemaRegistryClient> registryClient;
     std::unique_ptr<DlqPayloadReader> payloadReader;
-    if (payloads) {
+    // The scan masks entries as it reads them (their keys and reasons), finding masked payload fields
+    // through the same schemas.
+    const bool schemas = payloads || filter.isValid() || !policy.masking.isEmpty();
+    request.masking = policy.masking;
+    request.schemas = catalog;
+    if (schemas) {
         for (const QString &spec : profile.schemaFiles + parser.values(u"schema"_s)) {
             if (!catalog->mapFile(spec, &error)) {
                 err.write("berth dlq scan: " + error.toUtf8() + '\n');
@@ -228,6 +259,8 @@ int dlqScan(const QStringList &arguments)
             registryClient->moveToThread(&registryThread);
             registryThread.start();
         }
+    }
+    if (payloads || filter.isValid()) {
         // The policy read above (a policy with errors was refused there: masking that could not be read
         // must not let values through).
         payloadReader = DlqPayloadReader::create(request.cluster, request.topic, catalog, registry.timeoutMs * 3,
@@ -274,9 +307,15 @@ int dlqScan(const QStringList &arguments)
         }
         for (qsizetype i = 0; i < batch.entries.size(); ++i) {
             const DlqEntryFields &e = entries.at(i);
+            if (filter.isValid()) {
+                const auto it = values.constFind({e.partition, e.offset});
+                if (it == values.cend() || !filter.matches(it->decoded))
+                    continue;
+                ++matched;
+            }
             if (json) {
                 QJsonObject o = entryToJson(e, batch.groupIds[i]);
-                if (payloadReader) {
+                if (payloads) {
                     const auto it = values.constFind({e.partition, e.offset});
                     if (it != values.cend()) {
                         DlqRecordFormat::putPayload(o, it->decoded, it->value);
@@ -323,7 +362,7 @@ int dlqScan(const QStringList &arguments)
                                          : QDateTime::fromMSecsSinceEpoch(e.timestampMs, Qt::UTC)
                                                .toString(Qt::ISODateWithMs))
                     + u'\t' + e.exceptionClass + u'\t' + oneLine(shown.reason) + u'\t' + oneLine(shown.key);
-                if (payloadReader) {
+                if (payloads) {
                     const DlqPayloadReader::Payload p = values.value({e.partition, e.offset});
                     QJsonObject o;
                     DlqRecordFormat::putPayload(o, p.decoded, p.value);
@@ -367,6 +406,10 @@ int dlqScan(const QStringList &arguments)
                             {u"elapsedMs"_s, result.progress.elapsedMs},
                             {u"groups"_s, qint64(result.groups.size())},
                             {u"cancelled"_s, result.cancelled}};
+        if (filter.isValid()) {
+            summary.insert(u"filter"_s, filter.text());
+            summary.insert(u"matched"_s, matched);
+        }
         if (!result.error.isEmpty())
             summary.insert(u"error"_s, result.error);
         if (!result.notes.isEmpty())
@@ -381,6 +424,8 @@ int dlqScan(const QStringList &arguments)
                       + QByteArray::number(p.failures) + " times\n");
         out.write(QByteArray::number(result.progress.records) + " records in "
                   + QByteArray::number(result.progress.elapsedMs) + " ms\n");
+        if (filter.isValid())
+            out.write(QByteArray::number(matched) + " passed the filter " + filter.text().toUtf8() + '\n');
     }
     out.flush();
     if (!result.error.isEmpty()) {

@@ -30,6 +30,8 @@ const Subcommand subcommands[] = {
      "lag, DLQ, duplicate and inbox alerts without a window: JSON lines on stdout;\n"
      "           --metrics-address HOST:PORT serves Prometheus metrics at /metrics"},
     {"dlq", false, &Commands::dlqScan, "dlq scan --topic T [--from ...] --json: decoded dead letters and failure groups"},
+    {"account", false, &Commands::account,
+     "account --group G --topic T --from ... [--to ...] --json: every record of a window accounted for"},
     {"replay", false, &Commands::replay,
      "replay request|approve|reject|execute|status|runbook: audited, four-eyes remediation (--db, --bootstrap)"},
     {"audit", false, &Commands::audit, "audit verify --db CONNINFO: recompute the audit log's hash chain"},

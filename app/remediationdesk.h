@@ -43,6 +43,8 @@ public:
     void attachInboxRows(InboxRowsView *view);
     // The inbox mappings in force (policy and profile): dry runs, skips and deletes use these.
     void setInboxMappings(const InboxMappingSet &set) { m_inboxMappings = set; }
+    // The policy's masking rules: the approver's view of an original payload is masked like the DLQ view's.
+    void setMasking(const QList<MaskRule> &rules);
     // A non-modal request dialog for these records or inbox rows (deleted when closed).
     ReplayRequestDialog *openRequestDialog(const QList<DlqSelection> &records, QWidget *parent = nullptr);
     ReplayRequestDialog *openRequestDialog(const QList<QJsonObject> &inboxRows, QWidget *parent = nullptr);
@@ -80,6 +82,9 @@ private:
     ReplayJob *m_replay;
     JobTracker m_listings{this};
     JobTracker m_runbooks{this};
+    JobTracker m_verifications{this}; // after a replay: one pass at a time until decided or the deadline
+    void verifyPass(qint64 requestId, qint64 deadlineMs);
+    qint64 m_executingId = 0;  // the request the replay job runs
     bool m_autoSelect = false; // in a window: select the longest-waiting request once, for the reviewer
     JobTracker m_exports{this};
     JobTracker m_reveals{this}; // recording a reveal of masked values before it is shown

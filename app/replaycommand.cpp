@@ -9,6 +9,7 @@
 #include "services/remediation/intentjournal.h"
 #include "services/remediation/replayexecutor.h"
 #include "services/remediation/replayrunbook.h"
+#include "services/remediation/replayverifier.h"
 #include "services/remediation/requestbuilder.h"
 
 #include <QCommandLineParser>
@@ -96,6 +97,10 @@ int request(const QStringList &arguments)
     parser.addOption({u"reason"_s, u"Why, in words."_s, u"text"_s});
     parser.addOption({u"ticket"_s, u"Ticket id."_s, u"id"_s});
     parser.addOption({u"expires-in"_s, u"Minutes until the request expires (default 1440)."_s, u"minutes"_s});
+    parser.addOption(
+        {u"release"_s,
+         u"Release and replay: each item's parked or failed inbox row is released (the mapping's "
+         u"releaseTo) right before its record is produced."_s});
     parser.process(arguments);
     Output out(parser);
 
@@ -130,6 +135,7 @@ int request(const QStringList &arguments)
         draft.editedPayloads.insert(n - 1, file.readAll());
     }
     draft.destinationTopic = parser.value(u"destination"_s);
+    draft.release = parser.isSet(u"release"_s);
     draft.rateLimit = parser.value(u"rate"_s).toDouble();
     draft.reasonCode = parser.value(u"reason-code"_s);
     draft.reason = parser.value(u"reason"_s);
@@ -402,6 +408,53 @@ int status(const QStringList &arguments)
     return ExitOk;
 }
 
+// `berth replay verify ID`: its own exit codes (ARCHITECTURE.md, Command line): 0 verified, 1 verified
+// with failures, 3 unverified (timed out: run it again later), 2 on error.
+int verify(const QStringList &arguments)
+{
+    enum VerifyExit { VerifiedOk = 0, VerifiedFailures = 1, VerifyError = 2, Unverified = 3 };
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        u"Follows each replayed record of an executed request to its outcome at the request's consumer "
+        u"(committed offset, inbox row, a return to the DLQ) and writes the result to the audit log. "
+        u"Exit 0 verified, 1 verified with failures, 3 unverified (still pending: run it again later), "
+        u"2 on error."_s);
+    addCommonOptions(parser, true);
+    addRequestIdOption(parser);
+    parser.addOption(
+        {u"timeout"_s, u"How long to wait for outcomes, in seconds (default 60)."_s, u"s"_s, u"60"_s});
+    parser.addOption(
+        {u"consumer"_s, u"The consumer to verify for (default: the one the dry run named)."_s, u"name"_s});
+    parser.process(arguments);
+    Output out(parser);
+    const qint64 id = requestId(parser);
+    if (id <= 0)
+        return out.fail(VerifyError, u"give the request id (berth replay verify ID)"_s);
+    Connections c;
+    QString error;
+    if (!c.open(parser, true, true, &error))
+        return out.fail(VerifyError, error);
+    VerifyOptions options;
+    options.timeoutMs = int(parser.value(u"timeout"_s).toDouble() * 1000);
+    options.consumer = parser.value(u"consumer"_s);
+    options.policy = c.policy;
+    options.inboxMappings = c.inboxMappings;
+    ReplayVerifier verifier(c.audit, c.cluster, c.inboxDb());
+    const ReplayVerification v = verifier.verify(id, options);
+    if (!v.error.isEmpty())
+        return out.fail(VerifyError, v.error, v.toJson());
+    out.done(v.toJson(), v.summary());
+    switch (v.result) {
+    case VerificationResult::Verified:
+        return VerifiedOk;
+    case VerificationResult::VerifiedWithFailures:
+        return VerifiedFailures;
+    case VerificationResult::Unverified:
+        return Unverified;
+    }
+    return VerifyError;
+}
+
 int runbook(const QStringList &arguments)
 {
     QCommandLineParser parser;
@@ -445,7 +498,10 @@ int replay(const QStringList &arguments)
         return status(args);
     if (verb == u"runbook"_s)
         return runbook(args);
-    QTextStream(stderr) << "Usage: berth replay request|approve|reject|execute|status|runbook [--help]\n";
+    if (verb == u"verify"_s)
+        return verify(args);
+    QTextStream(stderr)
+        << "Usage: berth replay request|approve|reject|execute|status|verify|runbook [--help]\n";
     return verb.isEmpty() || verb == u"--help"_s ? ExitOk : ExitUsage;
 }
 } // namespace Commands

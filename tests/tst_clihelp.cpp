@@ -17,8 +17,10 @@ private Q_SLOTS:
         QTest::newRow("lag") << QStringList{u"lag"_s} << u"--policy"_s;
         QTest::newRow("watch") << QStringList{u"watch"_s} << u"--metrics-address"_s;
         QTest::newRow("dlq scan") << QStringList{u"dlq"_s, u"scan"_s} << u"--payloads"_s;
+        QTest::newRow("account") << QStringList{u"account"_s} << u"--to"_s;
         QTest::newRow("replay request") << QStringList{u"replay"_s, u"request"_s} << u"--policy"_s;
         QTest::newRow("replay execute") << QStringList{u"replay"_s, u"execute"_s} << u"--policy"_s;
+        QTest::newRow("replay verify") << QStringList{u"replay"_s, u"verify"_s} << u"--timeout"_s;
         QTest::newRow("replay approve") << QStringList{u"replay"_s, u"approve"_s} << u"[id]"_s;
         QTest::newRow("audit verify") << QStringList{u"audit"_s, u"verify"_s} << u"--db"_s;
         QTest::newRow("demo") << QStringList{u"demo"_s} << u"--headless"_s;

@@ -1,9 +1,11 @@
 #include "app/dlqcommand.h"
 #include "models/dlqbrowsermodel.h"
+#include "models/dlqrowquery.h"
 #include "services/demo/mockkafkacluster.h"
 #include "services/dlq/dlqheadercodec.h"
 #include "services/dlq/dlqscanner.h"
 #include "services/kafka/kafkaproducer.h"
+#include "services/payload/schemacatalog.h"
 #include "support/fakeschemaregistry.h"
 #include "support/referenceencoder.h"
 #include "support/testsupport.h"
@@ -596,6 +598,114 @@ private Q_SLOTS:
         QVERIFY(printed.contains("\"key\":\"key-2\""));
     }
 
+    // ARCHITECTURE.md, Contracts: masking: a scan masks each entry as it reads it, so the table, its text
+    // filter, the failure groups and poison messages never hold a masked value; a dead letter of a topic no
+    // rule names keeps its key.
+    void scanEntriesMasked()
+    {
+        const QString topic = u"dlq-masked-rows"_s;
+        QVERIFY(m_cluster->createTopic(topic, 1));
+        DlqMetadata m = fullMetadata();
+        m.originalTopic = u"payments"_s;
+        m.reason = u"card 4111111111111111 declined for ada@example.com"_s;
+        RecordHeaders h = encodeDlqHeaders(DlqDialect::BerthCanonical, m);
+        h.append({"x-customer-email", "ada@example.com", false});
+        h.append({"idempotency-key", "pay-customer-c42", false});
+        const QByteArray json = R"({"customer":{"id":"c-42","email":"ada@example.com"},"card":{"number":"4111111111111111"}})";
+        for (int i = 0; i < 3; ++i) // three failures of one message: a poison message
+            QVERIFY(produce(topic, 0, "customer-c42", false, json, h));
+        // A body no schema at hand decodes: its fields cannot be looked for, so its reason is withheld.
+        QVERIFY(produce(topic, 0, "customer-c42", false, QByteArray("\0\0\0\0\x63\x02xy", 8), h));
+        DlqMetadata other = fullMetadata(); // orders: no rule
+        QVERIFY(produce(topic, 0, "order-7", false, "{}", encodeDlqHeaders(DlqDialect::BerthCanonical, other)));
+
+        MaskRule rule;
+        rule.topic = u"payments"_s;
+        rule.fields = {u"$.customer.email"_s, u"$.card.number"_s};
+        rule.headers = {u"x-customer-email"_s};
+        rule.key = true;
+        DlqScanner scanner;
+        scanner.setSchemaCatalog(std::make_shared<SchemaCatalog>());
+        scanner.setMasking({rule});
+        Outcome out;
+        collect(scanner, out);
+        scanner.start(request(topic));
+        QVERIFY(QTest::qWaitFor([&] { return out.finished; }, 30000));
+        QVERIFY2(out.result.error.isEmpty(), qPrintable(out.result.error));
+        QCOMPARE(out.entries.size(), 5);
+
+        QStringList shown;
+        for (const DlqIndexEntry &e : std::as_const(out.entries)) {
+            const DlqEntryFields f = DlqEntryFields::from(e, *out.strings);
+            shown << f.key << f.reason << f.idempotencyKey << f.consumer << f.exceptionClass;
+        }
+        for (const FailureGroup &g : std::as_const(out.result.groups))
+            shown << g.sampleReason << g.reasonPattern << g.fingerprint();
+        for (const PoisonMessage &p : std::as_const(out.result.poison))
+            shown << p.messageId;
+        for (const QString &secret : {u"4111111111111111"_s, u"ada@example.com"_s, u"customer-c42"_s}) {
+            for (const QString &text : std::as_const(shown))
+                QVERIFY2(!text.contains(secret), qPrintable(secret + u" shown in "_s + text));
+        }
+        const DlqEntryFields first = DlqEntryFields::from(out.entries[0], *out.strings);
+        QCOMPARE(first.key, u"(masked)"_s);
+        QCOMPARE(first.reason, u"card (masked) declined for (masked)"_s);
+        QCOMPARE(first.idempotencyKey, u"pay-(masked)"_s);
+        QCOMPARE(first.consumer, u"order-projection"_s); // what masking does not touch stays
+        QCOMPARE(DlqEntryFields::from(out.entries[3], *out.strings).reason,
+                 QString::fromLatin1(PayloadMask::kMaskedReason));
+        QCOMPARE(DlqEntryFields::from(out.entries[4], *out.strings).key, u"order-7"_s);
+
+        // The table's text filter finds the masked key nowhere, the unmasked one where it is.
+        DlqFilter filter;
+        filter.text = u"customer-c42"_s;
+        DlqEntryMatcher matcher(filter, out.strings);
+        DlqFilter orders;
+        orders.text = u"order-7"_s;
+        DlqEntryMatcher ordersMatcher(orders, out.strings);
+        int masked = 0, order = 0;
+        for (qsizetype i = 0; i < out.entries.size(); ++i) {
+            masked += matcher.matches(out.entries[i], out.groupIds[i]) ? 1 : 0;
+            order += ordersMatcher.matches(out.entries[i], out.groupIds[i]) ? 1 : 0;
+        }
+        QCOMPARE(masked, 0);
+        QCOMPARE(order, 1);
+    }
+
+    // A console whose profile names a policy asks for the masking rules first: a record asked for before
+    // they arrive is fetched with them, never without.
+    void fetchWaitsForTheMaskingRules()
+    {
+        const QString topic = u"dlq-fetch-masked"_s;
+        QVERIFY(m_cluster->createTopic(topic, 1));
+        DlqMetadata m = fullMetadata();
+        m.originalTopic = u"payments"_s;
+        QVERIFY(produce(topic, 0, "customer-c42", false, "{}", encodeDlqHeaders(DlqDialect::BerthCanonical, m)));
+        MaskRule rule;
+        rule.topic = u"payments"_s;
+        rule.key = true;
+        DlqScanner scanner;
+        scanner.awaitMasking();
+        QSignalSpy fetched(&scanner, &DlqScanner::recordFetched);
+        QSignalSpy changed(&scanner, &DlqScanner::maskingChanged);
+        Outcome out;
+        collect(scanner, out);
+        scanner.start(request(topic));
+        scanner.fetchRecord(m_cluster->clientProperties(), topic, 0, 0);
+        QCoreApplication::processEvents();
+        scanner.setMasking({rule});
+        QTRY_COMPARE_WITH_TIMEOUT(fetched.count(), 1, 20000);
+        const auto answer = fetched.takeFirst().at(0).value<DlqFetchedRecord>();
+        QVERIFY2(answer.ok(), qPrintable(answer.error));
+        QCOMPARE(answer.record.key, QByteArray("(masked)"));
+        QVERIFY(QTest::qWaitFor([&] { return out.finished; }, 30000));
+        QCOMPARE(out.entries.size(), 1);
+        QCOMPARE(DlqEntryFields::from(out.entries[0], *out.strings).key, u"(masked)"_s);
+        QCOMPARE(changed.count(), 0); // the first rules are no change
+        scanner.setMasking({});
+        QCOMPARE(changed.count(), 1); // new rules: what was shown must be read again
+    }
+
     void dlqScanCommandWritesJsonLines()
     {
         const QString topic = u"dlq-cli"_s;
@@ -715,10 +825,13 @@ private Q_SLOTS:
                              u"--policy"_s, policy.fileName()};
             if (json)
                 args.append(u"--json"_s);
+            // Without --payloads, the index's own key and reason are masked all the same.
+            if (!json)
+                args.removeAt(2);
             QList<QJsonObject> entries;
             QByteArray raw;
             QCOMPARE(runDlqScan(args, &entries, nullptr, nullptr, nullptr, &raw), 0);
-            for (const QByteArray secret : {QByteArray("4111111111111111"), QByteArray("ada@example.com"),
+            for (const QByteArray &secret : {QByteArray("4111111111111111"), QByteArray("ada@example.com"),
                                             QByteArray("customer-c42")})
                 QVERIFY2(!raw.contains(secret), raw.mid(qMax(0, raw.indexOf(secret) - 120), 200).constData());
             QVERIFY(raw.contains("(masked)"));
@@ -729,6 +842,71 @@ private Q_SLOTS:
                 QCOMPARE(entries[0].value(u"masked"_s).toArray().size(), 4); // two fields, one header, the key
             }
         }
+    }
+
+    // ARCHITECTURE.md, Contracts: field filters: `berth dlq scan --filter` keeps the dead letters whose
+    // decoded payload passes (JSON and Avro from python3-avro alike), refuses a filter it cannot read or one
+    // that searches a masked field by value.
+    void dlqScanFilterKeepsMatches()
+    {
+        QString error;
+        const QString topic = u"dlq-cli-filter"_s;
+        QVERIFY(m_cluster->createTopic(topic, 1));
+        const QString avsc = ReferenceEncoder::fixturePath(u"payment.avsc"_s);
+        QJsonObject payment = jsonObject(R"({"id":"6f1c2a52-8f4e-4b59-9d3a-0c5e1f2a3b4c","amount":"19.99",
+            "fee":"0.250","createdAt":"2024-02-29T13:45:00.123Z","bookedOn":"2024-02-29","sequence":12,"status":"DECLINED",
+            "customer":{"id":"c-42","email":"ada@example.com","tier":null},"card":null,
+            "lines":[],"tags":{},"approved":false,"ratio":1.25,"note":null})");
+        QJsonArray records{payment};
+        payment.insert(u"amount"_s, u"250.00"_s);
+        records.append(payment);
+        const QList<QByteArray> avro = ReferenceEncoder::avro(avsc, -1, records, &error);
+        QVERIFY2(avro.size() == 2, qPrintable(error));
+        DlqMetadata m = fullMetadata();
+        m.originalTopic = u"payments"_s;
+        const RecordHeaders h = encodeDlqHeaders(DlqDialect::BerthCanonical, m);
+        QVERIFY(produce(topic, 0, "a", false, avro[0], h));                           // 0: c-42, 19.99
+        QVERIFY(produce(topic, 0, "b", false, avro[1], h));                           // 1: c-42, 250.00
+        QVERIFY(produce(topic, 0, "c", false, R"({"customer":{"id":"c-7"},"amount":300})", h)); // 2
+        QVERIFY(produce(topic, 0, "d", false, "not json", h));                        // 3
+        const QStringList base{u"--topic"_s, topic, u"--schema"_s, avsc + u"=payments"_s, u"--json"_s};
+        const auto offsets = [](const QList<QJsonObject> &entries) {
+            QList<qint64> out;
+            for (const QJsonObject &e : entries)
+                out << e.value(u"offset"_s).toInteger();
+            return out;
+        };
+        QList<QJsonObject> entries, summaries;
+        QCOMPARE(runDlqScan(base + QStringList{u"--filter"_s, u"$.customer.id == \"c-42\""_s}, &entries, nullptr,
+                            nullptr, &summaries),
+                 0);
+        QCOMPARE(offsets(entries), (QList<qint64>{0, 1}));
+        QCOMPARE(summaries.value(0).value(u"matched"_s).toInteger(), 2);
+        entries.clear();
+        QCOMPARE(runDlqScan(base + QStringList{u"--filter"_s, u"$.amount > 100 and ($.customer.id == 'c-7' or "
+                                                                u"$.status == \"DECLINED\")"_s},
+                            &entries),
+                 0);
+        QCOMPARE(offsets(entries), (QList<qint64>{1, 2}));
+
+        // Refused before anything is read: a filter that cannot be read, a masked field searched by value.
+        QCOMPARE(runDlqScan(base + QStringList{u"--filter"_s, u"$.amount >"_s}, &entries), 2);
+        QTemporaryDir dir;
+        QFile policy(dir.filePath(u"policy.yaml"_s));
+        QVERIFY(policy.open(QIODevice::WriteOnly));
+        policy.write("deliverySemantics:\n  topics:\n    payments: {defaultGuarantee: at-least-once}\n"
+                     "masking:\n  - topic: payments\n    fields: [$.customer.email]\n");
+        policy.close();
+        QCOMPARE(runDlqScan(base + QStringList{u"--policy"_s, policy.fileName(), u"--filter"_s,
+                                               u"$.customer.email contains \"ada\""_s},
+                            &entries),
+                 2);
+        entries.clear();
+        QCOMPARE(runDlqScan(base + QStringList{u"--policy"_s, policy.fileName(), u"--filter"_s,
+                                               u"$.customer.email exists"_s},
+                            &entries),
+                 0);
+        QCOMPARE(offsets(entries), (QList<qint64>{0, 1}));
     }
 
 private:

@@ -97,6 +97,7 @@ private Q_SLOTS:
     void unreadableInputs_data();
     void unreadableInputs();
     void missingFileIsAnError();
+    void accountingKeysRead();
     void formatsLikeACompiler();
     void replayAllowance();
     void durations_data();
@@ -389,6 +390,34 @@ void TestPolicy::unreadableInputs()
     if (line > 0) // 0: the position is the parser's business, only its presence matters
         QCOMPARE(r.errors().constFirst().line, line);
     QVERIFY(r.policy.isEmpty());
+}
+
+void TestPolicy::accountingKeysRead()
+{
+    const PolicyLoadResult r = loadPolicy("deliverySemantics:\n"
+                                          "  topics:\n"
+                                          "    orders: {key: orderId, sequence: {jsonPath: $.version}}\n"
+                                          "    audit: {sequence: {header: seq}}\n"
+                                          "  consumers:\n"
+                                          "    projection:\n"
+                                          "      idempotencyKey: {jsonPath: $.eventId}\n"
+                                          "      isolationLevel: read_committed\n"
+                                          "    sink:\n"
+                                          "      idempotencyKey: {recordKey: true}\n"
+                                          "      isolationLevel: sometimes\n",
+                                          u"accounting.yaml"_s);
+    QVERIFY2(r.ok(), qPrintable(describe(r)));
+    QCOMPARE(r.policy.topic(u"orders"_s)->sequence, (RecordField{RecordField::Kind::JsonPath, u"$.version"_s}));
+    QCOMPARE(r.policy.topic(u"audit"_s)->sequence, (RecordField{RecordField::Kind::Header, u"seq"_s}));
+    const ConsumerPolicy *projection = r.policy.consumer(u"projection"_s);
+    QCOMPARE(projection->idempotencyKey, (RecordField{RecordField::Kind::JsonPath, u"$.eventId"_s}));
+    QCOMPARE(projection->idempotencyKeySource, u"JSON path $.eventId"_s);
+    QVERIFY(projection->readsCommitted());
+    const ConsumerPolicy *sink = r.policy.consumer(u"sink"_s);
+    QCOMPARE(sink->idempotencyKey.kind, RecordField::Kind::RecordKey);
+    QVERIFY(!sink->readsCommitted());
+    QCOMPARE(r.warnings().size(), 1); // the isolation level that is neither
+    QVERIFY2(r.warnings().constFirst().message.contains(u"read_committed"_s), qPrintable(describe(r)));
 }
 
 void TestPolicy::missingFileIsAnError()

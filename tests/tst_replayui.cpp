@@ -6,11 +6,13 @@
 #include "models/approvalqueuemodel.h"
 #include "models/dlqbrowsermodel.h"
 #include "models/inboxrowsmodel.h"
-#include "services/inbox/inboxrowsquery.h"
 #include "services/audit/auditstore.h"
 #include "services/audit/auditwatcher.h"
 #include "services/dlq/dlqscanner.h"
+#include "services/inbox/inboxrowsquery.h"
+#include "services/kafka/offsetcommitter.h"
 #include "services/remediation/replayjob.h"
+#include "services/remediation/topicrangereader.h"
 #include "support/replayworld.h"
 #include "views/actionconfirmation.h"
 #include "views/dlqbrowserview.h"
@@ -353,6 +355,28 @@ private Q_SLOTS:
             QVERIFY(record.value(u"key"_s).toString().startsWith(u"order-"));
         }
         QCOMPARE(replayIds.size(), 5);
+
+        // The desk follows the replay to its consumer (the records' consumer header): each item pending
+        // until the group commits past it, then consumed (this consumer has no inbox mapping to say more).
+        QTRY_VERIFY_WITH_TIMEOUT(panel->verificationLabel()->text().contains(u"orders-projector"), 15000);
+        QVERIFY2(panel->outcomesText()->toPlainText().contains(u"pending"),
+                 qPrintable(panel->outcomesText()->toPlainText()));
+        PartitionOffsets ends;
+        std::unique_ptr<TopicRangeReader> reader = TopicRangeReader::create(m_world->kafka(), &error);
+        QVERIFY2(reader, qPrintable(error));
+        for (int p = 0; p < 3; ++p) {
+            qint64 low = 0;
+            qint64 high = 0;
+            QVERIFY2(reader->watermarks(QString::fromLatin1(ReplayWorld::OriginalTopic), p, &low, &high,
+                                        10'000, &error),
+                     qPrintable(error));
+            ends.insert({QString::fromLatin1(ReplayWorld::OriginalTopic), p}, high);
+        }
+        QVERIFY2(OffsetCommitter::commit(m_world->kafka(), u"orders-projector"_s, ends, &error),
+                 qPrintable(error));
+        QTRY_VERIFY_WITH_TIMEOUT(panel->verificationLabel()->text().contains(u": verified \u2014"_s), 20000);
+        QVERIFY(panel->outcomesText()->toPlainText().contains(u"consumed"));
+        QVERIFY(!panel->outcomesText()->toPlainText().contains(u"pending"));
 
         // Completed: nothing left to execute, and the list says so once read again.
         QTRY_VERIFY_WITH_TIMEOUT(

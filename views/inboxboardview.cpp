@@ -106,6 +106,13 @@ InboxBoardView::InboxBoardView(InboxBoardModel *model, QWidget *parent)
     top->addWidget(new QLabel(tr("Inbox:"), this));
     top->addWidget(m_selector);
     top->addWidget(m_refresh);
+    auto *editMappings = new QPushButton(tr("Edit &mappings…"), this);
+    editMappings->setObjectName(u"editMappings"_s);
+    editMappings->setToolTip(
+        tr("Map inbox and outbox tables in any database (saved to the connection profile)"));
+    connect(editMappings, &QPushButton::clicked, this,
+            [this] { Q_EMIT editMappingsRequested(currentMapping().name); });
+    top->addWidget(editMappings);
     top->addStretch(1);
 
     auto *attempts = new QVBoxLayout;

@@ -2,6 +2,7 @@
 
 #include "services/audit/audittypes.h"
 #include "services/remediation/replayexecutor.h"
+#include "services/remediation/replayverifier.h"
 
 #include <QWidget>
 
@@ -35,6 +36,9 @@ public:
     void setProgress(const ReplayProgress &progress);
     void setOutcome(const ReplayOutcome &outcome);
     void setStartRefused(const QString &why);
+    // What the consumer did with each replayed record, pass by pass while it is followed; final: the last
+    // word (an unverified result then says what is still pending).
+    void setVerification(const ReplayVerification &verification, bool final);
     void showRunbookResult(const QString &path, const QString &error);
 
     // For tests and screenshots.
@@ -49,6 +53,8 @@ public:
     QLabel *progressLabel() const { return m_progressText; }
     QLabel *resultLabel() const { return m_result; }
     QPlainTextEdit *problemsText() const { return m_problems; }
+    QLabel *verificationLabel() const { return m_verification; }
+    QPlainTextEdit *outcomesText() const { return m_outcomes; }
     bool isRunning() const { return m_runningId != 0; }
 
 Q_SIGNALS:
@@ -81,4 +87,6 @@ private:
     QLabel *m_progressText;
     QPlainTextEdit *m_problems;
     QLabel *m_result;
+    QLabel *m_verification;
+    QPlainTextEdit *m_outcomes;
 };

@@ -3,6 +3,8 @@
 #include "dlqdialects.h"
 #include "dlqheadercodec.h"
 #include "utf8check.h"
+#include "services/payload/payloaddecoder.h"
+#include "services/payload/payloadmask.h"
 
 using namespace Qt::StringLiterals;
 
@@ -157,6 +159,12 @@ void DlqRecordDecoder::decodeSlow(DlqDecodedBatch::Record &r, DlqDecodedBatch &o
     e.originalOffset = m.originalOffset;
     e.attempts = m.attempts < 0 ? DlqIndexEntry::UnknownAttempts
                                 : quint32(qMin<qint64>(m.attempts, DlqIndexEntry::MaxAttempts));
+    putTexts(m, r, out);
+    ++m_slowDecoded;
+}
+
+void DlqRecordDecoder::putTexts(const DlqMetadata &m, DlqDecodedBatch::Record &r, DlqDecodedBatch &out)
+{
     r.reasonInterned = true;
     r.text[DlqDecodedBatch::Reason] = putText(m.reason, MaxReason, out);
     r.text[DlqDecodedBatch::Exception] = putText(m.exceptionClass, MaxName, out);
@@ -166,7 +174,6 @@ void DlqRecordDecoder::decodeSlow(DlqDecodedBatch::Record &r, DlqDecodedBatch &o
         putText(m.consumerGroup.isEmpty() ? m.connectorName : m.consumerGroup, MaxName, out);
     r.text[DlqDecodedBatch::IdempotencyKey] =
         out.put(StringPool::significant(StringPool::toUtf8(m.idempotencyKey, m_utf8)));
-    ++m_slowDecoded;
 }
 
 void DlqRecordDecoder::finish(const Raw &raw, quint8 headerFlags, DlqDecodedBatch &out)
@@ -179,16 +186,10 @@ void DlqRecordDecoder::finish(const Raw &raw, quint8 headerFlags, DlqDecodedBatc
     e.valueSize = quint32(raw.value.size());
     e.keySize = quint32(qMin<qsizetype>(raw.key.size(), DlqIndexEntry::MaxKeySize));
     e.flags = headerFlags;
-    if (raw.keyIsNull) {
+    if (raw.keyIsNull)
         e.flags |= DlqIndexEntry::NullKey;
-    } else {
-        const bool text = startIsPrintableUtf8(raw.key);
-        if (!text)
-            e.flags |= DlqIndexEntry::BinaryKey;
-        const qsizetype kept = text ? utf8Boundary(raw.key, DlqIndexEntry::KeyPrefix)
-                                    : qMin(raw.key.size(), DlqIndexEntry::KeyPrefix);
-        r.text[DlqDecodedBatch::Key] = out.put(raw.key.first(kept));
-    }
+    else
+        putKey(raw.key, r, out);
     if (raw.valueIsNull)
         e.flags |= DlqIndexEntry::NullValue;
     else if (!startIsUtf8(raw.value))
@@ -197,7 +198,70 @@ void DlqRecordDecoder::finish(const Raw &raw, quint8 headerFlags, DlqDecodedBatc
         e.flags |= DlqIndexEntry::Huge;
     if (!decodeFast(r, out))
         decodeSlow(r, out);
+    if (!m_masking.masking.isEmpty())
+        mask(raw, r, out);
     m_views.clear();
+}
+
+void DlqRecordDecoder::putKey(QByteArrayView key, DlqDecodedBatch::Record &r, DlqDecodedBatch &out)
+{
+    const bool text = startIsPrintableUtf8(key);
+    r.entry.flags &= ~quint8(DlqIndexEntry::BinaryKey);
+    if (!text)
+        r.entry.flags |= DlqIndexEntry::BinaryKey;
+    const qsizetype kept = text ? utf8Boundary(key, DlqIndexEntry::KeyPrefix) : qMin(key.size(), DlqIndexEntry::KeyPrefix);
+    r.text[DlqDecodedBatch::Key] = out.put(key.first(kept));
+}
+
+void DlqRecordDecoder::setMasking(const QString &topic, const QList<MaskRule> &rules,
+                                  std::shared_ptr<SchemaCatalog> schemas)
+{
+    m_topic = topic;
+    m_masking.masking = rules;
+    m_schemas = std::move(schemas);
+    m_ruleKnown = false;
+}
+
+void DlqRecordDecoder::mask(const Raw &raw, DlqDecodedBatch::Record &r, DlqDecodedBatch &out)
+{
+    const QByteArrayView original = out.view(r.text[DlqDecodedBatch::Topic]);
+    if (!m_ruleKnown || original != m_ruleTopic) {
+        m_ruleTopic = original.toByteArray();
+        m_rule = m_masking.maskFor(m_topic, QString::fromUtf8(original));
+        m_ruleKnown = true;
+    }
+    if (m_rule.fields.isEmpty() && m_rule.headers.isEmpty() && !m_rule.key)
+        return;
+    // The whole record, as the inspector's fetch masks it: PayloadMask::apply is the one place that decides.
+    KafkaRecord record;
+    record.partition = raw.partition;
+    record.offset = raw.offset;
+    record.keyIsNull = raw.keyIsNull;
+    record.key = raw.key.toByteArray();
+    if (!raw.valueIsNull)
+        record.value = raw.value.isEmpty() ? QByteArray("") : raw.value.toByteArray();
+    for (const DlqHeaderView &v : m_views)
+        record.headers.append({v.name.toByteArray(), v.isNull ? QByteArray() : v.value.toByteArray(), v.isNull});
+    DlqMetadata metadata = decodeDlqHeaders(record.headers);
+    DecodedPayload payload;
+    const bool fields = !m_rule.fields.isEmpty() && !raw.valueIsNull;
+    if (fields)
+        payload = PayloadDecoder::decode(record.value, false, m_topic, m_schemas.get(), metadata.originalTopic);
+    const bool fieldsUnseen = fields && !payload.isJson();
+    QStringList verbatim;
+    PayloadMask::apply(m_rule, record, metadata, payload, &verbatim);
+    // What the masked headers say now, with every masked value taken out of the rest.
+    DlqMetadata shown = decodeDlqHeaders(record.headers);
+    for (QString *text : {&shown.reason, &shown.consumerGroup, &shown.connectorName, &shown.exceptionClass,
+                          &shown.causeClass, &shown.idempotencyKey, &shown.originalTopic})
+        PayloadMask::scrub(*text, verbatim);
+    if (fieldsUnseen && !shown.reason.isEmpty())
+        shown.reason = QString::fromLatin1(PayloadMask::kMaskedReason);
+    putTexts(shown, r, out);
+    if (!raw.keyIsNull && record.key != raw.key) {
+        r.entry.keySize = quint32(qMin<qsizetype>(record.key.size(), DlqIndexEntry::MaxKeySize));
+        putKey(record.key, r, out);
+    }
 }
 
 // A DLQ's records nearly all name the same original topic and consumer: compared with the last record's

@@ -3,11 +3,16 @@
 #include "services/dlq/dlqdecodedbatch.h"
 #include "services/dlq/dlqfastdecode.h"
 #include "services/dlq/dlqindexentry.h"
+#include "services/dlq/dlqrecord.h"
 #include "services/kafka/kafkarecord.h"
+#include "services/policy/deliverypolicy.h"
 
 #include <librdkafka/rdkafka.h>
 
+#include <memory>
 #include <vector>
+
+class SchemaCatalog;
 
 // Turns consumed records into index entries, in two steps that may run on two threads: DlqRecordDecoder
 // decodes a record's DLQ headers and copies out the strings the index keeps, DlqEntryInterner interns
@@ -21,6 +26,12 @@ public:
 
     void decode(const rd_kafka_message_t *message, DlqDecodedBatch &out);
     void decode(const KafkaRecord &record, DlqDecodedBatch &out);
+
+    // Records of `topic` (or whose original topic) a rule names are masked before their strings are copied
+    // out (PayloadMask::apply; ARCHITECTURE.md, Contracts: masking): the key, the reason, the consumer and
+    // the idempotency key as masking leaves them. When the rule names payload fields that cannot be found
+    // (no schema at hand yet), the reason is withheld whole: it may repeat them.
+    void setMasking(const QString &topic, const QList<MaskRule> &rules, std::shared_ptr<SchemaCatalog> schemas);
 
     // Tests build the same records both ways and compare.
     void setFastPath(bool enabled) { m_fastPath = enabled; }
@@ -47,11 +58,21 @@ private:
     bool decodeFast(DlqDecodedBatch::Record &r, DlqDecodedBatch &out);
     void decodeSlow(DlqDecodedBatch::Record &r, DlqDecodedBatch &out);
     DlqDecodedBatch::Text putText(const QString &text, qsizetype max, DlqDecodedBatch &out);
+    void putKey(QByteArrayView key, DlqDecodedBatch::Record &r, DlqDecodedBatch &out);
+    void putTexts(const DlqMetadata &m, DlqDecodedBatch::Record &r, DlqDecodedBatch &out);
+    void mask(const Raw &raw, DlqDecodedBatch::Record &r, DlqDecodedBatch &out);
 
     std::vector<DlqHeaderView> m_views; // into the record being decoded; reused
     RecordHeaders m_headers;            // the same for decodeDlqHeaders; reused
     QByteArray m_utf8;                  // conversion buffer
     bool m_fastPath = true;
+    // Masking: the rules, and the rule of the last original topic seen (a DLQ's records nearly all share it).
+    QString m_topic;
+    DeliveryPolicy m_masking;
+    std::shared_ptr<SchemaCatalog> m_schemas;
+    QByteArray m_ruleTopic;
+    MaskRule m_rule;
+    bool m_ruleKnown = false;
     qint64 m_fastDecoded = 0;
     qint64 m_slowDecoded = 0;
 };
@@ -111,6 +132,10 @@ public:
     DlqIndexEntry build(const KafkaRecord &record) { return buildFrom(record); }
 
     void setFastPath(bool enabled) { m_decoder.setFastPath(enabled); }
+    void setMasking(const QString &topic, const QList<MaskRule> &rules, std::shared_ptr<SchemaCatalog> schemas)
+    {
+        m_decoder.setMasking(topic, rules, std::move(schemas));
+    }
     qint64 fastDecoded() const { return m_decoder.fastDecoded(); }
     qint64 slowDecoded() const { return m_decoder.slowDecoded(); }
     static constexpr qsizetype MaxReason = DlqRecordDecoder::MaxReason;

@@ -7,7 +7,10 @@
 #include <QObject>
 #include <QThreadPool>
 
+#include <optional>
+
 class DlqRecordFetcher;
+class FieldFilter;
 class SchemaCatalog;
 
 // Scans dead-letter topics into index entries, on threads of its own; the caller never waits.
@@ -36,10 +39,28 @@ public:
     quint64 fetchRecord(const KafkaProperties &cluster, const QString &topic, int partition, qint64 offset,
                         bool reveal = false);
 
+    // Runs a field filter (ARCHITECTURE.md, Contracts: field filters) over the payloads of the latest scan's
+    // entries: read back from the brokers in ranges of FieldFilterSlice records, decoded and masked as the
+    // inspector's are, on a background thread; progress and the answer come queued. A newer call or
+    // cancelFieldFilter() supersedes a running one. A filter that compares a masked field by value is
+    // answered with the reason, and nothing is read.
+    quint64 filterFields(const FieldFilter &filter, std::vector<DlqFieldFilterItem> items);
+    quint64 filterFields(const KafkaProperties &cluster, const QString &topic, const FieldFilter &filter,
+                         std::vector<DlqFieldFilterItem> items);
+    void cancelFieldFilter();
+    bool isFilteringFields() const { return m_fieldFilters.isRunning(); }
+    static constexpr int FieldFilterSlice = 20000;
+
     // Where fetched records' payloads find their schemas; decoding runs on the fetch thread.
     void setSchemaCatalog(std::shared_ptr<SchemaCatalog> catalog) { m_catalog = std::move(catalog); }
-    // The policy's masking rules, applied on the fetch thread before a record is handed out.
-    void setMasking(const QList<MaskRule> &rules) { m_masking.masking = rules; }
+    // The policy's masking rules (ARCHITECTURE.md, Contracts: masking): a scan masks each entry as it reads
+    // it, a fetch each record on the fetch thread, before anything is handed out. A change emits
+    // maskingChanged, so whoever shows entries or records scanned under the old rules reads them again.
+    void setMasking(const QList<MaskRule> &rules);
+    // The rules are on their way (the profile names a policy): scans and fetches asked for until
+    // setMasking() wait for them, rather than read unmasked.
+    void awaitMasking() { m_maskingKnown = false; }
+    bool maskingKnown() const { return m_maskingKnown; }
 
     static constexpr qint64 RecordCacheBytes = 64 * 1024 * 1024;
     static constexpr int FetchTimeoutMs = 15000;
@@ -49,8 +70,14 @@ Q_SIGNALS:
     void batchReady(const DlqScanBatch &batch);
     void scanFinished(const DlqScanResult &result);
     void recordFetched(const DlqFetchedRecord &record);
+    void maskingChanged();
+    void fieldFilterProgress(qint64 done, qint64 total);
+    void fieldFilterFinished(const DlqFieldFilterResult &result);
 
 private:
+    void launchScan();
+    void launchFetch(quint64 id, const KafkaProperties &cluster, const QString &topic, int partition,
+                     qint64 offset, bool reveal);
     void deliverPlan(const DlqScanPlan &plan);
     void deliverBatch(const DlqScanBatch &batch);
     void finish(const DlqScanResult &result);
@@ -77,6 +104,8 @@ private:
     QThreadPool m_fetchThread;
     JobTracker m_scans{this, &m_scanThread};
     JobTracker m_fetches{this, &m_fetchThread};
+    JobTracker m_fieldFilters{this};
+    quint64 m_fieldFilterId = 0;
 
     quint64 m_scanId = 0;
     bool m_running = false;
@@ -85,6 +114,17 @@ private:
 
     std::shared_ptr<SchemaCatalog> m_catalog;
     DeliveryPolicy m_masking; // its masking rules only
+    bool m_maskingKnown = true;
+    bool m_scanHeld = false; // start() waits for the masking rules
+    struct HeldFetch {
+        quint64 id = 0;
+        KafkaProperties cluster;
+        QString topic;
+        int partition = -1;
+        qint64 offset = -1;
+        bool reveal = false;
+    };
+    std::optional<HeldFetch> m_fetchHeld; // the latest fetchRecord() waiting for the masking rules
     quint64 m_fetchId = 0;
     std::shared_ptr<FetcherSlot> m_fetcher;
     QCache<RecordKey, KafkaRecord> m_cache{int(RecordCacheBytes / 1024)}; // cost: KiB

@@ -102,6 +102,8 @@ public:
         , m_sink(sink)
         , m_indexer(*strings, scanId, sink)
     {
+        if (!request.masking.isEmpty())
+            m_decoder.setMasking(request.topic, request.masking, request.schemas);
     }
 
     // Stops the indexing thread if a path out of consume() left it running.

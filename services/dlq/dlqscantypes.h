@@ -15,6 +15,8 @@
 #include <memory>
 #include <vector>
 
+class SchemaCatalog;
+
 // Value snapshots of a DLQ scan, handed from the scanner's thread to the UI (or the command line).
 
 struct DlqScanRequest {
@@ -32,6 +34,11 @@ struct DlqScanRequest {
     qint64 startValue = 0;
     bool liveTail = false; // keep reading after the end offsets read at start
     int requestTimeoutMs = 10000;
+    // The policy's masking rules (ARCHITECTURE.md, Contracts: masking): an entry's key, reason and idempotency
+    // key are masked as the scan reads it, before the index keeps them. Payload fields the rules name are
+    // found through `schemas` (which the scan never waits on).
+    QList<MaskRule> masking;
+    std::shared_ptr<SchemaCatalog> schemas;
 
     // "beginning", "end", "end-N" (last N per partition), "offset:N", "time:<ISO-8601 or epoch ms>".
     bool parseStart(QStringView text, QString *error);
@@ -128,7 +135,23 @@ struct DlqFetchedRecord {
     bool ok() const { return error.isEmpty(); }
 };
 
+// A field filter's answer (DlqScanner::filterFields): the entries whose payload passed.
+struct DlqFieldFilterItem {
+    quint32 entry = 0; // the entry's number in the scan
+    int partition = -1;
+    qint64 offset = -1;
+};
+struct DlqFieldFilterResult {
+    quint64 requestId = 0;
+    std::shared_ptr<const std::vector<quint32>> matched; // entry numbers, ascending
+    qint64 read = 0;      // payloads read back and decoded
+    qint64 undecoded = 0; // of those, not JSON nor decoded by a schema: they cannot pass
+    bool cancelled = false;
+    QString error; // empty: every entry asked about was looked at
+};
+
 Q_DECLARE_METATYPE(DlqScanPlan)
+Q_DECLARE_METATYPE(DlqFieldFilterResult)
 Q_DECLARE_METATYPE(DlqScanBatch)
 Q_DECLARE_METATYPE(DlqScanResult)
 Q_DECLARE_METATYPE(DlqFetchedRecord)

@@ -140,6 +140,11 @@ void MonitorService::refreshInbox(const InboxMapping &mapping)
     m_inboxWatch->refresh(mapping.name);
 }
 
+void MonitorService::observeAccounting(const AccountingResult &result)
+{
+    m_rules->observeAccounting(result, QDateTime::currentMSecsSinceEpoch());
+}
+
 void MonitorService::refreshAllInboxes()
 {
     m_inboxWatch->refreshAll();

@@ -13,6 +13,9 @@
 namespace PayloadMask {
 // What a masked value shows as.
 inline constexpr char kMasked[] = "(masked)";
+// What a dead letter's reason shows as when the payload fields its rule masks could not be found (no schema at
+// hand when the scan read it): the reason may repeat them, so none of it is shown.
+inline constexpr char kMaskedReason[] = "(masked: the payload's masked fields could not be looked for)";
 // Masked values shorter than this are not searched for in free text (a "3" would blank every reason).
 constexpr qsizetype kMinVerbatim = 4;
 

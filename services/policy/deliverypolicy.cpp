@@ -2,6 +2,21 @@
 
 using namespace Qt::StringLiterals;
 
+QString RecordField::describe() const
+{
+    switch (kind) {
+    case Kind::Header:
+        return u"header "_s + name;
+    case Kind::JsonPath:
+        return u"JSON path "_s + name;
+    case Kind::RecordKey:
+        return u"record key"_s;
+    case Kind::NotStated:
+        break;
+    }
+    return {};
+}
+
 ReplayAllowance parseReplayAllowance(const QString &text)
 {
     const QString t = text.trimmed().toLower();

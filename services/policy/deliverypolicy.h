@@ -28,6 +28,19 @@ ReplayAllowance parseReplayAllowance(const QString &text);
 // `7d`, `12h`, `30m`, `45s`, `500ms` or a bare number of milliseconds; -1 when empty or unreadable.
 qint64 parseDurationMs(const QString &text);
 
+// Where a value of a record comes from (Berth's extension): a header, a JSON path into the value
+// (`$.a.b`), or the record key. Used for a consumer's idempotency key and a topic's sequence field.
+struct RecordField {
+    enum class Kind { NotStated, Header, JsonPath, RecordKey };
+    Kind kind = Kind::NotStated;
+    QString name; // the header name or the JSON path
+
+    bool isStated() const { return kind != Kind::NotStated; }
+    // "header seq", "JSON path $.version", "record key"; empty when not stated.
+    QString describe() const;
+    friend bool operator==(const RecordField &, const RecordField &) = default;
+};
+
 // `deliverySemantics.topics.<name>`.
 struct TopicPolicy {
     QString name;
@@ -39,6 +52,7 @@ struct TopicPolicy {
     QString replayAllowedText;
     ReplayAllowance replayAllowed = ReplayAllowance::NotStated;
     int partitions = -1; // Berth extension: expected partition count, -1 when not stated
+    RecordField sequence; // Berth extension: the sequence / version field, ordered per `key`
     int line = 0;        // 1-based line of the topic's name in the file, 0 when unknown
 
     friend bool operator==(const TopicPolicy &, const TopicPolicy &) = default;
@@ -72,6 +86,11 @@ struct ConsumerPolicy {
     // idempotencyKey: where the message id comes from, in words ("header idempotency-key",
     // "JSON path $.eventId", "record key"); empty when not stated. Not the partition key (the topic's `key`).
     QString idempotencyKeySource;
+    RecordField idempotencyKey; // the same, as a value readers can apply
+    // isolationLevel: read_committed or read_uncommitted as written; empty when not stated (the client's
+    // default, read_uncommitted).
+    QString isolationLevel;
+    bool readsCommitted() const { return isolationLevel == QLatin1StringView("read_committed"); }
     // review: answers to checklist questions no other key answers, by question key (e.g. crashBeforeAck).
     QList<QPair<QString, QString>> review;
 

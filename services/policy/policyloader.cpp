@@ -202,6 +202,26 @@ public:
             warning(value, u"%1 is stated twice; this later value wins"_s.arg(path));
     }
 
+    // {header: NAME}, {jsonPath: $.a.b} or (where allowed) {recordKey: true}.
+    RecordField readRecordField(const YAML::Node &value, const QString &path, bool recordKeyAllowed)
+    {
+        QString header, jsonPath;
+        std::optional<bool> recordKey;
+        readMap(value, path,
+                {{"header"_L1, text(header)}, {"jsonPath"_L1, text(jsonPath)}, {"recordKey"_L1, boolean(recordKey)}});
+        if (recordKey && !recordKeyAllowed) {
+            warning(value, u"%1: recordKey is not a choice here (ignored)"_s.arg(path));
+            recordKey.reset();
+        }
+        if (!header.isEmpty())
+            return {RecordField::Kind::Header, header};
+        if (!jsonPath.isEmpty())
+            return {RecordField::Kind::JsonPath, jsonPath};
+        if (recordKey.value_or(false))
+            return {RecordField::Kind::RecordKey, {}};
+        return {};
+    }
+
     void readTopic(const QString &name, const YAML::Node &keyNode, const YAML::Node &value,
                    const QString &path, TopicPolicy &t)
     {
@@ -225,6 +245,8 @@ public:
                      }},
                     {"replayAllowed"_L1, replay(t.replayAllowedText, t.replayAllowed)},
                     {"partitions"_L1, integer(partitions, 1)},
+                    {"sequence"_L1,
+                     [this, &t](const YAML::Node &v, const QString &p) { t.sequence = readRecordField(v, p, false); }},
                 });
         t.partitions = partitions.value_or(-1);
     }
@@ -296,18 +318,18 @@ public:
                  }},
                 {"idempotencyKey"_L1,
                  [&](const YAML::Node &v, const QString &p) {
-                     QString header, jsonPath;
-                     std::optional<bool> recordKey;
-                     readMap(v, p,
-                             {{"header"_L1, text(header)},
-                              {"jsonPath"_L1, text(jsonPath)},
-                              {"recordKey"_L1, boolean(recordKey)}});
-                     if (!header.isEmpty())
-                         c.idempotencyKeySource = u"header "_s + header;
-                     else if (!jsonPath.isEmpty())
-                         c.idempotencyKeySource = u"JSON path "_s + jsonPath;
-                     else if (recordKey.value_or(false))
-                         c.idempotencyKeySource = u"record key"_s;
+                     c.idempotencyKey = readRecordField(v, p, true);
+                     c.idempotencyKeySource = c.idempotencyKey.describe();
+                 }},
+                {"isolationLevel"_L1,
+                 [&](const YAML::Node &v, const QString &p) {
+                     text(c.isolationLevel)(v, p);
+                     if (!c.isolationLevel.isEmpty() && c.isolationLevel != "read_committed"_L1
+                         && c.isolationLevel != "read_uncommitted"_L1) {
+                         warning(v, u"%1: %2 is neither read_committed nor read_uncommitted; read as "
+                                    u"read_uncommitted"_s.arg(p, quoted(v.Scalar())));
+                         c.isolationLevel.clear();
+                     }
                  }},
                 {"review"_L1,
                  [&](const YAML::Node &v, const QString &p) {

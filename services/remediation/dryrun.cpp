@@ -238,8 +238,22 @@ void predictNoOps(const DryRunInput &input, PgSession *inboxDb, DryRunResult &r)
         }
         const InboxMapping &mapping = *input.inboxMappings.find(name);
         const auto found = states.value(name).constFind(input.items.at(i).idempotencyKey);
-        if (found != states.value(name).cend() && !mapping.retakesFrom(found->state))
-            ++r.predictedNoOps;
+        if (found == states.value(name).cend() || mapping.retakesFrom(found->state))
+            continue;
+        const bool releasable =
+            found->state == InboxState::Parked || found->state == InboxState::FailedTerminal;
+        if (input.release && releasable && !mapping.releaseTo.isEmpty()) {
+            QJsonObject ref = inboxRefFor(mapping.name, input.items.at(i).idempotencyKey,
+                                          mapping.consumerColumn.isEmpty() ? QString() : found->consumer);
+            ref.insert(u"release"_s, mapping.releaseTo);
+            ref.insert(u"pinnedStatus"_s, found->status);
+            r.releaseRefs.insert(int(i), ref);
+            ++r.releases;
+            continue;
+        }
+        if (input.release && releasable)
+            ++r.releaseNotOffered;
+        ++r.predictedNoOps;
     }
     r.inboxChecked = !states.isEmpty();
     r.inboxError = problems.join(u"; "_s);
@@ -289,6 +303,21 @@ DryRunResult evaluate(const DryRunInput &input, PgSession *inboxDb)
     r.distinctKeys = int(keys.size());
     r.consumersAffected = QStringList(consumers.cbegin(), consumers.cend());
     r.consumersAffected.sort();
+    QHash<QString, int> itemsPerConsumer;
+    for (const PinnedItem &item : input.items) {
+        const QString consumer = input.policy.consumerOfDeadLetter(item.sourceTopic, item.consumerGroup);
+        if (!consumer.isEmpty())
+            ++itemsPerConsumer[consumer];
+    }
+    for (auto it = itemsPerConsumer.cbegin(); it != itemsPerConsumer.cend(); ++it) {
+        const int best = itemsPerConsumer.value(r.targetConsumer, 0);
+        if (it.value() > best || (it.value() == best && it.key() < r.targetConsumer))
+            r.targetConsumer = it.key();
+    }
+    for (const QString &c : std::as_const(r.consumersAffected)) {
+        if (c != r.targetConsumer)
+            r.alsoReceives << c;
+    }
     for (const QString &key : std::as_const(idemKeys)) {
         const int n = idemCount.value(key);
         if (n < 2)
@@ -298,6 +327,7 @@ DryRunResult evaluate(const DryRunInput &input, PgSession *inboxDb)
             r.sharedIdempotencyKeys << key;
     }
 
+    r.release = input.release;
     predictNoOps(input, inboxDb, r);
     r.predictedNoOpRate = r.count > 0 ? double(r.predictedNoOps) / double(r.count) : 0;
 
@@ -316,6 +346,8 @@ QJsonObject DryRunResult::toJson() const
         {u"sourcePartitions"_s, toArray(sourcePartitions)},
         {u"distinctKeys"_s, distinctKeys},
         {u"consumersAffected"_s, toArray(consumersAffected)},
+        {u"targetConsumer"_s, targetConsumer},
+        {u"alsoReceives"_s, toArray(alsoReceives)},
         {u"mergedCopies"_s, mergedCopies},
         {u"mergedCopySamples"_s, toArray(mergedCopySamples)},
         {u"sharedIdempotencyItems"_s, sharedIdempotencyItems},
@@ -326,6 +358,9 @@ QJsonObject DryRunResult::toJson() const
         {u"notPredicted"_s, notPredicted},
         {u"predictedNoOpRate"_s, predictedNoOpRate},
         {u"inboxError"_s, inboxError},
+        {u"release"_s, release},
+        {u"releases"_s, releases},
+        {u"releaseNotOffered"_s, releaseNotOffered},
         {u"orderingChecked"_s, orderingChecked},
         {u"orderingRiskItems"_s, orderingRiskItems},
         {u"orderingRiskSamples"_s, toArray(orderingRiskSamples)},
@@ -346,6 +381,8 @@ DryRunResult DryRunResult::fromJson(const QJsonObject &j)
     r.sourcePartitions = toList(j.value(u"sourcePartitions"_s));
     r.distinctKeys = j.value(u"distinctKeys"_s).toInt();
     r.consumersAffected = toList(j.value(u"consumersAffected"_s));
+    r.targetConsumer = j.value(u"targetConsumer"_s).toString();
+    r.alsoReceives = toList(j.value(u"alsoReceives"_s));
     r.mergedCopies = j.value(u"mergedCopies"_s).toInt();
     r.mergedCopySamples = toList(j.value(u"mergedCopySamples"_s));
     r.sharedIdempotencyItems = j.value(u"sharedIdempotencyItems"_s).toInt();
@@ -356,6 +393,9 @@ DryRunResult DryRunResult::fromJson(const QJsonObject &j)
     r.notPredicted = j.value(u"notPredicted"_s).toInt();
     r.predictedNoOpRate = j.value(u"predictedNoOpRate"_s).toDouble();
     r.inboxError = j.value(u"inboxError"_s).toString();
+    r.release = j.value(u"release"_s).toBool();
+    r.releases = j.value(u"releases"_s).toInt();
+    r.releaseNotOffered = j.value(u"releaseNotOffered"_s).toInt();
     r.orderingChecked = j.value(u"orderingChecked"_s).toBool();
     r.orderingRiskItems = j.value(u"orderingRiskItems"_s).toInt();
     r.orderingRiskSamples = toList(j.value(u"orderingRiskSamples"_s));
@@ -397,6 +437,10 @@ QString DryRunResult::summary() const
                 + listOr(sourcePartitions, u"-"_s) + u"; "_s + QString::number(distinctKeys)
                 + u" distinct key(s); consumers affected: "_s + listOr(consumersAffected, u"none known"_s)
                 + u'\n';
+    if (!targetConsumer.isEmpty())
+        s += u"For consumer: "_s + targetConsumer + u" (verified after execution)"_s
+             + (alsoReceives.isEmpty() ? QString() : u"; also receives: "_s + alsoReceives.join(u", "_s))
+             + u'\n';
     s += repeatsText();
     if (inboxChecked)
         s += u"Expected no-op rate: "_s + QString::number(predictedNoOpRate * 100.0, 'f', 1) + u"% ("_s
@@ -406,6 +450,13 @@ QString DryRunResult::summary() const
              + u")\n"_s;
     else
         s += u"Expected no-op rate: unknown ("_s + inboxError + u")\n"_s;
+    if (release)
+        s += u"Release and replay: "_s + QString::number(releases)
+             + u" parked or failed inbox row(s) released right before their records are produced"_s
+             + (releaseNotOffered > 0 ? u"; "_s + QString::number(releaseNotOffered)
+                                            + u" cannot be released (their mapping has no releaseTo)"_s
+                                      : QString())
+             + u'\n';
     if (orderingChecked) {
         s += u"Ordering risk: "_s + QString::number(orderingRiskItems)
              + u" item(s) have a later record with the same key"_s;

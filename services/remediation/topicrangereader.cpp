@@ -143,3 +143,38 @@ bool TopicRangeReader::watermarks(const QString &topic, int partition, qint64 *l
     *high = hi;
     return true;
 }
+
+bool TopicRangeReader::offsetForTime(const QString &topic, int partition, qint64 timestampMs, qint64 *offset,
+                                     int timeoutMs, QString *error)
+{
+    qint64 low = 0;
+    qint64 high = 0;
+    if (!watermarks(topic, partition, &low, &high, timeoutMs, error))
+        return false;
+    // Invariant: every record below `low` is older than timestampMs; the answer is in [low, high].
+    qint64 top = high;
+    while (low < top) {
+        const qint64 mid = low + (top - low) / 2;
+        qint64 found = -1;
+        qint64 stamp = -1;
+        // From mid on: the first record at or after it (an offset may be a gap, e.g. a control record).
+        if (!read(
+                {{topic, partition, mid, high}},
+                [&](const rd_kafka_message_t *m) {
+                    found = m->offset;
+                    stamp = rd_kafka_message_timestamp(m, nullptr);
+                    return false;
+                },
+                timeoutMs, error))
+            return false;
+        if (found < 0) {
+            top = mid; // nothing readable from mid to the end
+        } else if (stamp >= timestampMs) {
+            top = mid;
+        } else {
+            low = found + 1;
+        }
+    }
+    *offset = low;
+    return true;
+}

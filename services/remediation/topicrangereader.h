@@ -33,6 +33,13 @@ public:
     bool watermarks(const QString &topic, int partition, qint64 *low, qint64 *high, int timeoutMs,
                     QString *error);
 
+    // The first offset of a partition whose record timestamp is at or after `timestampMs`, found by reading
+    // timestamps (a binary search over [low, high), one record per probe), so it works where brokers cannot
+    // look offsets up by time (the mock cluster). Timestamps are taken as non-decreasing along the log
+    // (CreateTime from one producer at a time, or LogAppendTime). The high watermark when none is.
+    bool offsetForTime(const QString &topic, int partition, qint64 timestampMs, qint64 *offset, int timeoutMs,
+                       QString *error);
+
 private:
     TopicRangeReader() = default;
     KafkaHandle m_rk;

@@ -1,0 +1,179 @@
+#include "services/accounting/accountingclassifier.h"
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+QString accountClassKey(AccountClass c)
+{
+    switch (c) {
+    case AccountClass::Processed:
+        return u"processed"_s;
+    case AccountClass::Duplicate:
+        return u"duplicate"_s;
+    case AccountClass::InFlight:
+        return u"inFlight"_s;
+    case AccountClass::DeadLettered:
+        return u"deadLettered"_s;
+    case AccountClass::Parked:
+        return u"parked"_s;
+    case AccountClass::Skipped:
+        return u"skipped"_s;
+    case AccountClass::NotConsumed:
+        return u"notConsumed"_s;
+    case AccountClass::Aborted:
+        return u"aborted"_s;
+    case AccountClass::Unaccounted:
+        return u"unaccounted"_s;
+    }
+    return {};
+}
+
+bool accountClassFromKey(QStringView key, AccountClass *c)
+{
+    for (int i = 0; i < AccountClassCount; ++i) {
+        if (accountClassKey(AccountClass(i)) == key) {
+            *c = AccountClass(i);
+            return true;
+        }
+    }
+    return false;
+}
+
+QStringList AccountNote::names(quint16 notes)
+{
+    static const char *const kNames[Count] = {
+        "noKey",         "notJson",    "noSequence",        "inboxUnreachable",
+        "unknownStatus", "unverified", "keyPayloadDiffers", "tombstone"};
+    QStringList out;
+    for (int i = 0; i < Count; ++i) {
+        if (notes & (1u << i))
+            out << QString::fromLatin1(kNames[i]);
+    }
+    return out;
+}
+
+QString sequenceKindKey(SequenceFinding::Kind kind)
+{
+    switch (kind) {
+    case SequenceFinding::Kind::Gap:
+        return u"gap"_s;
+    case SequenceFinding::Kind::OutOfOrder:
+        return u"outOfOrder"_s;
+    case SequenceFinding::Kind::Repeat:
+        return u"repeat"_s;
+    case SequenceFinding::Kind::DlqAndContinue:
+        return u"dlqAndContinue"_s;
+    }
+    return {};
+}
+
+qint64 AccountingResult::sequenceCount(SequenceFinding::Kind kind) const
+{
+    return std::count_if(sequence.cbegin(), sequence.cend(),
+                         [kind](const SequenceFinding &f) { return f.kind == kind; });
+}
+
+bool AccountingClassifier::deliveredBefore(const AccountedRecord &a, const AccountedRecord &b)
+{
+    if (a.partition == b.partition)
+        return a.offset < b.offset;
+    if (a.timestampMs != b.timestampMs)
+        return a.timestampMs < b.timestampMs;
+    return a.partition < b.partition;
+}
+
+void AccountingClassifier::classify(AccountingResult &result, const AccountingEvidence &evidence)
+{
+    // The first delivered record of each key whose inbox row is completed: it is the processed one.
+    QHash<quint32, size_t> firstOfKey;
+    for (size_t i = 0; i < result.records.size(); ++i) {
+        const AccountedRecord &r = result.records[i];
+        if (!r.idempotencyKey
+            || evidence.inbox.value(r.idempotencyKey, InboxState::Unknown) != InboxState::Completed)
+            continue;
+        if (evidence.readCommitted && evidence.aborted.value(r.partition).contains(r.offset))
+            continue;
+        auto it = firstOfKey.find(r.idempotencyKey);
+        if (it == firstOfKey.end())
+            firstOfKey.insert(r.idempotencyKey, i);
+        else if (deliveredBefore(r, result.records[*it]))
+            *it = i;
+    }
+
+    result.counts.fill(0);
+    result.noteCounts.fill(0);
+    result.notes = 0;
+    for (size_t i = 0; i < result.records.size(); ++i) {
+        AccountedRecord &r = result.records[i];
+        r.notes &=
+            ~quint16(AccountNote::InboxUnreachable | AccountNote::UnknownStatus | AccountNote::Unverified);
+        const auto decide = [&]() -> AccountClass {
+            if (evidence.readCommitted && evidence.aborted.value(r.partition).contains(r.offset))
+                return AccountClass::Aborted;
+            // Without a key the inbox cannot be asked: the record is judged by the offsets alone.
+            bool verified = evidence.hasInbox && r.idempotencyKey;
+            if (evidence.hasInbox && r.idempotencyKey) {
+                if (evidence.inboxUnanswered.contains(r.idempotencyKey)) {
+                    r.notes |= AccountNote::InboxUnreachable;
+                    verified = false;
+                } else if (const auto row = evidence.inbox.constFind(r.idempotencyKey);
+                           row != evidence.inbox.cend()) {
+                    switch (*row) {
+                    case InboxState::Completed:
+                        return firstOfKey.value(r.idempotencyKey) == i ? AccountClass::Processed
+                                                                       : AccountClass::Duplicate;
+                    case InboxState::Parked:
+                    case InboxState::FailedTerminal:
+                        return AccountClass::Parked;
+                    case InboxState::Skipped:
+                        return AccountClass::Skipped;
+                    case InboxState::InProgress:
+                    case InboxState::FailedRetryable:
+                        return AccountClass::InFlight;
+                    case InboxState::Unknown:
+                        r.notes |= AccountNote::UnknownStatus;
+                        verified = false;
+                        break;
+                    }
+                }
+            }
+            if (evidence.deadLetteredAt.value(r.partition).contains(r.offset)
+                || (r.idempotencyKey && evidence.deadLetteredKeys.contains(r.idempotencyKey)))
+                return AccountClass::DeadLettered;
+            const qint64 committed = evidence.committed.value(r.partition, -1);
+            if (r.offset < committed) {
+                if (verified)
+                    return AccountClass::Unaccounted;
+                r.notes |= AccountNote::Unverified;
+                return AccountClass::Processed;
+            }
+            return AccountClass::NotConsumed;
+        };
+        r.cls = decide();
+        ++result.counts[size_t(r.cls)];
+        if (r.notes) {
+            ++result.notes;
+            for (int b = 0; b < AccountNote::Count; ++b) {
+                if (r.notes & (1u << b))
+                    ++result.noteCounts[size_t(b)];
+            }
+        }
+    }
+}
+
+QSet<qint64> TransactionWindow::abortedOffsets(const QList<qint64> &uncommitted,
+                                               const QSet<qint64> &committed)
+{
+    QSet<qint64> aborted;
+    for (const qint64 o : uncommitted) {
+        if (!committed.contains(o))
+            aborted.insert(o);
+    }
+    return aborted;
+}
+
+bool TransactionWindow::caughtUpBehindMarkers(qint64 committed, qint64 high, qint64 lastRecord)
+{
+    return committed >= 0 && committed < high && lastRecord < committed;
+}

@@ -1,0 +1,533 @@
+#include "services/accounting/deliveryaccountant.h"
+
+#include "services/accounting/accountingclassifier.h"
+#include "services/accounting/inboxkeystage.h"
+#include "services/accounting/recordfieldvalue.h"
+#include "services/accounting/sequencecheck.h"
+#include "services/dlq/dlqheadercodec.h"
+#include "services/dlq/dlqscantypes.h"
+#include "services/kafka/clusterinspector.h"
+#include "services/remediation/topicrangereader.h"
+
+#include <QDateTime>
+
+using namespace Qt::StringLiterals;
+
+AccountingRequest AccountingRequest::fromPolicy(const DeliveryPolicy &policy, const InboxMappingSet &inboxes,
+                                                const QString &group, const QString &topic)
+{
+    AccountingRequest r;
+    r.group = group;
+    r.topic = topic;
+    r.inboxes = inboxes;
+    if (const InboxMapping *m = inboxes.find(group))
+        r.inbox = *m;
+    if (const ConsumerPolicy *c = policy.consumer(group)) {
+        if (!c->dlqTopic.isEmpty())
+            r.dlqTopics << c->dlqTopic;
+        r.idempotencyKey = c->idempotencyKey;
+        r.readCommitted = c->readsCommitted();
+    }
+    if (const TopicPolicy *t = policy.topic(topic))
+        r.sequence = t->sequence;
+    return r;
+}
+
+namespace {
+class Run final {
+public:
+    Run(const AccountingRequest &request, const AccountingHooks &hooks)
+        : m_request(request)
+        , m_hooks(hooks)
+        , m_result(std::make_shared<AccountingResult>())
+    {
+    }
+
+    AccountingResultPtr go();
+
+private:
+    bool cancelled() const { return m_hooks.cancelled && m_hooks.cancelled(); }
+    void progress(const QString &stage)
+    {
+        if (m_hooks.progress)
+            m_hooks.progress({m_read, m_total, stage});
+    }
+    quint32 intern(const QByteArray &bytes)
+    {
+        auto it = m_keyIds.constFind(bytes);
+        if (it != m_keyIds.cend())
+            return *it;
+        const quint32 id = quint32(m_result->keys.size());
+        m_result->keys.push_back(bytes);
+        m_keyIds.insert(bytes, id);
+        return id;
+    }
+    bool resolveWindow(ClusterInspector &inspector, TopicRangeReader &reader);
+    qint64 position(const DlqScanRequest &at, TopicRangeReader &reader, int partition, qint64 low,
+                    qint64 high, qint64 timesAnswer, bool isEnd);
+    qint64 firstAtOrAfter(TopicRangeReader &reader, int partition, qint64 low, qint64 high, qint64 timeMs);
+    void readDeadLetters(TopicRangeReader &reader);
+    bool readWindow(TopicRangeReader &reader);
+    void readAborted();
+    void addRecord(const rd_kafka_message_t *m);
+    // The message id as the policy says (default: header idempotency-key, else the record key); 0 and a
+    // note when the record has none.
+    quint32 idempotencyKeyOf(const rd_kafka_message_t *m, quint16 *notes, RecordFieldValue *parsed = nullptr);
+
+    const AccountingRequest &m_request;
+    const AccountingHooks &m_hooks;
+    std::shared_ptr<AccountingResult> m_result;
+    AccountingEvidence m_evidence;
+    QHash<QByteArray, quint32> m_keyIds;
+    QHash<QString, int> m_partitionCounts;  // every topic of the cluster
+    QHash<quint32, quint32> m_firstPayload; // idempotency key -> the value hash of its first record
+    std::unique_ptr<InboxKeyStage> m_lookups;
+    std::vector<quint32> m_pendingKeys;
+    QSet<quint32> m_askedKeys;
+    RecordField m_keyField;
+    qint64 m_read = 0;
+    qint64 m_total = 0;
+};
+
+AccountingResultPtr Run::go()
+{
+    AccountingResult &res = *m_result;
+    res.group = m_request.group;
+    res.topic = m_request.topic;
+    res.readCommitted = m_request.readCommitted;
+    m_evidence.readCommitted = m_request.readCommitted;
+    m_keyField = m_request.idempotencyKey.isStated()
+                     ? m_request.idempotencyKey
+                     : RecordField{RecordField::Kind::Header, u"idempotency-key"_s};
+    res.keySource = m_request.idempotencyKey.isStated() ? m_request.idempotencyKey.describe()
+                                                        : u"header idempotency-key, else the record key"_s;
+
+    QString error;
+    auto inspector = ClusterInspector::create(m_request.cluster, &error);
+    auto reader = inspector ? TopicRangeReader::create(m_request.cluster, &error) : nullptr;
+    if (!reader) {
+        res.error = error;
+        return m_result;
+    }
+    // Metadata for all topics: asking for one topic by name makes brokers with auto-creation create it.
+    const KafkaResult<ClusterSnapshot> cluster = inspector->metadata(m_request.timeoutMs);
+    if (!cluster.ok()) {
+        res.error = u"Cannot read the cluster's metadata: "_s + cluster.error;
+        return m_result;
+    }
+    for (const TopicInfo &t : cluster.value.topics)
+        m_partitionCounts.insert(t.name, t.error.isEmpty() ? t.partitionCount() : 0);
+    if (!resolveWindow(*inspector, *reader))
+        return m_result;
+
+    // The group's committed offsets (OffsetFetch through a consumer handle that never joins the group).
+    QList<TopicPartition> tps;
+    for (const AccountingPartition &p : std::as_const(res.partitions))
+        tps.append({m_request.topic, p.partition});
+    const QList<GroupOffsets> committed =
+        inspector->committedOffsetsViaGroupHandles({m_request.group}, tps, m_request.timeoutMs);
+    if (!committed.isEmpty() && !committed.front().error.isEmpty()) {
+        res.error =
+            u"Cannot read the committed offsets of "_s + m_request.group + u": "_s + committed.front().error;
+        return m_result;
+    }
+    for (AccountingPartition &p : res.partitions) {
+        p.committed =
+            committed.isEmpty() ? -1 : committed.front().committed.value({m_request.topic, p.partition}, -1);
+        m_evidence.committed.insert(p.partition, p.committed);
+    }
+
+    // The inbox, checked before anything is read: a mapping to a table that is not there would make every
+    // record look lost.
+    if (m_request.inbox) {
+        m_lookups = std::make_unique<InboxKeyStage>(m_request.inboxes, *m_request.inbox);
+        if (!m_lookups->open(&error)) {
+            res.error = error;
+            return m_result;
+        }
+        m_evidence.hasInbox = true;
+        res.inboxChecked = true;
+    }
+
+    readDeadLetters(*reader);
+    if (!res.error.isEmpty() || cancelled())
+        return res.cancelled = cancelled(), m_result;
+    if (!readWindow(*reader) || cancelled()) {
+        res.cancelled = cancelled();
+        return m_result;
+    }
+    if (m_request.readCommitted)
+        readAborted();
+    if (cancelled())
+        return res.cancelled = true, m_result;
+
+    if (m_lookups) {
+        if (!m_pendingKeys.empty())
+            m_lookups->enqueue(std::move(m_pendingKeys), m_result->keys);
+        progress(u"Waiting for the inbox"_s);
+        InboxKeyStage::Answers answers = m_lookups->finish([this] { return cancelled(); });
+        m_evidence.inbox = std::move(answers.states);
+        m_evidence.inboxUnanswered = std::move(answers.unanswered);
+        res.messages += answers.problems;
+    }
+    if (cancelled())
+        return res.cancelled = true, m_result;
+    AccountingClassifier::classify(res, m_evidence);
+    res.sequence = SequenceCheck::run(res);
+    progress(u"Done"_s);
+    return m_result;
+}
+
+bool Run::resolveWindow(ClusterInspector &inspector, TopicRangeReader &reader)
+{
+    AccountingResult &res = *m_result;
+    QString error;
+    const int count = m_partitionCounts.value(m_request.topic, -1);
+    if (count <= 0) {
+        res.error = count < 0 ? u"Topic "_s + m_request.topic + u" does not exist"_s
+                              : u"Topic "_s + m_request.topic + u" has no readable partitions"_s;
+        return false;
+    }
+    DlqScanRequest from, to;
+    if (!from.parseStart(m_request.from, &error)) {
+        res.error = u"--from: "_s + error;
+        return false;
+    }
+    if (!m_request.to.isEmpty() && !to.parseStart(m_request.to, &error)) {
+        res.error = u"--to: "_s + error;
+        return false;
+    }
+    QList<TopicPartition> tps;
+    for (int p = 0; p < count; ++p)
+        tps.append({m_request.topic, p});
+    const auto lows = inspector.startOffsets(tps, m_request.timeoutMs);
+    const auto highs = inspector.endOffsets(tps, m_request.timeoutMs);
+    if (!lows.ok() || !highs.ok()) {
+        res.error = u"Cannot list the offsets of "_s + m_request.topic + u": "_s
+                    + (lows.ok() ? highs.error : lows.error);
+        return false;
+    }
+    // Brokers that look offsets up by time answer in one request per leader; librdkafka's mock cluster
+    // answers -1, and then the offsets are found by reading timestamps.
+    auto timesAnswer = [&](const DlqScanRequest &at) {
+        QHash<int, qint64> out;
+        if (at.start != DlqScanRequest::Start::Timestamp)
+            return out;
+        PartitionList list(toPartitionList(tps, at.startValue));
+        if (rd_kafka_offsets_for_times(inspector.handle(), list.get(), m_request.timeoutMs)
+            == RD_KAFKA_RESP_ERR_NO_ERROR) {
+            for (int i = 0; i < list->cnt; ++i) {
+                if (!list->elems[i].err && list->elems[i].offset >= 0)
+                    out.insert(int(list->elems[i].partition), list->elems[i].offset);
+            }
+        }
+        return out;
+    };
+    const QHash<int, qint64> fromTimes = timesAnswer(from);
+    const QHash<int, qint64> toTimes = timesAnswer(to);
+    for (int p = 0; p < count; ++p) {
+        AccountingPartition ap;
+        ap.partition = p;
+        ap.low = lows.value.value({m_request.topic, p});
+        ap.high = highs.value.value({m_request.topic, p});
+        ap.from = position(from, reader, p, ap.low, ap.high, fromTimes.value(p, -1), false);
+        ap.to = m_request.to.isEmpty() ? ap.high
+                                       : position(to, reader, p, ap.low, ap.high, toTimes.value(p, -1), true);
+        if (ap.from < 0 || ap.to < 0)
+            return false;
+        ap.to = std::max(ap.to, ap.from);
+        m_total += ap.to - ap.from;
+        res.partitions.append(ap);
+    }
+    return true;
+}
+
+qint64 Run::position(const DlqScanRequest &at, TopicRangeReader &reader, int partition, qint64 low,
+                     qint64 high, qint64 timesAnswer, bool isEnd)
+{
+    const QString where = m_request.topic + u'/' + QString::number(partition);
+    switch (at.start) {
+    case DlqScanRequest::Start::Beginning:
+        return low;
+    case DlqScanRequest::Start::End:
+        return high;
+    case DlqScanRequest::Start::LastN:
+        return std::max(low, high - at.startValue);
+    case DlqScanRequest::Start::Offset:
+        if (at.startValue < low && !isEnd)
+            m_result->messages
+                << u"%1: offsets %2 to %3 are past retention (the log starts at %3) and cannot be read"_s
+                       .arg(where)
+                       .arg(at.startValue)
+                       .arg(low);
+        return qBound(low, at.startValue, high);
+    case DlqScanRequest::Start::Timestamp: {
+        if (low >= high)
+            return low;
+        const qint64 found =
+            timesAnswer >= 0 ? timesAnswer : firstAtOrAfter(reader, partition, low, high, at.startValue);
+        if (found == low && !isEnd) {
+            // Is the start older than what is left? Then the window's beginning is past retention.
+            qint64 firstTime = -1;
+            QString error;
+            reader.read(
+                {{m_request.topic, partition, low, high}},
+                [&](const rd_kafka_message_t *m) {
+                    firstTime = rd_kafka_message_timestamp(m, nullptr);
+                    return false;
+                },
+                m_request.timeoutMs, &error);
+            if (firstTime > at.startValue && low > 0)
+                m_result->messages
+                    << u"%1: the window starts at %2, before the oldest record left (offset %3, %4): "
+                       u"what came before can no longer be read"_s
+                           .arg(where, QDateTime::fromMSecsSinceEpoch(at.startValue, Qt::UTC)
+                                           .toString(Qt::ISODateWithMs))
+                           .arg(low)
+                           .arg(QDateTime::fromMSecsSinceEpoch(firstTime, Qt::UTC)
+                                    .toString(Qt::ISODateWithMs));
+        }
+        return found;
+    }
+    }
+    return low;
+}
+
+qint64 Run::firstAtOrAfter(TopicRangeReader &reader, int partition, qint64 low, qint64 high, qint64 timeMs)
+{
+    // Binary search over the record timestamps, one record read per step: the first offset whose record
+    // is at or after timeMs, assuming timestamps grow along the partition (they do for LogAppendTime and
+    // for producers that stamp records as they send them).
+    qint64 lo = low, hi = high;
+    while (lo < hi && !cancelled()) {
+        const qint64 mid = lo + (hi - lo) / 2;
+        qint64 offset = -1, ts = -1;
+        QString error;
+        reader.read(
+            {{m_request.topic, partition, mid, high}},
+            [&](const rd_kafka_message_t *m) {
+                offset = m->offset;
+                ts = rd_kafka_message_timestamp(m, nullptr);
+                return false;
+            },
+            m_request.timeoutMs, &error);
+        if (offset < 0) // nothing left from mid on (compaction): the answer is before mid or the end
+            hi = mid;
+        else if (ts >= timeMs)
+            hi = mid;
+        else
+            lo = offset + 1;
+    }
+    return lo;
+}
+
+void Run::readDeadLetters(TopicRangeReader &reader)
+{
+    AccountingResult &res = *m_result;
+    QStringList candidates = m_request.dlqTopics;
+    const bool named = !candidates.isEmpty();
+    if (!named)
+        candidates = {m_request.topic + u"-dlt"_s, m_request.topic + u".DLT"_s,
+                      u"error."_s + m_request.topic + u'.' + m_request.group};
+    for (const QString &dlq : std::as_const(candidates)) {
+        QString error;
+        const int count = m_partitionCounts.value(dlq, -1);
+        if (count <= 0) {
+            if (named)
+                res.messages << u"The DLQ topic %1 does not exist: its dead letters are not counted"_s.arg(
+                    dlq);
+            continue;
+        }
+        res.dlqTopics << dlq;
+        QList<TopicRangeReader::Range> ranges;
+        for (int p = 0; p < count; ++p) {
+            qint64 low = 0, high = 0;
+            if (!reader.watermarks(dlq, p, &low, &high, m_request.timeoutMs, &error)) {
+                res.error = error;
+                return;
+            }
+            ranges.append({dlq, p, low, high});
+        }
+        progress(u"Reading the dead letters of "_s + dlq);
+        const bool ok = reader.read(
+            ranges,
+            [&](const rd_kafka_message_t *m) {
+                const KafkaRecord record = KafkaRecord::fromMessage(m);
+                const DlqMetadata meta = decodeDlqHeaders(record.headers);
+                // Another consumer's dead letter on a shared DLQ topic says nothing about this one.
+                if (!meta.consumerGroup.isEmpty() && meta.consumerGroup != m_request.group)
+                    return !cancelled();
+                if (meta.originalTopic == m_request.topic && meta.originalPartition >= 0
+                    && meta.originalOffset >= 0)
+                    m_evidence.deadLetteredAt[meta.originalPartition].insert(meta.originalOffset);
+                // A dead letter keeps the original key, headers and value: its message id is read the way the
+                // source record's is (never by the record key alone when the policy names another source: a
+                // record key names an entity, and all its messages are not dead-lettered).
+                if (meta.originalTopic.isEmpty() || meta.originalTopic == m_request.topic) {
+                    quint16 notes = 0;
+                    if (const quint32 key = idempotencyKeyOf(m, &notes))
+                        m_evidence.deadLetteredKeys.insert(key);
+                }
+                return !cancelled();
+            },
+            m_request.timeoutMs, &error);
+        if (!ok) {
+            res.error = u"Cannot read the DLQ topic "_s + dlq + u": "_s + error;
+            return;
+        }
+    }
+}
+
+quint32 Run::idempotencyKeyOf(const rd_kafka_message_t *m, quint16 *notes, RecordFieldValue *parsed)
+{
+    std::optional<RecordFieldValue> own;
+    RecordFieldValue &fields = parsed ? *parsed : own.emplace(m);
+    QByteArray key;
+    const RecordFieldValue::Outcome got = fields.bytes(m_keyField, &key);
+    if (got == RecordFieldValue::Outcome::Found && !key.isEmpty())
+        return intern(key);
+    if (!m_request.idempotencyKey.isStated() && m->key
+        && m->key_len > 0) // the default: the header, else the record key
+        return intern(QByteArray(static_cast<const char *>(m->key), qsizetype(m->key_len)));
+    *notes |= got == RecordFieldValue::Outcome::NotJson ? AccountNote::NotJson | AccountNote::NoKey
+                                                        : AccountNote::NoKey;
+    return 0;
+}
+
+void Run::addRecord(const rd_kafka_message_t *m)
+{
+    AccountedRecord r;
+    r.partition = int(m->partition);
+    r.offset = m->offset;
+    r.timestampMs = rd_kafka_message_timestamp(m, nullptr);
+    if (m->key)
+        r.recordKey = intern(QByteArray(static_cast<const char *>(m->key), qsizetype(m->key_len)));
+    if (!m->payload)
+        r.notes |= AccountNote::Tombstone;
+    r.valueHash =
+        m->payload ? quint32(qHash(QByteArrayView(static_cast<const char *>(m->payload), qsizetype(m->len))))
+                   : 0;
+    RecordFieldValue fields(m);
+    r.idempotencyKey = idempotencyKeyOf(m, &r.notes, &fields);
+    if (m_request.sequence.isStated()) {
+        const RecordFieldValue::Outcome seq = fields.integer(m_request.sequence, &r.sequence);
+        if (seq == RecordFieldValue::Outcome::NotJson)
+            r.notes |= AccountNote::NotJson | AccountNote::NoSequence;
+        else if (seq != RecordFieldValue::Outcome::Found)
+            r.notes |= AccountNote::NoSequence;
+    }
+    if (r.idempotencyKey) {
+        const auto first = m_firstPayload.constFind(r.idempotencyKey);
+        if (first == m_firstPayload.cend())
+            m_firstPayload.insert(r.idempotencyKey, r.valueHash);
+        else if (*first != r.valueHash)
+            r.notes |= AccountNote::KeyPayloadDiffers;
+        if (m_lookups && !m_askedKeys.contains(r.idempotencyKey)) {
+            m_askedKeys.insert(r.idempotencyKey);
+            m_pendingKeys.push_back(r.idempotencyKey);
+            if (int(m_pendingKeys.size()) >= m_request.lookupBatch) {
+                m_lookups->enqueue(std::move(m_pendingKeys), m_result->keys);
+                m_pendingKeys.clear();
+            }
+        }
+    }
+    m_result->records.push_back(r);
+}
+
+bool Run::readWindow(TopicRangeReader &reader)
+{
+    AccountingResult &res = *m_result;
+    QList<TopicRangeReader::Range> ranges;
+    for (const AccountingPartition &p : std::as_const(res.partitions))
+        ranges.append({m_request.topic, p.partition, p.from, p.to});
+    res.records.reserve(size_t(std::min(m_total, m_request.maxRecords)));
+    progress(u"Reading "_s + m_request.topic);
+    QString error;
+    bool bounded = false;
+    const bool ok = reader.read(
+        ranges,
+        [&](const rd_kafka_message_t *m) {
+            if (m_read >= m_request.maxRecords) {
+                bounded = true;
+                return false;
+            }
+            addRecord(m);
+            if (++m_read % 20'000 == 0)
+                progress(u"Reading "_s + m_request.topic);
+            return !cancelled();
+        },
+        m_request.timeoutMs, &error);
+    if (!ok) {
+        res.error = u"Cannot read "_s + m_request.topic + u": "_s + error;
+        return false;
+    }
+    if (bounded) {
+        res.error = u"The window holds more than %1 records; narrow it with --from and --to"_s.arg(
+            m_request.maxRecords);
+        return false;
+    }
+    // The reader interleaves partitions; keep each partition's records together, in offset order.
+    std::stable_sort(res.records.begin(), res.records.end(),
+                     [](const AccountedRecord &a, const AccountedRecord &b) {
+                         return a.partition != b.partition ? a.partition < b.partition : a.offset < b.offset;
+                     });
+    QHash<int, qint64> last;
+    for (const AccountedRecord &r : res.records)
+        last[r.partition] = r.offset;
+    for (AccountingPartition &p : res.partitions) {
+        p.read = std::count_if(res.records.cbegin(), res.records.cend(),
+                               [&](const AccountedRecord &r) { return r.partition == p.partition; });
+        if (!m_request.readCommitted && p.to == p.high
+            && TransactionWindow::caughtUpBehindMarkers(p.committed, p.high,
+                                                        last.value(p.partition, p.from - 1)))
+            p.caughtUpBehindMarkers = true;
+    }
+    return true;
+}
+
+void Run::readAborted()
+{
+    // The window again as the read_committed consumer reads it: what it is not handed was aborted.
+    AccountingResult &res = *m_result;
+    KafkaProperties committedReader = m_request.cluster;
+    committedReader.append({u"isolation.level"_s, u"read_committed"_s});
+    QString error;
+    auto reader = TopicRangeReader::create(committedReader, &error);
+    QHash<int, QSet<qint64>> seen;
+    QList<TopicRangeReader::Range> ranges;
+    for (const AccountingPartition &p : std::as_const(res.partitions))
+        ranges.append({m_request.topic, p.partition, p.from, p.to});
+    progress(u"Reading "_s + m_request.topic + u" as a read_committed consumer"_s);
+    if (!reader
+        || !reader->read(
+            ranges,
+            [&](const rd_kafka_message_t *m) {
+                seen[int(m->partition)].insert(m->offset);
+                return !cancelled();
+            },
+            m_request.timeoutMs, &error)) {
+        res.messages
+            << u"Cannot read the window as a read_committed consumer (%1): no record is counted as aborted"_s
+                   .arg(error);
+        return;
+    }
+    QHash<int, QList<qint64>> uncommitted;
+    for (const AccountedRecord &r : res.records)
+        uncommitted[r.partition].append(r.offset);
+    for (AccountingPartition &p : res.partitions) {
+        const QSet<qint64> &got = seen[p.partition];
+        m_evidence.aborted.insert(p.partition,
+                                  TransactionWindow::abortedOffsets(uncommitted.value(p.partition), got));
+        qint64 lastDelivered = p.from - 1;
+        for (const qint64 o : got)
+            lastDelivered = std::max(lastDelivered, o);
+        if (p.to == p.high && TransactionWindow::caughtUpBehindMarkers(p.committed, p.high, lastDelivered))
+            p.caughtUpBehindMarkers = true;
+    }
+}
+} // namespace
+
+AccountingResultPtr DeliveryAccountant::run(const AccountingRequest &request, const AccountingHooks &hooks)
+{
+    return Run(request, hooks).go();
+}

@@ -1,0 +1,58 @@
+#pragma once
+
+#include "services/inbox/inboxmappingset.h"
+
+#include <QHash>
+#include <QSet>
+#include <QStringList>
+
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+class InboxSessions;
+
+// The accounting's inbox join (ARCHITECTURE.md, Threads: owned thread): batches of idempotency keys are
+// looked up in the consumer's inbox on a thread of its own while the window is still being read, one
+// `unnest` query per batch (InboxKeyLookup::lookup) over one connection. A batch the database cannot
+// answer (unreachable, timed out) leaves its keys unanswered and says so once; the run goes on.
+class InboxKeyStage final {
+public:
+    InboxKeyStage(const InboxMappingSet &set, const InboxMapping &mapping);
+    ~InboxKeyStage(); // stops and joins the thread
+
+    // Connects and checks that the mapped table is there; the thread starts on success.
+    bool open(QString *error);
+    // Queues the keys with these ids (bytes from `keys`); returns at once.
+    void enqueue(std::vector<quint32> ids, const std::vector<QByteArray> &keys);
+
+    struct Answers {
+        QHash<quint32, InboxState> states; // keys with a row
+        QSet<quint32> unanswered;          // keys the inbox could not be asked about
+        QStringList problems;              // what went wrong, in words (each problem once)
+    };
+    // Waits until every queued batch is answered (or `cancelled` says stop) and hands the answers over.
+    Answers finish(const std::function<bool()> &cancelled);
+
+private:
+    struct Batch {
+        std::vector<quint32> ids;
+        QStringList keys;
+    };
+    void loop();
+
+    InboxMapping m_mapping;
+    std::unique_ptr<InboxSessions> m_sessions;
+    std::mutex m_mutex;
+    std::condition_variable m_wake;
+    std::condition_variable m_drained;
+    std::deque<Batch> m_queue;
+    bool m_busy = false;
+    bool m_stop = false;
+    Answers m_answers;
+    std::thread m_thread;
+};

@@ -1,0 +1,108 @@
+#include "services/accounting/recordfieldvalue.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+
+#include <cmath>
+
+QJsonValue RecordFieldValue::walk(const QJsonDocument &document, QStringView path)
+{
+    if (path.startsWith(u'$'))
+        path = path.sliced(1);
+    QJsonValue value = document.isArray() ? QJsonValue(document.array()) : QJsonValue(document.object());
+    qsizetype i = 0;
+    while (i < path.size()) {
+        if (path[i] == u'.') {
+            ++i;
+            continue;
+        }
+        if (path[i] == u'[') {
+            const qsizetype close = path.indexOf(u']', i);
+            if (close < 0)
+                return QJsonValue::Undefined;
+            bool ok = false;
+            const int index = path.sliced(i + 1, close - i - 1).toInt(&ok);
+            if (!ok || !value.isArray())
+                return QJsonValue::Undefined;
+            value = value.toArray().at(index);
+            i = close + 1;
+            continue;
+        }
+        qsizetype end = i;
+        while (end < path.size() && path[end] != u'.' && path[end] != u'[')
+            ++end;
+        if (!value.isObject())
+            return QJsonValue::Undefined;
+        value = value.toObject().value(path.sliced(i, end - i));
+        i = end;
+    }
+    return value;
+}
+
+RecordFieldValue::Outcome RecordFieldValue::bytes(const RecordField &field, QByteArray *out)
+{
+    switch (field.kind) {
+    case RecordField::Kind::NotStated:
+        return Outcome::Missing;
+    case RecordField::Kind::RecordKey:
+        if (!m_message->key)
+            return Outcome::Missing;
+        *out = QByteArray(static_cast<const char *>(m_message->key), qsizetype(m_message->key_len));
+        return Outcome::Found;
+    case RecordField::Kind::Header: {
+        rd_kafka_headers_t *headers = nullptr;
+        const void *value = nullptr;
+        size_t size = 0;
+        if (rd_kafka_message_headers(m_message, &headers) != RD_KAFKA_RESP_ERR_NO_ERROR || !headers
+            || rd_kafka_header_get_last(headers, field.name.toUtf8().constData(), &value, &size)
+                   != RD_KAFKA_RESP_ERR_NO_ERROR
+            || !value)
+            return Outcome::Missing;
+        *out = QByteArray(static_cast<const char *>(value), qsizetype(size));
+        return Outcome::Found;
+    }
+    case RecordField::Kind::JsonPath: {
+        if (!m_parsed) {
+            m_parsed = true;
+            if (m_message->payload) {
+                QJsonParseError error;
+                m_document = QJsonDocument::fromJson(
+                    QByteArray::fromRawData(static_cast<const char *>(m_message->payload),
+                                            qsizetype(m_message->len)),
+                    &error);
+                if (error.error != QJsonParseError::NoError)
+                    m_document = {};
+            }
+        }
+        if (m_document.isNull())
+            return Outcome::NotJson;
+        const QJsonValue v = walk(m_document, field.name);
+        if (v.isString()) {
+            *out = v.toString().toUtf8();
+            return Outcome::Found;
+        }
+        if (v.isDouble()) {
+            const double d = v.toDouble();
+            *out = d == std::floor(d) && std::abs(d) < 9.0e15 ? QByteArray::number(qint64(d))
+                                                              : QByteArray::number(d, 'g', 17);
+            return Outcome::Found;
+        }
+        return Outcome::Missing;
+    }
+    }
+    return Outcome::Missing;
+}
+
+RecordFieldValue::Outcome RecordFieldValue::integer(const RecordField &field, qint64 *out)
+{
+    QByteArray text;
+    const Outcome outcome = bytes(field, &text);
+    if (outcome != Outcome::Found)
+        return outcome;
+    bool ok = false;
+    const qint64 n = text.trimmed().toLongLong(&ok);
+    if (!ok)
+        return Outcome::Missing;
+    *out = n;
+    return Outcome::Found;
+}

@@ -1,0 +1,33 @@
+#pragma once
+
+#include "services/policy/deliverypolicy.h"
+
+#include <QByteArray>
+#include <QJsonDocument>
+
+#include <librdkafka/rdkafka.h>
+
+// Takes a policy-named value (RecordField: a header, a JSON path, the record key) out of a consumed
+// record: the accounting's idempotency key and sequence number. The value is parsed as JSON at most once
+// per record however many fields read it.
+class RecordFieldValue final {
+public:
+    explicit RecordFieldValue(const rd_kafka_message_t *message)
+        : m_message(message)
+    {
+    }
+
+    enum class Outcome { Found, Missing, NotJson };
+    // The field as bytes (a JSON string's text, a number's decimal digits).
+    Outcome bytes(const RecordField &field, QByteArray *out);
+    // The field as a whole number (a JSON integer, or decimal text in a header or string).
+    Outcome integer(const RecordField &field, qint64 *out);
+
+    // `$.a.b`, `a.b` or `$.items[0].id` into a parsed document; Undefined when absent.
+    static QJsonValue walk(const QJsonDocument &document, QStringView path);
+
+private:
+    const rd_kafka_message_t *m_message;
+    bool m_parsed = false;
+    QJsonDocument m_document;
+};

@@ -1,0 +1,527 @@
+// Delivery accounting (ARCHITECTURE.md, Data flows: Delivery accounting). The classifier, the transaction
+// rules and the order checks on windows this test arranges record by record; then `berth account` as a
+// deploy pipeline runs it, against a mock cluster and a throwaway PostgreSQL where the truth of every
+// record is known, with kcat as the independent count of the window.
+#include "services/accounting/accountingclassifier.h"
+#include "services/accounting/deliverysemantics.h"
+#include "services/accounting/sequencecheck.h"
+#include "services/demo/mockkafkacluster.h"
+#include "services/demo/temppostgres.h"
+#include "services/dlq/dlqheadercodec.h"
+#include "services/kafka/kafkaproducer.h"
+#include "services/kafka/offsetcommitter.h"
+#include "support/berthcli.h"
+#include "support/testsupport.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+// A window built by hand: records on partitions with keys, timestamps and sequence numbers.
+struct Arranged {
+    AccountingResult result;
+    quint32 key(const QByteArray &bytes)
+    {
+        for (quint32 i = 1; i < result.keys.size(); ++i) {
+            if (result.keys[i] == bytes)
+                return i;
+        }
+        result.keys.push_back(bytes);
+        return quint32(result.keys.size() - 1);
+    }
+    AccountedRecord &add(int partition, qint64 offset, const QByteArray &idKey, qint64 ts = 0,
+                         const QByteArray &recordKey = {}, qint64 sequence = AccountedRecord::NoSequence)
+    {
+        AccountedRecord r;
+        r.partition = partition;
+        r.offset = offset;
+        r.timestampMs = ts;
+        r.idempotencyKey = idKey.isEmpty() ? 0 : key(idKey);
+        r.recordKey = recordKey.isEmpty() ? 0 : key(recordKey);
+        r.sequence = sequence;
+        result.records.push_back(r);
+        return result.records.back();
+    }
+    AccountClass classOf(int partition, qint64 offset) const
+    {
+        for (const AccountedRecord &r : result.records) {
+            if (r.partition == partition && r.offset == offset)
+                return r.cls;
+        }
+        return AccountClass::NotConsumed;
+    }
+};
+
+QList<QJsonObject> jsonLines(const QByteArray &out)
+{
+    QList<QJsonObject> lines;
+    for (const QByteArray &line : out.split('\n')) {
+        if (!line.trimmed().isEmpty())
+            lines << QJsonDocument::fromJson(line).object();
+    }
+    return lines;
+}
+} // namespace
+
+class TestAccounting final : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void eachClassInPrecedence();
+    void duplicateIsEveryRecordButTheFirstDelivered();
+    void consumerWithoutInboxIsProcessedUnverified();
+    void unreachableInboxIsANoteNotALoss();
+    void abortedRecordsAreTheirOwnClassForReadCommitted();
+    void trailingMarkerLagIsCaughtUp();
+    void gapOutOfOrderAcrossMoveAndRepeat();
+    void dlqAndContinueBreak();
+    void semanticsFromPolicyAndEvidence();
+    void cliAccountsForEveryArrangedRecord();
+    void cliWindowByTimeIsFoundByReadingTimestamps();
+    void cliErrorsExitTwo();
+
+private:
+    std::unique_ptr<MockKafkaCluster> m_cluster;
+    std::unique_ptr<TempPostgres> m_pg;
+    QTemporaryDir m_dir;
+    QString m_policy;
+    qint64 m_base = 0;
+};
+
+void TestAccounting::eachClassInPrecedence()
+{
+    Arranged a;
+    a.add(0, 0, "done");
+    a.add(0, 1, "working");
+    a.add(0, 2, "retry");
+    a.add(0, 3, "parked");
+    a.add(0, 4, "dead");
+    a.add(0, 5, "skip");
+    a.add(0, 6, "dlq-by-offset");
+    a.add(0, 7, "dlq-by-key");
+    a.add(0, 8, "lost");
+    a.add(0, 9, "parked-and-dlq"); // an inbox row wins over a dead letter
+    a.add(0, 10, "later");
+    AccountingEvidence e;
+    e.hasInbox = true;
+    e.inbox = {{a.key("done"), InboxState::Completed},        {a.key("working"), InboxState::InProgress},
+               {a.key("retry"), InboxState::FailedRetryable}, {a.key("parked"), InboxState::Parked},
+               {a.key("dead"), InboxState::FailedTerminal},   {a.key("skip"), InboxState::Skipped},
+               {a.key("parked-and-dlq"), InboxState::Parked}};
+    e.deadLetteredAt[0] = {6, 9};
+    e.deadLetteredKeys = {a.key("dlq-by-key")};
+    e.committed = {{0, 10}};
+    AccountingClassifier::classify(a.result, e);
+    const QList<AccountClass> expected{
+        AccountClass::Processed,    AccountClass::InFlight,     AccountClass::InFlight,
+        AccountClass::Parked,       AccountClass::Parked,       AccountClass::Skipped,
+        AccountClass::DeadLettered, AccountClass::DeadLettered, AccountClass::Unaccounted,
+        AccountClass::Parked,       AccountClass::NotConsumed};
+    for (qsizetype i = 0; i < expected.size(); ++i)
+        QCOMPARE(accountClassKey(a.classOf(0, i)), accountClassKey(expected[i]));
+    QCOMPARE(a.result.count(AccountClass::Parked), 3);
+    qint64 total = 0;
+    for (const qint64 n : a.result.counts)
+        total += n;
+    QCOMPARE(total, qint64(a.result.records.size())); // the classes partition the window
+}
+
+void TestAccounting::duplicateIsEveryRecordButTheFirstDelivered()
+{
+    Arranged a;
+    a.add(1, 5, "k", 2000); // on another partition, later by timestamp
+    a.add(0, 7, "k", 1000); // the first delivered, though stored after
+    a.add(0, 9, "k", 500);  // same partition, later offset: a duplicate despite an older timestamp
+    AccountingEvidence e;
+    e.hasInbox = true;
+    e.inbox = {{a.key("k"), InboxState::Completed}};
+    AccountingClassifier::classify(a.result, e);
+    QCOMPARE(a.classOf(0, 7), AccountClass::Processed);
+    QCOMPARE(a.classOf(1, 5), AccountClass::Duplicate);
+    QCOMPARE(a.classOf(0, 9), AccountClass::Duplicate);
+}
+
+void TestAccounting::consumerWithoutInboxIsProcessedUnverified()
+{
+    Arranged a;
+    a.add(0, 0, "a");
+    a.add(0, 1, "b");
+    a.add(0, 2, "c");
+    AccountingEvidence e;
+    e.deadLetteredAt[0] = {1};
+    e.committed = {{0, 2}};
+    AccountingClassifier::classify(a.result, e);
+    QCOMPARE(a.classOf(0, 0), AccountClass::Processed);
+    QVERIFY(a.result.records[0].notes & AccountNote::Unverified);
+    QCOMPARE(a.classOf(0, 1), AccountClass::DeadLettered);
+    QCOMPARE(a.classOf(0, 2), AccountClass::NotConsumed);
+    QCOMPARE(a.result.count(AccountClass::Unaccounted), 0);
+    QCOMPARE(a.result.notes, 1);
+}
+
+void TestAccounting::unreachableInboxIsANoteNotALoss()
+{
+    Arranged a;
+    a.add(0, 0, "asked");
+    a.add(0, 1, "unanswered");
+    a.add(0, 2, {}); // no key at all
+    AccountingEvidence e;
+    e.hasInbox = true;
+    e.inboxUnanswered = {a.key("unanswered")};
+    e.committed = {{0, 3}};
+    AccountingClassifier::classify(a.result, e);
+    QCOMPARE(a.classOf(0, 0), AccountClass::Unaccounted);
+    QCOMPARE(a.classOf(0, 1), AccountClass::Processed);
+    QVERIFY(a.result.records[1].notes & AccountNote::InboxUnreachable);
+    QCOMPARE(a.classOf(0, 2), AccountClass::Processed);
+    QCOMPARE(a.result.noteCounts[3], 1); // inboxUnreachable
+}
+
+void TestAccounting::abortedRecordsAreTheirOwnClassForReadCommitted()
+{
+    // A transactional producer wrote offsets 0-4 and committed (marker at 5), then 6-8 and aborted
+    // (marker at 9), then 10 and committed (marker at 11): offsets as a real broker lays them out.
+    const QList<qint64> uncommitted{0, 1, 2, 3, 4, 6, 7, 8, 10};
+    const QSet<qint64> committed{0, 1, 2, 3, 4, 10};
+    const QSet<qint64> aborted = TransactionWindow::abortedOffsets(uncommitted, committed);
+    QCOMPARE(aborted, (QSet<qint64>{6, 7, 8}));
+
+    for (const bool readCommitted : {true, false}) {
+        Arranged a;
+        for (const qint64 o : uncommitted)
+            a.add(0, o, "k" + QByteArray::number(o));
+        AccountingEvidence e;
+        e.hasInbox = true;
+        e.readCommitted = readCommitted;
+        e.aborted[0] = aborted;
+        e.committed = {{0, 12}};
+        for (const qint64 o : committed)
+            e.inbox.insert(a.key("k" + QByteArray::number(o)), InboxState::Completed);
+        AccountingClassifier::classify(a.result, e);
+        // read_committed: never handed to the consumer; read_uncommitted: handed over and not processed.
+        QCOMPARE(a.result.count(AccountClass::Aborted), readCommitted ? 3 : 0);
+        QCOMPARE(a.result.count(AccountClass::Unaccounted), readCommitted ? 0 : 3);
+        QCOMPARE(a.result.count(AccountClass::Processed), 6);
+    }
+}
+
+void TestAccounting::trailingMarkerLagIsCaughtUp()
+{
+    // Last record at 10, its commit marker at 11, log end 12: a consumer committed at 11 has read everything.
+    QVERIFY(TransactionWindow::caughtUpBehindMarkers(11, 12, 10));
+    QVERIFY(!TransactionWindow::caughtUpBehindMarkers(10, 12, 10)); // record 10 is still to be read
+    QVERIFY(!TransactionWindow::caughtUpBehindMarkers(12, 12, 10)); // no lag at all
+    QVERIFY(!TransactionWindow::caughtUpBehindMarkers(-1, 12, 10)); // nothing committed
+}
+
+void TestAccounting::gapOutOfOrderAcrossMoveAndRepeat()
+{
+    Arranged a;
+    // Key A on partition 0: 1, 2, 4 (3 is missing), 4 again (a repeat).
+    a.add(0, 0, "a1", 100, "A", 1);
+    a.add(0, 1, "a2", 200, "A", 2);
+    a.add(0, 2, "a4", 300, "A", 4);
+    a.add(0, 3, "a4b", 400, "A", 4);
+    // Key B moved from partition 0 to 1: 5 on partition 1 arrives first, then 4 on partition 0.
+    a.add(0, 4, "b4", 900, "B", 4);
+    a.add(1, 0, "b5", 800, "B", 5);
+    // Key C in order: no finding.
+    a.add(1, 1, "c1", 100, "C", 1);
+    a.add(1, 2, "c2", 200, "C", 2);
+    AccountingEvidence e;
+    AccountingClassifier::classify(a.result, e);
+    const QList<SequenceFinding> found = SequenceCheck::run(a.result);
+    QCOMPARE(found.size(), 3);
+    const auto one = [&](SequenceFinding::Kind kind) {
+        for (const SequenceFinding &f : found) {
+            if (f.kind == kind)
+                return f;
+        }
+        return SequenceFinding{};
+    };
+    const SequenceFinding gap = one(SequenceFinding::Kind::Gap);
+    QCOMPARE(a.result.key(gap.key), "A");
+    QCOMPARE(gap.expected, 3);
+    QCOMPARE(gap.missing, 1);
+    const SequenceFinding repeat = one(SequenceFinding::Kind::Repeat);
+    QCOMPARE(a.result.key(repeat.key), "A");
+    QCOMPARE(repeat.offset, 3);
+    QCOMPARE(repeat.previousOffset, 2);
+    const SequenceFinding late = one(SequenceFinding::Kind::OutOfOrder);
+    QCOMPARE(a.result.key(late.key), "B");
+    QCOMPARE(late.partition, 0);
+    QCOMPARE(late.offset, 4);
+    QCOMPARE(late.previousPartition, 1);
+    QVERIFY(late.acrossPartitions);
+    QCOMPARE(late.sequence, 4);
+    QCOMPARE(late.expected, 5);
+}
+
+void TestAccounting::dlqAndContinueBreak()
+{
+    Arranged a;
+    a.add(0, 0, "x1", 0, "X");
+    a.add(0, 1, "x2", 0, "X"); // dead-lettered
+    a.add(0, 2, "x3", 0, "X"); // processed after it: the break
+    a.add(0, 3, "y1", 0, "Y"); // dead-lettered, nothing after: no break
+    AccountingEvidence e;
+    e.hasInbox = true;
+    e.inbox = {{a.key("x1"), InboxState::Completed}, {a.key("x3"), InboxState::Completed}};
+    e.deadLetteredAt[0] = {1, 3};
+    AccountingClassifier::classify(a.result, e);
+    const QList<SequenceFinding> found = SequenceCheck::run(a.result);
+    QCOMPARE(found.size(), 1);
+    QCOMPARE(found[0].kind, SequenceFinding::Kind::DlqAndContinue);
+    QCOMPARE(a.result.key(found[0].key), "X");
+    QCOMPARE(found[0].previousOffset, 1);
+    QCOMPARE(found[0].offset, 2);
+}
+
+void TestAccounting::semanticsFromPolicyAndEvidence()
+{
+    // A consumer that commits before processing: at-most-once by its own policy, and the loss is listed.
+    ConsumerPolicy early;
+    early.name = u"mailer"_s;
+    early.offsetCommitTiming = u"before-processing"_s;
+    early.idempotencyStrategy = u"processed_message"_s;
+    Arranged a;
+    a.result.inboxChecked = true;
+    a.add(0, 0, "m-1");
+    a.add(0, 1, "m-2");
+    AccountingEvidence e;
+    e.hasInbox = true;
+    e.inbox = {{a.key("m-1"), InboxState::Completed}};
+    e.committed = {{0, 2}};
+    AccountingClassifier::classify(a.result, e);
+    DeliverySemanticsVerdict v = DeliverySemantics::classify(early, nullptr, &a.result);
+    QCOMPARE(v.promised, DeliveryGuarantee::AtMostOnce);
+    QCOMPARE(v.observed, DeliveryGuarantee::AtMostOnce);
+    QCOMPARE(v.lostKeys, QStringList{u"m-2"_s});
+    QVERIFY(!v.contradicted()); // it does what it says
+
+    // The same evidence against a policy that promises effectively-once: contradicted, on the checklist.
+    ConsumerPolicy careful = early;
+    careful.offsetCommitTiming = u"after-db-transaction"_s;
+    QCOMPARE(DeliverySemantics::promised(careful), DeliveryGuarantee::EffectivelyOnce);
+    v = DeliverySemantics::classify(careful, nullptr, &a.result);
+    QCOMPARE(v.observed, DeliveryGuarantee::AtMostOnce);
+    QVERIFY(v.contradicted());
+    QVERIFY2(v.contradictions.first().contains(u"m-2"_s), qPrintable(v.contradictions.first()));
+    DeliveryPolicy policy;
+    policy.consumers = {careful};
+    policy.consumers[0].name = u"mailer"_s;
+    ChecklistEvidence evidence;
+    DeliverySemantics::addToEvidence(v, &evidence.groups[u"mailer"_s]);
+    const QList<ConsumerChecklist> lists = evaluateChecklists(policy, evidence);
+    bool found = false;
+    for (const ChecklistItem &item : lists.first().items) {
+        if (item.key == u"ackTiming"_s) {
+            found = true;
+            QCOMPARE(item.verdict, ChecklistItem::Verdict::Contradicted);
+            QVERIFY2(item.evidence.contains(u"at-most-once"_s), qPrintable(item.evidence));
+        }
+    }
+    QVERIFY(found);
+
+    // No inbox and a key delivered twice: at-least-once at best, whatever the policy hopes.
+    ConsumerPolicy sink = careful;
+    sink.externalProviderIdempotency = false;
+    QCOMPARE(DeliverySemantics::promised(sink), DeliveryGuarantee::AtLeastOnce);
+    Arranged b;
+    b.add(0, 0, "s-1");
+    b.add(0, 1, "s-1");
+    AccountingEvidence none;
+    none.committed = {{0, 2}};
+    AccountingClassifier::classify(b.result, none);
+    v = DeliverySemantics::classify(careful, nullptr, &b.result);
+    QCOMPARE(v.observed, DeliveryGuarantee::AtLeastOnce);
+    QVERIFY(v.contradicted()); // effectively-once promised, a repeat reached a consumer with no inbox
+}
+
+void TestAccounting::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    m_cluster = std::make_unique<MockKafkaCluster>(1);
+    QVERIFY2(m_cluster->isValid(), qPrintable(m_cluster->error()));
+    QVERIFY(m_cluster->createTopic(u"orders"_s, 2));
+    QVERIFY(m_cluster->createTopic(u"orders-dlt"_s, 1));
+    m_pg = std::make_unique<TempPostgres>();
+    QString error;
+    QVERIFY2(m_pg->start(&error), qPrintable(error));
+    QVERIFY2(
+        m_pg->exec(
+            u"CREATE TABLE inbox (id text PRIMARY KEY, status text NOT NULL, updated_at timestamptz NOT NULL "
+            u"DEFAULT now());"
+            u"INSERT INTO inbox (id, status) VALUES ('e-0', 'DONE'), ('e-2', 'WORKING'), ('e-4', 'PARKED'),"
+            u" ('e-5', 'SKIP'), ('e-11', 'DONE');"_s,
+            &error),
+        qPrintable(error));
+
+    auto producer = KafkaProducer::create(m_cluster->clientProperties(), &error);
+    QVERIFY2(producer, qPrintable(error));
+    m_base = QDateTime::currentMSecsSinceEpoch() - 3'600'000;
+    // Partition 0, offsets 0-8; e-0 twice (a redelivery the inbox deduplicated); the last one is garbage.
+    const QList<QByteArray> keys{"e-0", "e-0", "e-2", "e-3", "e-4", "e-5", "e-6", "e-7"};
+    for (int i = 0; i < keys.size(); ++i) {
+        OutgoingRecord r{u"orders"_s,
+                         0,
+                         "order-1",
+                         false,
+                         "{\"version\":" + QByteArray::number(i < 3 ? qMax(1, i) : i + 1) + "}",
+                         {{"idempotency-key", keys[i], false}},
+                         m_base + i * 1000};
+        QVERIFY(producer->produce(r, &error));
+    }
+    QVERIFY(producer->produce({u"orders"_s, 0, "order-1", false, "not json", {}, m_base + 8000}, &error));
+    // Partition 1: e-10 dead-lettered (found by key only), e-11 processed.
+    QVERIFY(producer->produce(
+        {u"orders"_s, 1, "order-2", false, "{\"version\":1}", {{"idempotency-key", "e-10", false}}, m_base},
+        &error));
+    QVERIFY(producer->produce({u"orders"_s,
+                               1,
+                               "order-2",
+                               false,
+                               "{\"version\":2}",
+                               {{"idempotency-key", "e-11", false}},
+                               m_base + 1000},
+                              &error));
+    // Dead letters: e-3 by its coordinates (Spring Kafka DLT headers), e-10 by its key (Berth's headers).
+    DlqMetadata byOffset;
+    byOffset.originalTopic = u"orders"_s;
+    byOffset.originalPartition = 0;
+    byOffset.originalOffset = 3;
+    byOffset.exceptionClass = u"java.lang.IllegalStateException"_s;
+    QVERIFY(producer->produce(
+        {u"orders-dlt"_s, 0, "order-1", false, "{}", encodeDlqHeaders(DlqDialect::SpringDlt, byOffset), 0},
+        &error));
+    DlqMetadata byKey;
+    byKey.originalTopic = u"orders"_s;
+    byKey.reason = u"no such customer"_s;
+    RecordHeaders keyed = encodeDlqHeaders(DlqDialect::BerthCanonical, byKey);
+    keyed.append({"idempotency-key", "e-10", false});
+    QVERIFY(producer->produce({u"orders-dlt"_s, 0, "order-2", false, "{}", keyed, 0}, &error));
+    QVERIFY2(producer->flush(10000, &error), qPrintable(error));
+    QVERIFY2(OffsetCommitter::commit(m_cluster->clientProperties(), u"projection"_s,
+                                     {{{u"orders"_s, 0}, 7}, {{u"orders"_s, 1}, 2}}, &error),
+             qPrintable(error));
+
+    m_policy = m_dir.filePath(u"policy.yaml"_s);
+    QFile file(m_policy);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("deliverySemantics:\n"
+               "  topics:\n"
+               "    orders:\n"
+               "      key: orderId\n"
+               "      sequence: {jsonPath: $.version}\n"
+               "  consumers:\n"
+               "    projection:\n"
+               "      idempotencyKey: {header: idempotency-key}\n"
+               "      idempotency: {strategy: inbox}\n"
+               "      offsetCommit: {timing: after-db-transaction}\n"
+               "      dlq: {enabled: true, topic: orders-dlt}\n"
+               "      inbox:\n"
+               "        database: \""
+               + m_pg->conninfo().toUtf8().replace('"', "\\\"")
+               + "\"\n"
+                 "        table: inbox\n"
+                 "        columns: {messageId: id, status: status, updated: updated_at}\n"
+                 "        statuses: {DONE: completed, WORKING: inProgress, PARKED: parked, SKIP: skipped}\n");
+}
+
+void TestAccounting::cliAccountsForEveryArrangedRecord()
+{
+    const BerthCli::Result run =
+        BerthCli::run({u"account"_s, u"--bootstrap"_s, m_cluster->bootstrapServers(), u"--group"_s,
+                       u"projection"_s, u"--topic"_s, u"orders"_s, u"--policy"_s, m_policy, u"--json"_s});
+    QVERIFY2(run.exitCode == 1,
+             qPrintable(u"exit %1: "_s.arg(run.exitCode) + run.err + QString::fromUtf8(run.out).right(1500)));
+    const QList<QJsonObject> lines = jsonLines(run.out);
+    QVERIFY(!lines.isEmpty());
+    const QJsonObject summary = lines.last();
+    QCOMPARE(summary.value(u"type"_s).toString(), u"summary"_s);
+    const QJsonObject classes = summary.value(u"classes"_s).toObject();
+    const QHash<QString, int> expected{{u"processed"_s, 2},    {u"duplicate"_s, 1}, {u"inFlight"_s, 1},
+                                       {u"deadLettered"_s, 2}, {u"parked"_s, 1},    {u"skipped"_s, 1},
+                                       {u"notConsumed"_s, 2},  {u"aborted"_s, 0},   {u"unaccounted"_s, 1}};
+    for (auto it = expected.cbegin(); it != expected.cend(); ++it)
+        QVERIFY2(classes.value(it.key()).toInt(-1) == it.value(),
+                 qPrintable(it.key() + u": "_s + QString::fromUtf8(run.out)));
+    QCOMPARE(summary.value(u"notes"_s).toInt(), 1); // the record that is not JSON
+    QCOMPARE(summary.value(u"noteKinds"_s).toObject().value(u"notJson"_s).toInt(), 1);
+
+    // The one unaccounted record, with its coordinates and key.
+    QList<QJsonObject> unaccounted;
+    for (const QJsonObject &o : lines) {
+        if (o.value(u"class"_s).toString() == u"unaccounted"_s)
+            unaccounted << o;
+    }
+    QCOMPARE(unaccounted.size(), 1);
+    QCOMPARE(unaccounted[0].value(u"partition"_s).toInt(), 0);
+    QCOMPARE(unaccounted[0].value(u"offset"_s).toInt(), 6);
+    QCOMPARE(unaccounted[0].value(u"idempotencyKey"_s).toString(), u"e-6"_s);
+
+    // Versions on partition 0 run 1, 1, 2, 4, 5...: a repeat and a gap (3) for order-1.
+    const QJsonObject order = summary.value(u"order"_s).toObject();
+    QCOMPARE(order.value(u"repeat"_s).toInt(), 1);
+    QCOMPARE(order.value(u"gap"_s).toInt(), 1);
+    QCOMPARE(order.value(u"outOfOrder"_s).toInt(), 0);
+
+    // The policy promises effectively-once; the lost record contradicts it.
+    const QJsonObject semantics = summary.value(u"semantics"_s).toObject();
+    QCOMPARE(semantics.value(u"promised"_s).toString(), u"effectively-once"_s);
+    QCOMPARE(semantics.value(u"observed"_s).toString(), u"at-most-once"_s);
+    QCOMPARE(semantics.value(u"lostKeys"_s).toArray(), QJsonArray{u"e-6"_s});
+    QCOMPARE(semantics.value(u"contradictions"_s).toArray().size(), 1);
+
+    // The window as kcat reads it: as many records as the summary accounted for.
+    if (!TestSupport::haveExecutable(u"kcat"_s))
+        QSKIP("kcat is not installed");
+    QProcess kcat;
+    kcat.start(u"kcat"_s, {u"-C"_s, u"-b"_s, m_cluster->bootstrapServers(), u"-t"_s, u"orders"_s, u"-e"_s,
+                           u"-q"_s, u"-f"_s, u"%p %o\\n"_s});
+    QVERIFY(kcat.waitForFinished(30000));
+    const QByteArray listed = kcat.readAllStandardOutput();
+    QCOMPARE(listed.count('\n'), summary.value(u"records"_s).toInt());
+}
+
+void TestAccounting::cliWindowByTimeIsFoundByReadingTimestamps()
+{
+    // The mock cluster cannot look offsets up by time: partition 0's records are a second apart, so
+    // time base+4s starts it at offset 4, and --to offset:6 ends it before the unaccounted record.
+    const BerthCli::Result run =
+        BerthCli::run({u"account"_s, u"--bootstrap"_s, m_cluster->bootstrapServers(), u"--group"_s,
+                       u"projection"_s, u"--topic"_s, u"orders"_s, u"--policy"_s, m_policy, u"--from"_s,
+                       u"time:"_s + QString::number(m_base + 4000), u"--to"_s, u"offset:6"_s, u"--json"_s});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err + QString::fromUtf8(run.out)));
+    const QJsonObject summary = jsonLines(run.out).last();
+    const QJsonArray window = summary.value(u"window"_s).toArray();
+    QCOMPARE(window.size(), 2);
+    QCOMPARE(window[0].toObject().value(u"from"_s).toInt(), 4);
+    QCOMPARE(window[0].toObject().value(u"to"_s).toInt(), 6);
+    QCOMPARE(window[1].toObject().value(u"from"_s).toInt(), 2); // every record of partition 1 is older
+    QCOMPARE(summary.value(u"classes"_s).toObject().value(u"unaccounted"_s).toInt(), 0);
+    QCOMPARE(summary.value(u"records"_s).toInt(), 2);
+}
+
+void TestAccounting::cliErrorsExitTwo()
+{
+    const BerthCli::Result noTopic = BerthCli::run(
+        {u"account"_s, u"--bootstrap"_s, m_cluster->bootstrapServers(), u"--group"_s, u"projection"_s,
+         u"--topic"_s, u"no-such-topic"_s, u"--timeout"_s, u"3000"_s, u"--json"_s});
+    QCOMPARE(noTopic.exitCode, 2);
+    QVERIFY2(noTopic.err.contains(u"no-such-topic"_s), qPrintable(noTopic.err));
+    const BerthCli::Result badFrom =
+        BerthCli::run({u"account"_s, u"--bootstrap"_s, m_cluster->bootstrapServers(), u"--group"_s,
+                       u"projection"_s, u"--topic"_s, u"orders"_s, u"--from"_s, u"yesterday"_s});
+    QCOMPARE(badFrom.exitCode, 2);
+    QVERIFY2(badFrom.err.contains(u"--from"_s), qPrintable(badFrom.err));
+}
+
+QTEST_GUILESS_MAIN(TestAccounting)
+#include "tst_accounting.moc"

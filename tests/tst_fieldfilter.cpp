@@ -1,0 +1,152 @@
+// The field filter's grammar and meaning (ARCHITECTURE.md, Contracts: field filters): parsed with a clear
+// error where it is wrong, evaluated on decoded values of payloads encoded by an independent Avro
+// implementation, and never by value on a masked field.
+#include "services/payload/fieldfilter.h"
+#include "services/payload/payloaddecoder.h"
+#include "services/payload/schemacatalog.h"
+#include "support/referenceencoder.h"
+
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+const char *const kPayment = R"({"id":"6f1c2a52-8f4e-4b59-9d3a-0c5e1f2a3b4c","amount":"19.99","fee":"0.250",
+  "createdAt":"2024-02-29T13:45:00.123Z","bookedOn":"2024-02-29","sequence":12,"status":"DECLINED",
+  "customer":{"id":"c-42","email":"ada@example.com","tier":null},"card":{"number":"4111111111111111","expiry":"12/29"},
+  "lines":[{"sku":"A-1","quantity":2,"price":5.5},{"sku":"B-2","quantity":1,"price":8.99}],
+  "tags":{"channel":"web"},"approved":false,"ratio":1.25,"note":null})";
+} // namespace
+
+class TestFieldFilter final : public QObject {
+    Q_OBJECT
+
+    DecodedPayload m_payment; // decoded by Berth from python3-avro's bytes
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QString error;
+        QVERIFY2(ReferenceEncoder::available(&error), qPrintable(error));
+        const QByteArray framed = ReferenceEncoder::avro(ReferenceEncoder::fixturePath(u"payment.avsc"_s), 7,
+                                                         QJsonArray{jsonObject(kPayment)}, &error)
+                                      .value(0);
+        QVERIFY2(!framed.isEmpty(), qPrintable(error));
+        SchemaCatalog catalog;
+        catalog.setFetcher([](int) {});
+        SchemaRef ref;
+        ref.id = 7;
+        catalog.insert(7,
+                       PayloadSchema::compile(ref, ReferenceEncoder::fixture(u"payment.avsc"_s), {}, &error));
+        m_payment = PayloadDecoder::decode(framed, false, u"payments"_s, &catalog);
+        QCOMPARE(m_payment.kind, DecodedPayload::Kind::Schema);
+    }
+
+    void matchesDecodedValues_data()
+    {
+        QTest::addColumn<QString>("filter");
+        QTest::addColumn<bool>("expected");
+        QTest::newRow("string ==") << u"$.customer.id == \"c-42\""_s << true;
+        QTest::newRow("string == other") << u"$.customer.id == 'c-43'"_s << false;
+        QTest::newRow("string !=") << u"$.customer.id != \"c-43\""_s << true;
+        QTest::newRow("long") << u"$.sequence >= 12"_s << true;
+        QTest::newRow("long <") << u"$.sequence < 12"_s << false;
+        QTest::newRow("decimal as number") << u"$.amount > 19.5"_s << true;
+        QTest::newRow("decimal exact") << u"$.amount == 19.99"_s << true;
+        QTest::newRow("fixed decimal") << u"$.fee <= 0.25"_s << true;
+        QTest::newRow("timestamp as time") << u"$.createdAt > \"2024-02-29T13:00:00Z\""_s << true;
+        QTest::newRow("timestamp before") << u"$.createdAt < \"2024-01-01\""_s << false;
+        QTest::newRow("enum") << u"$.status == \"DECLINED\""_s << true;
+        QTest::newRow("array index") << u"$.lines[1].sku == \"B-2\""_s << true;
+        QTest::newRow("array index past end") << u"$.lines[5].sku == \"B-2\""_s << false;
+        QTest::newRow("double") << u"$.lines[0].price < 6"_s << true;
+        QTest::newRow("bool") << u"$.approved == false"_s << true;
+        QTest::newRow("contains text") << u"$.customer.email contains \"@example\""_s << true;
+        QTest::newRow("map value") << u"$.tags.channel == \"web\""_s << true;
+        QTest::newRow("exists") << u"$.card.number exists"_s << true;
+        QTest::newRow("null union does not exist") << u"$.note exists"_s << false;
+        QTest::newRow("null equals null") << u"$.customer.tier == null"_s << true;
+        QTest::newRow("missing field is false") << u"$.nope == 1"_s << false;
+        QTest::newRow("missing field != is false") << u"$.nope != 1"_s << false;
+        QTest::newRow("and before or")
+            << u"$.sequence == 1 and $.approved == true or $.status == \"DECLINED\""_s << true;
+        QTest::newRow("parentheses")
+            << u"$.sequence == 1 and ($.approved == true or $.status == \"DECLINED\")"_s << false;
+        QTest::newRow("keywords any case")
+            << u"($.sequence == 12 AND $.customer.id == \"c-42\") Or $.x exists"_s << true;
+        QTest::newRow("escaped quote") << u"$.customer.id != \"c-\\\"42\""_s << true;
+    }
+    void matchesDecodedValues()
+    {
+        QFETCH(QString, filter);
+        QFETCH(bool, expected);
+        QString error;
+        const FieldFilter f = FieldFilter::parse(filter, &error);
+        QVERIFY2(f.isValid(), qPrintable(error));
+        QCOMPARE(f.matches(m_payment), expected);
+    }
+
+    void notDecodedNeverMatches()
+    {
+        QString error;
+        const FieldFilter f = FieldFilter::parse(u"$ exists"_s, &error);
+        QVERIFY2(f.isValid(), qPrintable(error));
+        DecodedPayload text;
+        text.kind = DecodedPayload::Kind::Text;
+        QVERIFY(!f.matches(text));
+        QVERIFY(f.matches(m_payment));
+    }
+
+    void badFiltersSayWhereAndWhy_data()
+    {
+        QTest::addColumn<QString>("filter");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("empty") << u"  "_s << u"empty"_s;
+        QTest::newRow("no $") << u"customer.id == 1"_s << u"character 1: a field path starts with “$”"_s;
+        QTest::newRow("no value") << u"$.a =="_s << u"character 7: a value is missing"_s;
+        QTest::newRow("bare word") << u"$.a == c42"_s << u"character 8: “c42” is not a value"_s;
+        QTest::newRow("no operator") << u"$.a 12"_s << u"after $.a comes exists"_s;
+        QTest::newRow("dangling and")
+            << u"$.a == 1 and"_s << u"a field path such as $.customer.id is missing"_s;
+        QTest::newRow("open paren") << u"($.a == 1"_s << u"a “)” is missing"_s;
+        QTest::newRow("extra") << u"$.a == 1 )"_s << u"unexpected “)”"_s;
+        QTest::newRow("star") << u"$.a[*].b == 1"_s << u"not every item"_s;
+        QTest::newRow("bad path") << u"$..a == 1"_s << u"is not a field path"_s;
+        QTest::newRow("open quote") << u"$.a == \"x"_s << u"no closing"_s;
+        QTest::newRow("deep") << QString(100, u'(') + u"$.a exists"_s + QString(100, u')') << u"too deep"_s;
+    }
+    void badFiltersSayWhereAndWhy()
+    {
+        QFETCH(QString, filter);
+        QFETCH(QString, message);
+        QString error;
+        const FieldFilter f = FieldFilter::parse(filter, &error);
+        QVERIFY(!f.isValid());
+        QVERIFY2(error.contains(message), qPrintable(error));
+    }
+
+    // A masked field cannot be searched by value: refused, naming the rule; `exists` is still allowed.
+    void maskedFieldsAreNotSearchedByValue()
+    {
+        MaskRule rule;
+        rule.topic = u"payments"_s;
+        rule.fields = {u"$.customer.email"_s, u"$.lines[*].sku"_s};
+        QString error;
+        for (const QString &text :
+             {u"$.customer.email == \"ada@example.com\""_s, u"$.lines[1].sku contains \"B\""_s,
+              u"$.customer == \"x\" or $.sequence > 1"_s}) {
+            const FieldFilter f = FieldFilter::parse(text, &error);
+            QVERIFY2(f.isValid(), qPrintable(error));
+            QVERIFY2(f.maskedComparison({rule}).contains(u"cannot be searched by value"_s), qPrintable(text));
+        }
+        for (const QString &text :
+             {u"$.customer.email exists"_s, u"$.customer.id == \"c-42\""_s, u"$.lines[0].price > 1"_s}) {
+            const FieldFilter f = FieldFilter::parse(text, &error);
+            QVERIFY2(f.isValid(), qPrintable(error));
+            QCOMPARE(f.maskedComparison({rule}), QString());
+        }
+    }
+};
+
+QTEST_MAIN(TestFieldFilter)
+#include "tst_fieldfilter.moc"

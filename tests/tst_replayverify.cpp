@@ -1,0 +1,448 @@
+#include "services/audit/auditchain.h"
+#include "services/audit/auditstore.h"
+#include "services/demo/orderprojection.h"
+#include "services/dlq/dlqheadercodec.h"
+#include "services/kafka/kafkaproducer.h"
+#include "services/policy/policyloader.h"
+#include "services/remediation/replayexecutor.h"
+#include "services/remediation/replayverifier.h"
+#include "services/remediation/requestbuilder.h"
+#include "services/remediation/topicrangereader.h"
+#include "support/berthcli.h"
+#include "support/replayworld.h"
+#include "support/testsupport.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+
+// Verification after execution, end to end through the demo's real order-projection consumer (its inbox
+// `processed_message`, its claim that skips rows it does not take again, its dead-lettering): what the
+// dry run predicts, what the replay did at the consumer, and the audit chain that records it.
+namespace {
+const QString Orders = QString::fromLatin1(ReplayWorld::OriginalTopic);
+const QString Dlq = QString::fromLatin1(ReplayWorld::DlqTopic);
+const QString Projection = u"order-projection"_s;
+
+QByteArray order(const QString &type, const QString &orderId, double amount)
+{
+    return QJsonDocument(QJsonObject{{u"type"_s, type},
+                                     {u"orderId"_s, orderId},
+                                     {u"customer"_s, u"c-1"_s},
+                                     {u"amount"_s, amount}})
+        .toJson(QJsonDocument::Compact);
+}
+} // namespace
+
+class TestReplayVerify final : public QObject {
+    Q_OBJECT
+    std::unique_ptr<ReplayWorld> m_world;
+    std::unique_ptr<KafkaProducer> m_producer;
+    std::unique_ptr<OrderProjection> m_consumer;
+    QTemporaryDir m_dir;
+    QString m_policyPath;
+    DeliveryPolicy m_policy;
+    InboxMappingSet m_mappings;
+
+    void startConsumer()
+    {
+        m_consumer = std::make_unique<OrderProjection>(
+            ReferenceConsumer::Config{Projection, Orders, Dlq, m_world->kafka(),
+                                      m_world->postgres().conninfo(u"postgres"_s, u"verify"_s)});
+        m_consumer->start();
+    }
+
+    bool produce(const QString &topic, int partition, const QByteArray &key, const QByteArray &value,
+                 const RecordHeaders &headers)
+    {
+        QString error;
+        OutgoingRecord r{topic, partition, key, false, value, headers, 0};
+        if (!m_producer->produce(r, &error) || !m_producer->flush(10'000, &error)) {
+            qWarning().noquote() << error;
+            return false;
+        }
+        return true;
+    }
+
+    // A dead letter as the projection writes it (Spring DLT headers naming its group), for a record it
+    // never failed on: a replay candidate whose inbox state the test chooses.
+    bool deadLetter(int partition, const QByteArray &key, const QByteArray &value,
+                    const QString &idempotencyKey)
+    {
+        DlqMetadata m;
+        m.originalTopic = Orders;
+        m.originalPartition = partition;
+        m.originalOffset = 0;
+        m.consumerGroup = Projection;
+        m.exceptionClass = u"org.springframework.kafka.listener.ListenerExecutionFailedException"_s;
+        m.reason = u"Projection update timed out after 3000 ms"_s;
+        m.attempts = 3;
+        RecordHeaders headers{{"idempotency-key", idempotencyKey.toUtf8(), false}};
+        headers.append(encodeDlqHeaders(DlqDialect::SpringDlt, m));
+        return produce(Dlq, partition, key, value, headers);
+    }
+
+    // A dead letter of order o-<name> (key k-<name>) whose inbox row an earlier consumer version parked:
+    // the record itself is one the consumer handles now.
+    bool parkedDeadLetter(int partition, const QByteArray &orderId, double amount)
+    {
+        const QString id = QString::fromUtf8(orderId);
+        const QString key = u"k-"_s + id.mid(2);
+        return deadLetter(partition, orderId, order(u"OrderPlaced"_s, id, amount), key)
+               && m_world->admin()
+                      .exec(u"INSERT INTO processed_message (consumer_name, message_id, status, error_code) "
+                            u"VALUES ($1, $2, 'PARKED', 'UNKNOWN_EVENT_TYPE')"_s,
+                            {Projection, key})
+                      .ok;
+    }
+
+    qint64 dlqEnd()
+    {
+        QString error;
+        return m_world->endOffsetSum(Dlq, &error);
+    }
+
+    // The DLQ records with this idempotency key header (withoutKey: with none), not replayed ones. Read
+    // here rather than through kcat -J: Spring's binary headers are not text.
+    QList<DlqSelection> dlqRecords(const QString &idempotencyKey, bool withoutKey = false)
+    {
+        QString error;
+        QList<DlqSelection> out;
+        std::unique_ptr<TopicRangeReader> reader = TopicRangeReader::create(m_world->kafka(), &error);
+        QList<TopicRangeReader::Range> ranges;
+        for (int p = 0; reader && p < 3; ++p) {
+            qint64 low = 0;
+            qint64 high = 0;
+            if (reader->watermarks(Dlq, p, &low, &high, 10'000, &error))
+                ranges.append({Dlq, p, low, high});
+        }
+        if (reader)
+            reader->read(
+                ranges,
+                [&](const rd_kafka_message_t *m) {
+                    const KafkaRecord r = KafkaRecord::fromMessage(m);
+                    const QByteArray key = r.header("idempotency-key");
+                    const bool match = withoutKey ? key.isEmpty() : key == idempotencyKey.toUtf8();
+                    if (match && r.header("berth-replay-id").isEmpty())
+                        out.append({Dlq, r.partition, r.offset});
+                    return true;
+                },
+                10'000, &error);
+        if (!error.isEmpty())
+            qWarning().noquote() << error;
+        return out;
+    }
+
+    qint64 approvedReplay(const QList<DlqSelection> &selection, BuiltRequest *built, bool release = false,
+                          bool submit = true)
+    {
+        RequestDraft draft;
+        draft.action = RemediationAction::Replay;
+        draft.release = release;
+        draft.selection = selection;
+        draft.reasonCode = u"poison-fixed"_s;
+        draft.reason = u"projection fixed"_s;
+        RequestBuilderContext context;
+        context.cluster = m_world->kafka();
+        context.inboxDb = &m_world->admin();
+        context.inboxMappings = m_mappings;
+        context.policy = m_policy;
+        *built = RequestBuilder::build(draft, context);
+        if (!built->ok()) {
+            qWarning().noquote() << built->error;
+            return 0;
+        }
+        if (!submit)
+            return 0;
+        AuditStore store(m_world->alice());
+        QString error;
+        const qint64 id = RequestBuilder::submit(store, *built, &error);
+        if (id == 0 || !m_world->approve(id, &error)) {
+            qWarning().noquote() << error;
+            return 0;
+        }
+        return id;
+    }
+
+    ReplayOutcome execute(qint64 id)
+    {
+        ReplayOptions options;
+        options.producerProperties.append({u"retry.backoff.ms"_s, u"50"_s});
+        options.inboxMappings = m_mappings;
+        ReplayControl control;
+        ReplayExecutor executor(m_world->alice(), m_world->kafka(), &m_world->admin());
+        return executor.run(id, options, control);
+    }
+
+    ReplayVerification verify(qint64 id, int timeoutMs)
+    {
+        VerifyOptions options;
+        options.timeoutMs = timeoutMs;
+        options.pollMs = 100;
+        options.policy = m_policy;
+        options.inboxMappings = m_mappings;
+        ReplayVerifier verifier(m_world->alice(), m_world->kafka(), &m_world->admin());
+        return verifier.verify(id, options);
+    }
+
+    int projectionRows(const QString &orderId)
+    {
+        return m_world->scalar(u"SELECT count(*) FROM order_projection WHERE order_id = $1"_s, {orderId})
+            .toInt();
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        Q_INIT_RESOURCE(services);
+        QVERIFY(m_dir.isValid());
+        m_world = std::make_unique<ReplayWorld>();
+        QString error;
+        // As many DLQ partitions as original ones: Spring's DLT keeps the original partition.
+        QVERIFY2(m_world->start(u"verify"_s, &error, 3, 3), qPrintable(error));
+        QFile schema(u":/berth/sql/demo_schema.sql"_s);
+        QVERIFY(schema.open(QIODevice::ReadOnly));
+        QVERIFY2(m_world->admin().execScript(QString::fromUtf8(schema.readAll()), &error), qPrintable(error));
+        QFile policy(u":/berth/policy/demo-policy.yaml"_s);
+        QVERIFY(policy.open(QIODevice::ReadOnly));
+        const QByteArray yaml = policy.readAll();
+        m_policyPath = m_dir.filePath(u"policy.yaml"_s);
+        QFile copy(m_policyPath);
+        QVERIFY(copy.open(QIODevice::WriteOnly));
+        copy.write(yaml);
+        copy.close();
+        const PolicyLoadResult loaded = loadPolicy(yaml, u"demo-policy.yaml"_s);
+        m_policy = loaded.policy;
+        m_mappings = InboxMappingSet::resolve(m_policy.inboxMappings(), {}, {});
+        QVERIFY(m_mappings.find(Projection));
+        m_producer = KafkaProducer::create(m_world->kafka(), &error);
+        QVERIFY2(m_producer, qPrintable(error));
+        startConsumer();
+    }
+
+    // A parked poison message replayed without release: predicted and verified as a no-op; a COMPLETED key:
+    // a verified no-op; a record that fails again: verified as returned to the DLQ; a new key: processed
+    // once, its side effect there once. The verification is in the audit chain, and the chain verifies.
+    void replayIsFollowedToItsOutcome()
+    {
+        // The consumer parks an unknown event type and dead-letters a record it cannot deduplicate.
+        QVERIFY(produce(Orders, 0, "o-parked", order(u"OrderCancelled"_s, u"o-parked"_s, 5),
+                        {{"idempotency-key", "k-parked", false}}));
+        QVERIFY(produce(Orders, 1, "o-noid", order(u"OrderPlaced"_s, u"o-noid"_s, 5), {}));
+        QVERIFY(produce(Orders, 2, "o-done", order(u"OrderPlaced"_s, u"o-done"_s, 7),
+                        {{"idempotency-key", "k-done", false}}));
+        QTRY_COMPARE_WITH_TIMEOUT(dlqEnd(), qint64(2), 30'000);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            m_world->scalar(u"SELECT status FROM processed_message WHERE message_id = 'k-done'"_s).toString(),
+            u"COMPLETED"_s, 30'000);
+        QCOMPARE(m_world->scalar(u"SELECT status FROM processed_message WHERE message_id = 'k-parked'"_s)
+                     .toString(),
+                 u"PARKED"_s);
+        // Dead letters of a completed key and of a key the inbox has never seen.
+        QVERIFY(deadLetter(2, "o-done", order(u"OrderPlaced"_s, u"o-done"_s, 7), u"k-done"_s));
+        QVERIFY(deadLetter(1, "o-fresh", order(u"OrderPlaced"_s, u"o-fresh"_s, 9), u"k-fresh"_s));
+
+        QList<DlqSelection> selection = dlqRecords(u"k-parked"_s) + dlqRecords({}, true)
+                                        + dlqRecords(u"k-done"_s) + dlqRecords(u"k-fresh"_s);
+        QCOMPARE(selection.size(), 4);
+        BuiltRequest built;
+        const qint64 id = approvedReplay(selection, &built);
+        QVERIFY(id > 0);
+        // The dry run: the parked and the completed key are no-ops; the one without a key is not predicted.
+        QCOMPARE(built.dryRun.targetConsumer, Projection);
+        QVERIFY(built.dryRun.alsoReceives.contains(u"connect-warehouse-sink"_s));
+        QVERIFY(built.dryRun.inboxChecked);
+        QCOMPARE(built.dryRun.predictedNoOps, 2);
+        QCOMPARE(built.dryRun.notPredicted, 1);
+
+        const ReplayOutcome outcome = execute(id);
+        QCOMPARE(outcome.delivered, 4);
+
+        const ReplayVerification v = verify(id, 30'000);
+        QVERIFY2(v.error.isEmpty(), qPrintable(v.error));
+        QCOMPARE(v.consumer, Projection);
+        QCOMPARE(v.items.size(), 4);
+        const auto outcomeOf = [&](const QString &key) {
+            for (const VerifiedItem &item : v.items) {
+                if (item.idempotencyKey == key)
+                    return item.outcome;
+            }
+            return VerifyOutcome::Pending;
+        };
+        QCOMPARE(outcomeOf(u"k-parked"_s), VerifyOutcome::NoOp);
+        QCOMPARE(outcomeOf(u"k-done"_s), VerifyOutcome::NoOp);
+        QCOMPARE(outcomeOf(u"k-fresh"_s), VerifyOutcome::Processed);
+        QCOMPARE(outcomeOf(QString()), VerifyOutcome::ReturnedToDlq);
+        QCOMPARE(v.result, VerificationResult::VerifiedWithFailures);
+        QCOMPARE(v.observedNoOpRate, 0.5);
+        QCOMPARE(v.predictedNoOpRate, 0.5);
+        // The replay's effects at the consumer: the fresh order once, the parked row untouched.
+        QCOMPARE(projectionRows(u"o-fresh"_s), 1);
+        QCOMPARE(projectionRows(u"o-parked"_s), 0);
+        QCOMPARE(m_world->scalar(u"SELECT status FROM processed_message WHERE message_id = 'k-parked'"_s)
+                     .toString(),
+                 u"PARKED"_s);
+
+        // The verification is an event of the chain, and the chain holds.
+        QVERIFY(v.eventSeq > 0);
+        const QJsonObject event =
+            QJsonDocument::fromJson(
+                m_world
+                    ->scalar(u"SELECT details::text FROM berth.audit_events WHERE seq = $1 "
+                             u"AND action = 'replay.verified' AND request_id = $2"_s,
+                             {v.eventSeq, id})
+                    .toString()
+                    .toUtf8())
+                .object();
+        QCOMPARE(event.value(u"result"_s).toString(), u"verified_with_failures"_s);
+        QCOMPARE(event.value(u"counts"_s).toObject().value(u"no_op"_s).toInt(), 2);
+        QCOMPARE(event.value(u"observedNoOpRate"_s).toDouble(), 0.5);
+        const ChainVerification chain = AuditChain::verify(m_world->admin());
+        QVERIFY2(chain.ok, qPrintable(chain.error));
+
+        // The command line says the same, with its exit code (1: verified with failures).
+        const BerthCli::Result cli =
+            BerthCli::run({u"replay"_s, u"verify"_s, QString::number(id), u"--json"_s, u"--db"_s,
+                           m_world->conninfo(u"bob"_s), u"--inbox-db"_s,
+                           m_world->postgres().conninfo(u"postgres"_s, u"verify"_s), u"--bootstrap"_s,
+                           m_world->bootstrap(), u"--policy"_s, m_policyPath, u"--timeout"_s, u"20"_s});
+        QVERIFY2(cli.exitCode == 1, qPrintable(cli.err));
+        const QJsonObject json = cli.json();
+        QCOMPARE(json.value(u"result"_s).toString(), u"verified_with_failures"_s);
+        QCOMPARE(json.value(u"counts"_s).toObject().value(u"returned_to_dlq"_s).toInt(), 1);
+        QCOMPARE(json.value(u"counts"_s).toObject().value(u"processed"_s).toInt(), 1);
+    }
+
+    // The consumer is down: the verification ends unverified with the item pending (exit 3), and a later
+    // verification, once the consumer is back, finds it processed.
+    void consumerDownEndsUnverifiedAndResumes()
+    {
+        QVERIFY(deadLetter(0, "o-later", order(u"OrderPlaced"_s, u"o-later"_s, 11), u"k-later"_s));
+        const QList<DlqSelection> selection = dlqRecords(u"k-later"_s);
+        QCOMPARE(selection.size(), 1);
+        m_consumer->stop();
+        m_consumer.reset();
+        BuiltRequest built;
+        const qint64 id = approvedReplay(selection, &built);
+        QVERIFY(id > 0);
+        QCOMPARE(built.dryRun.predictedNoOps, 0);
+        QCOMPARE(execute(id).delivered, 1);
+
+        const ReplayVerification down = verify(id, 1500);
+        QVERIFY2(down.error.isEmpty(), qPrintable(down.error));
+        QCOMPARE(down.result, VerificationResult::Unverified);
+        QCOMPARE(down.count(VerifyOutcome::Pending), 1);
+        QVERIFY(down.summary().contains(u"run `berth replay verify"_s));
+        QCOMPARE(projectionRows(u"o-later"_s), 0);
+
+        startConsumer();
+        const ReplayVerification later = verify(id, 30'000);
+        QCOMPARE(later.result, VerificationResult::Verified);
+        QCOMPARE(later.count(VerifyOutcome::Processed), 1);
+        QCOMPARE(projectionRows(u"o-later"_s), 1);
+        // Both verifications are in the chain.
+        QCOMPARE(m_world
+                     ->scalar(u"SELECT count(*) FROM berth.audit_events WHERE action = 'replay.verified' "
+                              u"AND request_id = $1"_s,
+                              {id})
+                     .toInt(),
+                 2);
+    }
+
+    // Release and replay of a parked row whose record the consumer can now handle: without release a
+    // predicted no-op; with it, released once right before the produce, processed once, the side effect
+    // there once, and every step in the audit chain.
+    void releaseAndReplayProcessesAParkedRowOnce()
+    {
+        QVERIFY(parkedDeadLetter(1, "o-rel", 4));
+        const QList<DlqSelection> selection = dlqRecords(u"k-rel"_s);
+        QCOMPARE(selection.size(), 1);
+        BuiltRequest plain;
+        approvedReplay(selection, &plain, false, false);
+        QVERIFY2(plain.ok(), qPrintable(plain.error));
+        QCOMPARE(plain.dryRun.predictedNoOps, 1);
+        QCOMPARE(plain.dryRun.releases, 0);
+
+        BuiltRequest built;
+        const qint64 id = approvedReplay(selection, &built, true);
+        QVERIFY(id > 0);
+        QCOMPARE(built.dryRun.predictedNoOps, 0);
+        QCOMPARE(built.dryRun.releases, 1);
+        QVERIFY(built.dryRun.summary().contains(u"Release and replay: 1"_s));
+        const ReplayOutcome outcome = execute(id);
+        QVERIFY2(outcome.error.isEmpty(), qPrintable(outcome.error));
+        QCOMPARE(outcome.delivered, 1);
+        const ReplayVerification v = verify(id, 30'000);
+        QCOMPARE(v.result, VerificationResult::Verified);
+        QCOMPARE(v.count(VerifyOutcome::Processed), 1);
+        QCOMPARE(projectionRows(u"o-rel"_s), 1);
+        QCOMPARE(
+            m_world->scalar(u"SELECT status FROM processed_message WHERE message_id = 'k-rel'"_s).toString(),
+            u"COMPLETED"_s);
+        const auto events = [&](const QString &action) {
+            return m_world
+                ->scalar(
+                    u"SELECT string_agg(details::text, ' ') FROM berth.audit_events WHERE request_id = $1 "
+                    u"AND action = $2"_s,
+                    {id, action})
+                .toString();
+        };
+        QVERIFY(events(u"replay.release_intent"_s).contains(u"\"items\": [1]"_s));
+        QVERIFY(events(u"replay.released"_s).contains(u"\"released\": [1]"_s));
+        const ChainVerification chain = AuditChain::verify(m_world->admin());
+        QVERIFY2(chain.ok, qPrintable(chain.error));
+    }
+
+    // A row that changed between the dry run and the execution is not released, and its record is not
+    // produced: refused for that item, with the reason.
+    void releaseOfAChangedRowIsRefused()
+    {
+        QVERIFY(parkedDeadLetter(2, "o-chg", 6));
+        BuiltRequest built;
+        const qint64 id = approvedReplay(dlqRecords(u"k-chg"_s), &built, true);
+        QVERIFY(id > 0);
+        QCOMPARE(built.dryRun.releases, 1);
+        QVERIFY(
+            m_world->admin()
+                .exec(u"UPDATE processed_message SET status = 'FAILED_TERMINAL' WHERE message_id = 'k-chg'"_s)
+                .ok);
+        const ReplayOutcome outcome = execute(id);
+        QCOMPARE(outcome.delivered, 0);
+        QCOMPARE(outcome.refused, 1);
+        QVERIFY(!outcome.problems.isEmpty());
+        QVERIFY2(outcome.problems.first().error.contains(u"changed since the dry run"_s),
+                 qPrintable(outcome.problems.first().error));
+        QCOMPARE(
+            m_world->scalar(u"SELECT status FROM processed_message WHERE message_id = 'k-chg'"_s).toString(),
+            u"FAILED_TERMINAL"_s);
+        const ReplayVerification v = verify(id, 5'000);
+        QCOMPARE(v.count(VerifyOutcome::NotDelivered), 1);
+        QCOMPARE(v.result, VerificationResult::VerifiedWithFailures);
+    }
+
+    // Nothing to verify before execution: an error, not a verdict.
+    void unexecutedRequestIsAnError()
+    {
+        QVERIFY(deadLetter(0, "o-never", order(u"OrderPlaced"_s, u"o-never"_s, 3), u"k-never"_s));
+        BuiltRequest built;
+        const qint64 id = approvedReplay(dlqRecords(u"k-never"_s), &built);
+        QVERIFY(id > 0);
+        const ReplayVerification v = verify(id, 1000);
+        QVERIFY(v.error.contains(u"has not been executed"_s));
+    }
+
+    void cleanupTestCase()
+    {
+        if (m_consumer)
+            m_consumer->stop();
+        m_consumer.reset();
+        m_producer.reset();
+        m_world.reset();
+    }
+};
+
+QTEST_GUILESS_MAIN(TestReplayVerify)
+#include "tst_replayverify.moc"
