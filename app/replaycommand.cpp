@@ -420,16 +420,14 @@ int verify(const QStringList &arguments)
         u"Exit 0 verified, 1 verified with failures, 3 unverified (still pending: run it again later), "
         u"2 on error."_s);
     addCommonOptions(parser, true);
-    parser.addOption({u"request"_s, u"The request id (or give it as the first argument)."_s, u"id"_s});
+    addRequestIdOption(parser);
     parser.addOption(
         {u"timeout"_s, u"How long to wait for outcomes, in seconds (default 60)."_s, u"s"_s, u"60"_s});
     parser.addOption(
         {u"consumer"_s, u"The consumer to verify for (default: the one the dry run named)."_s, u"name"_s});
-    parser.addPositionalArgument(u"id"_s, u"The request id."_s, u"[ID]"_s);
     parser.process(arguments);
     Output out(parser);
-    const qint64 id = parser.isSet(u"request"_s) ? parser.value(u"request"_s).toLongLong()
-                                                 : parser.positionalArguments().value(0).toLongLong();
+    const qint64 id = requestId(parser);
     if (id <= 0)
         return out.fail(VerifyError, u"give the request id (berth replay verify ID)"_s);
     Connections c;

@@ -159,7 +159,7 @@ ApprovalQueueModel::Permission ApprovalQueueModel::mayDecide(const RemediationRe
     if (r.status != RequestStatus::Pending)
         return {false, tr("Request %1 is %2: only pending requests are approved or rejected.")
                            .arg(r.id)
-                           .arg(AuditText::statusName(r.status))};
+                           .arg(statusText(r.status))};
     if (r.isOverdue(now()))
         return {false, tr("Request %1 expired: it can no longer be approved or rejected.").arg(r.id)};
     if (!m_identity.isApprover)
@@ -180,6 +180,29 @@ QString ApprovalQueueModel::actionText(RemediationAction action)
         return tr("Skip");
     case RemediationAction::Delete:
         return tr("Delete");
+    }
+    return {};
+}
+
+QString ApprovalQueueModel::statusText(RequestStatus status)
+{
+    switch (status) {
+    case RequestStatus::Pending:
+        return tr("pending");
+    case RequestStatus::Approved:
+        return tr("approved");
+    case RequestStatus::Rejected:
+        return tr("rejected");
+    case RequestStatus::Expired:
+        return tr("expired");
+    case RequestStatus::Executing:
+        return tr("executing");
+    case RequestStatus::Completed:
+        return tr("completed");
+    case RequestStatus::PartiallyFailed:
+        return tr("partially failed");
+    case RequestStatus::Cancelled:
+        return tr("cancelled");
     }
     return {};
 }

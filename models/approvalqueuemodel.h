@@ -52,6 +52,8 @@ public:
     static QString dryRunSummary(const QJsonObject &dryRun);
     static QString dryRunDetails(const QJsonObject &dryRun);
     static QString actionText(RemediationAction action);
+    // A request's status in the interface's language (the database's words stay in the CLI and exports).
+    static QString statusText(RequestStatus status);
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;

@@ -60,8 +60,8 @@ QString AuditTrailModel::statusLine() const
         return tr("No audit events match the filter.");
     const QString count = QLocale().toString(m_events.size());
     return m_more
-               ? tr("%1 event(s) shown, oldest first; more match: load more or narrow the filter.").arg(count)
-               : tr("%1 event(s), oldest first.").arg(count);
+               ? tr("%1 event(s) shown; more match: load more or narrow the filter.").arg(count)
+               : tr("%1 event(s).").arg(count);
 }
 
 QString AuditTrailModel::detailsText(const QJsonObject &details, bool indented)

@@ -22,6 +22,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QScreen>
 #include <QTest>
 
 using namespace Qt::StringLiterals;
@@ -303,12 +304,20 @@ private Q_SLOTS:
             QTest::qWait(50);
             window.close();
         };
-        showAndClose(u"a"_s, QSize(900, 600));
-        showAndClose(u"b"_s, QSize(1200, 700));
+        // Sizes within the offscreen screen (800x600): a larger one comes back no larger than the screen.
+        showAndClose(u"a"_s, QSize(700, 500));
+        showAndClose(u"b"_s, QSize(780, 560));
+        showAndClose(u"wide"_s, QSize(2400, 1800));
         MainWindow again(&connections);
         again.setLayoutGroup(ProfileStore::layoutGroup(u"a"_s));
         again.show();
-        QCOMPARE(again.size(), QSize(900, 600));
+        QCOMPARE(again.size(), QSize(700, 500));
+        MainWindow wide(&connections);
+        wide.setLayoutGroup(ProfileStore::layoutGroup(u"wide"_s));
+        wide.show();
+        const QSize screen = wide.screen()->availableGeometry().size();
+        QVERIFY2(wide.width() <= screen.width() && wide.height() <= screen.height(),
+                 qPrintable(QString::number(wide.width()) + u'x' + QString::number(wide.height())));
     }
 };
 

@@ -435,6 +435,8 @@ private Q_SLOTS:
         ReplayRequestDialog *dialog = desk.requestDialog();
         QVERIFY(!dialog->setAction(RemediationAction::Replay)); // an inbox row has nothing to replay
         QVERIFY(dialog->setAction(RemediationAction::Delete));
+        // A delete is not a fix: the proposed reason code fits the action.
+        QCOMPARE(dialog->reasonCodeBox()->currentData().toString(), u"obsolete"_s);
         dialog->reasonEdit()->setText(u"poison row, order cancelled"_s);
         dialog->ticketEdit()->setText(u"OPS-91"_s);
         QSignalSpy dryRuns(dialog, &ReplayRequestDialog::dryRunFinished);

@@ -183,6 +183,7 @@ void ApprovalQueueView::setConnectionState(const QString &text, bool connected)
 {
     m_connection->setText(text);
     m_connection->setStyleSheet(connected ? QString() : u"color: #b00020;"_s);
+    m_connected = connected;
     updateButtons();
 }
 
@@ -235,7 +236,9 @@ void ApprovalQueueView::updateButtons()
     m_why->setText(request ? permission.why : QString());
     if (currentRequestId() == 0)
         m_summary->setPlainText(m_model->rowCount() ? tr("Select a request to review it.")
-                                                    : tr("No requests are waiting for approval."));
+                                : m_connected      ? tr("No requests are waiting for approval.")
+                                                   : tr("The audit database cannot be read, so the queue is "
+                                                        "unknown: %1").arg(m_connection->text()));
 }
 
 void ApprovalQueueView::setDetail(const RequestDetail &detail)
@@ -253,7 +256,7 @@ void ApprovalQueueView::setDetail(const RequestDetail &detail)
     lines << (r.expiresAt > now ? tr("Expires at %1").arg(utc(r.expiresAt))
                                 : tr("Expired at %1: it can no longer be approved").arg(utc(r.expiresAt)));
     lines << tr("Status: %1, %2 of %3 approval(s)")
-                 .arg(AuditText::statusName(r.status))
+                 .arg(ApprovalQueueModel::statusText(r.status))
                  .arg(r.approvalCount)
                  .arg(r.requiredApprovals);
     lines << tr("Reason: %1 %2").arg(r.reasonCode, r.reason);

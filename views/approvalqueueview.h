@@ -69,6 +69,7 @@ private:
 
     ApprovalQueueModel *m_model;
     QLabel *m_connection;
+    bool m_connected = true; // the audit database answers: an empty queue means none waiting
     QSplitter *m_split;
     QTableView *m_table;
     QTabWidget *m_tabs;

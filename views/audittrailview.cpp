@@ -151,10 +151,18 @@ AuditTrailView::AuditTrailView(AuditTrailModel *model, QWidget *parent)
     });
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &AuditTrailView::showCurrentEvent);
+    // The order is the table's, as sorted now: the log is read oldest first, the view shows what its
+    // header says.
     const auto showStatus = [this] {
-        m_status->setText(m_model->statusLine());
+        QString line = m_model->statusLine();
+        const QHeaderView *header = m_table->horizontalHeader();
+        if (m_model->rowCount() > 0 && header->sortIndicatorSection() == AuditTrailModel::Seq)
+            line += u' ' + (header->sortIndicatorOrder() == Qt::DescendingOrder ? tr("Newest first.")
+                                                                               : tr("Oldest first."));
+        m_status->setText(line);
         m_more->setEnabled(m_model->hasMore());
     };
+    connect(m_table->horizontalHeader(), &QHeaderView::sortIndicatorChanged, this, showStatus);
     connect(m_model, &QAbstractItemModel::modelReset, this, showStatus);
     connect(m_model, &QAbstractItemModel::rowsInserted, this, showStatus);
     // With nothing chosen yet, the event on top opens in the pane: its details are too long for a cell.

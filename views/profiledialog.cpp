@@ -109,7 +109,10 @@ ProfileDialog::ProfileDialog(ProfileStore *store, SecretStore *secrets, QWidget 
     m_editMappings->setToolTip(tr("Map this profile's inbox and outbox tables (any names, any database)"));
     m_mappingCount->setTextFormat(Qt::PlainText);
     form->addRow(tr("Inbox tables:"), mappingRow);
-    form->addRow(tr("Delivery p&olicy:"), policyRow);
+    // A label of its own: a row given as a layout gets no buddy, and its ampersand would show.
+    auto *policyLabel = new QLabel(tr("Delivery p&olicy:"), this);
+    policyLabel->setBuddy(m_policy);
+    form->addRow(policyLabel, policyRow);
     form->addRow(tr("Sample &every:"), m_interval);
 
     m_result->setTextFormat(Qt::PlainText);

@@ -163,7 +163,7 @@ void ReplayExecutionPanel::setListing(const QList<RemediationRequest> &requests,
         const RemediationRequest &r = requests.at(row);
         const QStringList cells = {QString::number(r.id),
                                    ApprovalQueueModel::actionText(r.action),
-                                   AuditText::statusName(r.status),
+                                   ApprovalQueueModel::statusText(r.status),
                                    DlqBrowserModel::visibleText(r.requestedBy),
                                    QLocale().toString(r.itemCount),
                                    tr("%1 of %2").arg(r.approvalCount).arg(r.requiredApprovals),
@@ -221,7 +221,7 @@ void ReplayExecutionPanel::updateButtons()
     else if (!executable(r->status))
         why = tr("Request %1 is %2: only approved or partially failed requests execute.")
                   .arg(r->id)
-                  .arg(AuditText::statusName(r->status));
+                  .arg(ApprovalQueueModel::statusText(r->status));
     m_execute->setEnabled(why.isEmpty());
     m_execute->setToolTip(why);
     m_why->setText(why);
@@ -322,7 +322,7 @@ void ReplayExecutionPanel::setOutcome(const ReplayOutcome &o)
                           .arg(id)
                           .arg(o.cancelled && o.finalStatus == RequestStatus::Executing
                                    ? tr("cancelled")
-                                   : AuditText::statusName(o.finalStatus),
+                                   : ApprovalQueueModel::statusText(o.finalStatus),
                                counts),
                       o.finalStatus != RequestStatus::Completed);
     }

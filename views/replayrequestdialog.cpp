@@ -149,6 +149,7 @@ void ReplayRequestDialog::build(const QString &selectionText)
     m_reasonCode->addItem(tr("duplicate — already handled another way"), u"duplicate"_s);
     m_reasonCode->addItem(tr("obsolete — no longer needed"), u"obsolete"_s);
     m_reasonCode->addItem(tr("other — see the reason"), u"other"_s);
+    connect(m_reasonCode, &QComboBox::activated, this, [this] { m_reasonChosen = true; });
     m_reason = new QLineEdit(this);
     m_reason->setPlaceholderText(tr("Why, in words: the approver and the audit trail read this"));
     m_reason->setMaxLength(2000);
@@ -268,6 +269,12 @@ RemediationAction ReplayRequestDialog::action() const
 void ReplayRequestDialog::onActionChanged()
 {
     const RemediationAction a = action();
+    // Propose a reason that fits the action until the operator picks one: a skip or delete is not a fix.
+    if (!m_reasonChosen && m_reasonCode) {
+        const bool replaying = a == RemediationAction::Replay || a == RemediationAction::EditReplay;
+        const QSignalBlocker blocker(m_reasonCode);
+        m_reasonCode->setCurrentIndex(m_reasonCode->findData(replaying ? u"poison-fixed"_s : u"obsolete"_s));
+    }
     const bool replays = a == RemediationAction::Replay || a == RemediationAction::EditReplay;
     const bool edits = a == RemediationAction::EditReplay;
     for (QWidget *w : {static_cast<QWidget *>(m_toOriginal), static_cast<QWidget *>(m_toChosen),

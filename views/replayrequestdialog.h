@@ -51,6 +51,7 @@ public:
     QPushButton *dryRunButton() const { return m_dryRun; }
     QPushButton *submitButton() const { return m_submit; }
     QLabel *statusLabel() const { return m_status; }
+    QComboBox *reasonCodeBox() const { return m_reasonCode; }
     QLineEdit *reasonEdit() const { return m_reason; }
     QLineEdit *ticketEdit() const { return m_ticket; }
     QComboBox *destinationBox() const { return m_destination; }
@@ -87,6 +88,7 @@ private:
     QDoubleSpinBox *m_rate = nullptr;
     QCheckBox *m_release = nullptr;
     QComboBox *m_reasonCode = nullptr;
+    bool m_reasonChosen = false; // the operator picked a reason code: proposals stop
     QLineEdit *m_reason = nullptr;
     QLineEdit *m_ticket = nullptr;
     QDateTimeEdit *m_expires = nullptr;
