@@ -107,7 +107,11 @@ int account(const QStringList &arguments)
         }
         for (const SequenceFinding &f : result->sequence)
             chunk += QJsonDocument(AccountingJson::finding(*result, f)).toJson(QJsonDocument::Compact) + '\n';
-        chunk += QJsonDocument(AccountingJson::summary(*result)).toJson(QJsonDocument::Compact) + '\n';
+        QJsonObject summary = AccountingJson::summary(*result);
+        if (const ConsumerPolicy *consumer = policy.consumer(request.group))
+            summary.insert(u"semantics"_s, AccountingJson::semantics(DeliverySemantics::classify(
+                                               *consumer, policy.topic(request.topic), result.get())));
+        chunk += QJsonDocument(summary).toJson(QJsonDocument::Compact) + '\n';
         out.write(chunk);
     } else {
         out.write(AccountingJson::summaryText(*result).toUtf8());

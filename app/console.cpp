@@ -1,6 +1,10 @@
 #include "console.h"
 
+#include "models/accountingmodel.h"
 #include "models/alertmodel.h"
+#include "services/accounting/accountingservice.h"
+#include "services/accounting/deliverysemantics.h"
+#include "views/accountingview.h"
 #include "models/connectionsmodel.h"
 #include "models/grouplagmodel.h"
 #include "models/inboxboardmodel.h"
@@ -9,6 +13,7 @@
 #include "services/inbox/inboxwatch.h"
 #include "models/dlqbrowsermodel.h"
 #include "views/inboxboardview.h"
+#include "views/inboxmappingdialog.h"
 #include "models/lagseriesstore.h"
 #include "models/lagtablemodel.h"
 #include "services/inbox/pgconnection.h"
@@ -107,6 +112,12 @@ void Console::buildViews()
     m_checklistModel = new ChecklistModel(this);
     m_checklistView = new ChecklistView(m_checklistModel);
     m_window->addTab(u"checklist"_s, m_checklistView, tr("C&hecklist"));
+    m_accounting = new AccountingService(this);
+    m_accountingModel = new AccountingModel(this);
+    m_accountingView = new AccountingView(m_accountingModel);
+    m_accountingView->setGroups(m_profile.namedGroups);
+    m_window->addTab(u"accounting"_s, m_accountingView, tr("Accou&nting"));
+    wireAccounting();
     m_alertView = new AlertView(m_alertModel);
     m_window->addTab(u"alerts"_s, m_alertView, tr("&Alerts"));
     connect(m_alertView, &AlertView::acknowledgeRequested, m_alerts, &AlertEngine::acknowledge);
@@ -175,7 +186,9 @@ void Console::wirePolicy()
         const bool mappingsChanged = result.policy.inboxMappings() != m_policy.inboxMappings();
         m_policy = result.policy;
         m_dlqScanner->setMasking(result.policy.masking);
+        m_dlqView->model()->setDeliveryPolicy(m_policy); // whose inbox each dead letter is asked about
         m_desk->setMasking(result.policy.masking);
+        m_accountingView->setGroups(m_policy.consumerGroups() + m_profile.namedGroups);
         applyPolicyScope();
         if (mappingsChanged)
             applyInboxMappings();
@@ -325,9 +338,13 @@ void Console::wireInboxBoard()
                 m_inboxRowsQuery->fetch(mapping, states, text);
             });
     connect(m_inboxRowsQuery, &InboxRowsQuery::pageReady, m_inboxRowsModel, &InboxRowsModel::setPage);
+    // F5 reads every live source now, not only the lag (ARCHITECTURE.md, Views: live views).
+    connect(m_window.get(), &MainWindow::refreshRequested, m_inboxRowsView, &InboxRowsView::requestRefresh);
+    connect(m_window.get(), &MainWindow::refreshRequested, m_monitor, &MonitorService::refreshAllInboxes);
     // The monitor reads every mapped table on its own clock (alerts per mapping); the view shows the
     // selected one's latest board.
     connect(m_inboxView, &InboxBoardView::refreshRequested, m_monitor, &MonitorService::refreshInbox);
+    connect(m_inboxView, &InboxBoardView::editMappingsRequested, this, &Console::editInboxMappings);
     connect(m_monitor, &MonitorService::boardReady, this, [this](const InboxBoard &board) {
         if (board.mappingName == m_inboxView->currentMapping().name)
             m_inboxView->setBoard(board);
@@ -345,6 +362,52 @@ void Console::wireInboxBoard()
         }
     });
     applyInboxMappings(); // the profile's; the policy's are applied when it loads (wirePolicy)
+}
+
+void Console::wireAccounting()
+{
+    // The request comes from the policy (its DLQ topic, key, isolation level, inbox and sequence field).
+    connect(m_accountingView, &AccountingView::runRequested, this,
+            [this](const QString &group, const QString &topic, const QString &from, const QString &to) {
+                AccountingRequest request = AccountingRequest::fromPolicy(
+                    m_policy,
+                    InboxMappingSet::resolve(m_policy.inboxMappings(), m_profile.inboxMappings,
+                                             m_profile.databaseConninfo, m_profile.databases),
+                    group, topic);
+                request.cluster = m_profile.cluster;
+                request.from = from;
+                request.to = to;
+                m_accounting->start(request);
+            });
+    connect(m_accountingView, &AccountingView::cancelRequested, m_accounting, &AccountingService::cancel);
+    connect(m_accounting, &AccountingService::progress, m_accountingView, &AccountingView::setProgress);
+    connect(m_accounting, &AccountingService::finished, this, [this](const AccountingResultPtr &result) {
+        m_accountingView->setResult(result);
+        if (!result->error.isEmpty() || result->cancelled)
+            return;
+        m_monitor->observeAccounting(*result);
+        if (const ConsumerPolicy *consumer = m_policy.consumer(result->group)) {
+            const DeliverySemanticsVerdict verdict =
+                DeliverySemantics::classify(*consumer, m_policy.topic(result->topic), result.get());
+            ConsumerEvidence shown;
+            DeliverySemantics::addToEvidence(verdict, &shown);
+            m_semantics.insert(result->group, {shown.deliverySemantics, shown.semanticsContradictions});
+            m_accountingView->setSemantics(shown.deliverySemantics, shown.semanticsContradictions);
+            refreshChecklist();
+        } else {
+            m_accountingView->setSemantics(tr("%1 is not in the delivery policy: no promise to check.").arg(result->group), {});
+        }
+    });
+    connect(m_accountingView, &AccountingView::exportRequested, this,
+            [this](const QList<AccountClass> &classes, bool csv, const QString &path) {
+                m_accounting->exportRecords(m_accountingModel->result(), classes,
+                                            csv ? AccountingService::ExportFormat::Csv
+                                                : AccountingService::ExportFormat::JsonLines,
+                                            path);
+            });
+    connect(m_accounting, &AccountingService::exported, m_accountingView, &AccountingView::showExported);
+    connect(m_accountingView, &AccountingView::replayRequested, this,
+            [this](const QList<DlqSelection> &records) { m_desk->openRequestDialog(records, m_accountingView); });
 }
 
 void Console::applyInboxMappings()
@@ -471,6 +534,10 @@ void Console::refreshChecklist()
         live.retriesExhausted = m_monitor->rules().retriesExhausted().recentCount(consumer.name);
         if (!consumer.dlqTopic.isEmpty())
             live.deserializationFailures = m_monitor->rules().deserialization().recentCount(consumer.dlqTopic);
+        if (const auto semantics = m_semantics.constFind(consumer.name); semantics != m_semantics.cend()) {
+            live.deliverySemantics = semantics->first;
+            live.semanticsContradictions = semantics->second;
+        }
         evidence.groups.insert(consumer.name, live);
     }
     m_checklistModel->setChecklists(evaluateChecklists(m_policy, evidence));
@@ -524,6 +591,25 @@ void Console::editProfiles()
         Q_EMIT profileChosen(*chosen);
 }
 
+void Console::editInboxMappings(const QString &selected)
+{
+    // The editor edits the profile's mappings; the policy's are named so the dialog can say they win.
+    QStringList policyNames;
+    for (const InboxMapping &m : m_policy.inboxMappings())
+        policyNames << m.name;
+    const InboxMappingSet databases =
+        InboxMappingSet::resolve({}, {}, m_profile.databaseConninfo, m_profile.databases);
+    InboxMappingDialog dialog(databases, m_profile.inboxMappings, policyNames, m_window.get());
+    dialog.selectMapping(selected);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    m_profile.inboxMappings = dialog.mappings();
+    if (!ProfileStore().saveInboxMappings(m_profile.name, m_profile.inboxMappings))
+        m_window->statusBar()->showMessage(tr("Inbox mappings apply to this session only: profile “%1” is not stored.")
+                                        .arg(m_profile.name), 15000);
+    applyInboxMappings();
+}
+
 void Console::show()
 {
     m_window->show();
@@ -540,6 +626,17 @@ void Console::writeScreenshots(const QString &dir, int warmUpMs)
         if (!m_profile.dlqTopics.isEmpty())
             m_dlqView->setTopic(m_profile.dlqTopics.first());
         m_dlqView->startScan();
+    });
+    // An accounting of the policy's first consumer, so the Accounting view shows a real window.
+    QTimer::singleShot(std::max(0, warmUpMs - 3000), m_accountingView, [this] {
+        for (const ConsumerPolicy &consumer : std::as_const(m_policy.consumers)) {
+            if (consumer.topics.isEmpty())
+                continue;
+            m_accountingView->groupBox()->setCurrentText(consumer.name);
+            m_accountingView->topicEdit()->setText(consumer.topics.first());
+            m_accountingView->runButton()->click();
+            break;
+        }
     });
     // One dead letter open in the inspector (it fetches the record, so ahead of the picture).
     QTimer::singleShot(std::max(0, warmUpMs - 1500), m_dlqView, [this] {

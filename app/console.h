@@ -10,6 +10,9 @@
 
 #include <memory>
 
+class AccountingModel;
+class AccountingService;
+class AccountingView;
 class AlertEngine;
 class AlertModel;
 class AlertView;
@@ -66,12 +69,14 @@ private:
     void wirePolicy();
     void wireAlerts();
     void wireInboxBoard();
+    void wireAccounting();
     void applyInboxMappings();
     void wireServiceDatabases(const InboxMappingSet &set);
     void onSample(const LagSnapshot &snapshot);
     void refreshChecklist();
     void refreshThresholds();
     void editProfiles();
+    void editInboxMappings(const QString &selected);
     void applyPolicyScope();
 
     ConnectionProfile m_profile;
@@ -98,6 +103,10 @@ private:
     ChecklistModel *m_checklistModel = nullptr;
     ChecklistView *m_checklistView = nullptr;
     DeliveryPolicy m_policy;
+    AccountingService *m_accounting = nullptr;
+    AccountingModel *m_accountingModel = nullptr;
+    AccountingView *m_accountingView = nullptr;
+    QHash<QString, QPair<QString, QStringList>> m_semantics; // group -> accounting verdict, contradictions
     LagSnapshot m_lastSample;
     QHash<QString, double> m_duplicatePercent; // by topic, last minute
     QHash<QString, qint64> m_parkedRows;       // by consumer: parked + failed terminal inbox rows

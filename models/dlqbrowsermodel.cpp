@@ -65,7 +65,7 @@ void DlqBrowserModel::beginScan(const DlqScanPlan &plan)
     m_matcher =
         m_filter.filters() && m_strings ? std::make_unique<DlqEntryMatcher>(m_filter, m_strings) : nullptr;
     m_resortPending = false;
-    m_inbox.reset();
+    resetInboxColumn();
     if (m_inboxLookup)
         m_inboxLookup->clear();
     endResetModel();
@@ -98,19 +98,49 @@ void DlqBrowserModel::setInboxLookup(InboxKeyLookup *lookup)
     m_inboxTimer.setSingleShot(true);
     m_inboxTimer.setInterval(200);
     connect(&m_inboxTimer, &QTimer::timeout, this, &DlqBrowserModel::lookUpNewKeys, Qt::UniqueConnection);
-    if (lookup)
+    if (lookup) {
         connect(lookup, &InboxKeyLookup::resolved, this, &DlqBrowserModel::applyInboxAnswer);
+        connect(lookup, &InboxKeyLookup::mappingsChanged, this, &DlqBrowserModel::restartInboxColumn);
+    }
+    resetInboxColumn();
+}
+
+void DlqBrowserModel::setDeliveryPolicy(const DeliveryPolicy &policy)
+{
+    if (policy == m_policy)
+        return;
+    m_policy = policy;
+    restartInboxColumn();
+}
+
+void DlqBrowserModel::resetInboxColumn()
+{
+    const InboxMappingSet set = m_inboxLookup ? m_inboxLookup->mappingSet() : InboxMappingSet{};
+    m_inbox.setMappingOf([policy = m_policy, topic = m_topic, set](const QString &consumerHeader) {
+        const InboxMapping *m = set.find(policy.consumerOfDeadLetter(topic, consumerHeader));
+        return m ? m->name : QString();
+    });
+}
+
+void DlqBrowserModel::restartInboxColumn()
+{
+    if (m_inboxLookup)
+        m_inboxLookup->clear();
+    resetInboxColumn();
+    if (m_inboxLookup && m_store.size() > 0)
+        m_inboxTimer.start();
+    const int rows = rowCount();
+    if (rows > 0)
+        Q_EMIT dataChanged(index(0, int(DlqColumn::InboxStatus)),
+                           index(rows - 1, int(DlqColumn::InboxStatus)));
 }
 
 void DlqBrowserModel::lookUpNewKeys()
 {
     if (!m_inboxLookup || !m_inboxLookup->isConfigured() || !m_strings)
         return;
-    QList<quint32> ids;
-    QStringList keys;
-    m_inbox.collect(m_store, *m_strings, &ids, &keys);
-    if (!ids.isEmpty())
-        m_inboxLookup->enqueue(m_scanId, ids, keys);
+    for (const DlqInboxColumn::Request &request : m_inbox.collect(m_store, *m_strings))
+        m_inboxLookup->enqueue(m_scanId, request.mapping, request.ids, request.keys);
     const int rows = rowCount();
     if (rows > 0) // "looking up…" where the column was empty
         Q_EMIT dataChanged(index(0, int(DlqColumn::InboxStatus)),

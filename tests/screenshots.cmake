@@ -5,7 +5,7 @@ execute_process(COMMAND "${BERTH}" demo --screenshots "${OUT}" --warm-up 8 --spe
 if(NOT rc EQUAL 0)
     message(FATAL_ERROR "berth demo --screenshots exited with ${rc}\n${out}\n${err}")
 endif()
-foreach(view console connections lag charts dlq inbox parked approvals execution audit checklist alerts log)
+foreach(view console connections lag charts dlq inbox parked approvals execution audit checklist accounting alerts log)
     set(png "${OUT}/${view}.png")
     if(NOT EXISTS "${png}")
         message(FATAL_ERROR "missing ${png}\n${out}")

@@ -3,6 +3,7 @@
 // deploy pipeline runs it, against a mock cluster and a throwaway PostgreSQL where the truth of every
 // record is known, with kcat as the independent count of the window.
 #include "services/accounting/accountingclassifier.h"
+#include "services/accounting/deliverysemantics.h"
 #include "services/accounting/sequencecheck.h"
 #include "services/demo/mockkafkacluster.h"
 #include "services/demo/temppostgres.h"
@@ -80,6 +81,7 @@ private Q_SLOTS:
     void trailingMarkerLagIsCaughtUp();
     void gapOutOfOrderAcrossMoveAndRepeat();
     void dlqAndContinueBreak();
+    void semanticsFromPolicyAndEvidence();
     void cliAccountsForEveryArrangedRecord();
     void cliWindowByTimeIsFoundByReadingTimestamps();
     void cliErrorsExitTwo();
@@ -281,6 +283,67 @@ void TestAccounting::dlqAndContinueBreak()
     QCOMPARE(found[0].offset, 2);
 }
 
+void TestAccounting::semanticsFromPolicyAndEvidence()
+{
+    // A consumer that commits before processing: at-most-once by its own policy, and the loss is listed.
+    ConsumerPolicy early;
+    early.name = u"mailer"_s;
+    early.offsetCommitTiming = u"before-processing"_s;
+    early.idempotencyStrategy = u"processed_message"_s;
+    Arranged a;
+    a.result.inboxChecked = true;
+    a.add(0, 0, "m-1");
+    a.add(0, 1, "m-2");
+    AccountingEvidence e;
+    e.hasInbox = true;
+    e.inbox = {{a.key("m-1"), InboxState::Completed}};
+    e.committed = {{0, 2}};
+    AccountingClassifier::classify(a.result, e);
+    DeliverySemanticsVerdict v = DeliverySemantics::classify(early, nullptr, &a.result);
+    QCOMPARE(v.promised, DeliveryGuarantee::AtMostOnce);
+    QCOMPARE(v.observed, DeliveryGuarantee::AtMostOnce);
+    QCOMPARE(v.lostKeys, QStringList{u"m-2"_s});
+    QVERIFY(!v.contradicted()); // it does what it says
+
+    // The same evidence against a policy that promises effectively-once: contradicted, on the checklist.
+    ConsumerPolicy careful = early;
+    careful.offsetCommitTiming = u"after-db-transaction"_s;
+    QCOMPARE(DeliverySemantics::promised(careful), DeliveryGuarantee::EffectivelyOnce);
+    v = DeliverySemantics::classify(careful, nullptr, &a.result);
+    QCOMPARE(v.observed, DeliveryGuarantee::AtMostOnce);
+    QVERIFY(v.contradicted());
+    QVERIFY2(v.contradictions.first().contains(u"m-2"_s), qPrintable(v.contradictions.first()));
+    DeliveryPolicy policy;
+    policy.consumers = {careful};
+    policy.consumers[0].name = u"mailer"_s;
+    ChecklistEvidence evidence;
+    DeliverySemantics::addToEvidence(v, &evidence.groups[u"mailer"_s]);
+    const QList<ConsumerChecklist> lists = evaluateChecklists(policy, evidence);
+    bool found = false;
+    for (const ChecklistItem &item : lists.first().items) {
+        if (item.key == u"ackTiming"_s) {
+            found = true;
+            QCOMPARE(item.verdict, ChecklistItem::Verdict::Contradicted);
+            QVERIFY2(item.evidence.contains(u"at-most-once"_s), qPrintable(item.evidence));
+        }
+    }
+    QVERIFY(found);
+
+    // No inbox and a key delivered twice: at-least-once at best, whatever the policy hopes.
+    ConsumerPolicy sink = careful;
+    sink.externalProviderIdempotency = false;
+    QCOMPARE(DeliverySemantics::promised(sink), DeliveryGuarantee::AtLeastOnce);
+    Arranged b;
+    b.add(0, 0, "s-1");
+    b.add(0, 1, "s-1");
+    AccountingEvidence none;
+    none.committed = {{0, 2}};
+    AccountingClassifier::classify(b.result, none);
+    v = DeliverySemantics::classify(careful, nullptr, &b.result);
+    QCOMPARE(v.observed, DeliveryGuarantee::AtLeastOnce);
+    QVERIFY(v.contradicted()); // effectively-once promised, a repeat reached a consumer with no inbox
+}
+
 void TestAccounting::initTestCase()
 {
     QVERIFY(m_dir.isValid());
@@ -359,6 +422,8 @@ void TestAccounting::initTestCase()
                "  consumers:\n"
                "    projection:\n"
                "      idempotencyKey: {header: idempotency-key}\n"
+               "      idempotency: {strategy: inbox}\n"
+               "      offsetCommit: {timing: after-db-transaction}\n"
                "      dlq: {enabled: true, topic: orders-dlt}\n"
                "      inbox:\n"
                "        database: \""
@@ -406,6 +471,13 @@ void TestAccounting::cliAccountsForEveryArrangedRecord()
     QCOMPARE(order.value(u"repeat"_s).toInt(), 1);
     QCOMPARE(order.value(u"gap"_s).toInt(), 1);
     QCOMPARE(order.value(u"outOfOrder"_s).toInt(), 0);
+
+    // The policy promises effectively-once; the lost record contradicts it.
+    const QJsonObject semantics = summary.value(u"semantics"_s).toObject();
+    QCOMPARE(semantics.value(u"promised"_s).toString(), u"effectively-once"_s);
+    QCOMPARE(semantics.value(u"observed"_s).toString(), u"at-most-once"_s);
+    QCOMPARE(semantics.value(u"lostKeys"_s).toArray(), QJsonArray{u"e-6"_s});
+    QCOMPARE(semantics.value(u"contradictions"_s).toArray().size(), 1);
 
     // The window as kcat reads it: as many records as the summary accounted for.
     if (!TestSupport::haveExecutable(u"kcat"_s))

@@ -118,6 +118,7 @@ private Q_SLOTS:
     void duplicateSpikeSustainedAndHysteresis();
     void stuckInProgressPerMapping();
     void outboxGrowingHoldsAndClears();
+    void accountingUnaccountedAndOrderBreaks();
     void snoozeNeedsAReasonAndSilencesRepeats();
     void thresholdsNameTheirSource();
 };
@@ -466,6 +467,49 @@ void TestAlertRules::stuckInProgressPerMapping()
     fixed.takenAt = fixed.takenAt.addSecs(15);
     rig.rules.observeInbox(u"payments-inbox"_s, fixed);
     QCOMPARE(rig.clearedOf(AlertRules::stuckInProgress), 1);
+}
+
+void TestAlertRules::accountingUnaccountedAndOrderBreaks()
+{
+    Rig rig;
+    AccountingResult run;
+    run.group = u"order-projection"_s;
+    run.topic = u"orders"_s;
+    run.keys = {QByteArray(), "e-6", "order-9"};
+    AccountedRecord fine;
+    fine.cls = AccountClass::Processed;
+    fine.idempotencyKey = 1;
+    run.records = {fine};
+    run.counts[size_t(AccountClass::Processed)] = 1;
+    rig.rules.observeAccounting(run, t0); // control: nothing lost, nothing out of order
+    QCOMPARE(rig.firedOf(AlertRules::unaccountedRecord).size(), 0);
+    QCOMPARE(rig.firedOf(AlertRules::orderBreak).size(), 0);
+
+    AccountingResult bad = run;
+    bad.records[0].cls = AccountClass::Unaccounted;
+    bad.counts = {};
+    bad.counts[size_t(AccountClass::Unaccounted)] = 1;
+    SequenceFinding gap;
+    gap.kind = SequenceFinding::Kind::Gap;
+    gap.key = 2;
+    bad.sequence = {gap};
+    AccountingResult failed = bad;
+    failed.error = u"broker down"_s;
+    rig.rules.observeAccounting(failed, t0 + second); // a failed run says nothing
+    QCOMPARE(rig.firedOf(AlertRules::unaccountedRecord).size(), 0);
+    rig.rules.observeAccounting(bad, t0 + 2 * second);
+    QCOMPARE(rig.firedOf(AlertRules::unaccountedRecord).size(), 1);
+    const Alert lost = rig.firedOf(AlertRules::unaccountedRecord).first();
+    QCOMPARE(lost.subject, u"order-projection/orders"_s);
+    QVERIFY2(lost.message.contains(u"e-6"_s), qPrintable(lost.message));
+    QCOMPARE(lost.owner, u"team-orders"_s);
+    QCOMPARE(rig.firedOf(AlertRules::orderBreak).size(), 1);
+    QVERIFY2(rig.firedOf(AlertRules::orderBreak).first().message.contains(u"order-9"_s),
+             qPrintable(rig.firedOf(AlertRules::orderBreak).first().message));
+
+    rig.rules.observeAccounting(run, t0 + 3 * second); // the next run finds none: both clear
+    QCOMPARE(rig.clearedOf(AlertRules::unaccountedRecord), 1);
+    QCOMPARE(rig.clearedOf(AlertRules::orderBreak), 1);
 }
 
 void TestAlertRules::outboxGrowingHoldsAndClears()

@@ -1,3 +1,6 @@
+#include "services/accounting/deliveryaccountant.h"
+#include "services/accounting/deliverysemantics.h"
+#include "services/demo/demofaults.h"
 #include "services/demo/demoworld.h"
 #include "services/demo/mockkafkacluster.h"
 #include "services/demo/temppostgres.h"
@@ -81,6 +84,13 @@ class TestDemoWorld final : public QObject {
         for (const auto &row : result.rows)
             counts.insert(row.at(0).toString(), row.at(1).toLongLong());
         return counts;
+    }
+
+    // The inbox mappings in force for a desk of the demo: the policy's over the profile's.
+    static InboxMappingSet mappingsOf(const ConnectionProfile &profile, const DeliveryPolicy &policy)
+    {
+        return InboxMappingSet::resolve(policy.inboxMappings(), profile.inboxMappings, profile.databaseConninfo,
+                                        profile.databases);
     }
 
 private Q_SLOTS:
@@ -202,8 +212,7 @@ private Q_SLOTS:
         const ConnectionProfile profile = m_world.profile(u"alice"_s);
         const PolicyLoadResult policy = loadPolicyFile(profile.policyPath);
         QVERIFY2(policy.ok(), qPrintable(policy.messages().join(u'\n')));
-        const InboxMappingSet set = InboxMappingSet::resolve(policy.policy.inboxMappings(), profile.inboxMappings,
-                                                             profile.databaseConninfo, profile.databases);
+        const InboxMappingSet set = mappingsOf(profile, policy.policy);
         const InboxMapping *email = set.find(u"email-sender"_s);
         QVERIFY(email);
         QCOMPARE(email->qualifiedTable(), u"mailer.delivery_log"_s);
@@ -252,6 +261,22 @@ private Q_SLOTS:
         QCOMPARE(captures.value(u"n"_s), 0);
     }
 
+    // The seeded requests show remediation end to end: the executed one followed to its consumer (a
+    // replay.verified event), the pending one releasing and replaying a parked row.
+    void demoRequestsShowVerificationAndRelease()
+    {
+        const QString sql =
+            u"SELECT 'verified', count(*) FROM berth.audit_events WHERE action = 'replay.verified' "
+            u"UNION ALL SELECT 'release', count(*) FROM berth.requests WHERE status = 'pending' "
+            u"AND (dry_run->>'releases')::int >= 1 "
+            u"UNION ALL SELECT 'released', count(*) FROM berth.request_items i JOIN berth.requests r "
+            u"ON r.id = i.request_id WHERE r.status = 'pending' AND i.inbox_ref->>'pinnedStatus' = 'PARKED'"_s;
+        QTRY_VERIFY_WITH_TIMEOUT(countByStatus(sql).value(u"release"_s) >= 1, 100'000);
+        const QMap<QString, qint64> counts = countByStatus(sql);
+        QVERIFY(counts.value(u"verified"_s) >= 1);
+        QCOMPARE(counts.value(u"released"_s), 1);
+    }
+
     void operatorRolesCanLogIn()
     {
         for (const QString &role : {u"alice"_s, u"bob"_s}) {
@@ -263,6 +288,43 @@ private Q_SLOTS:
             QCOMPARE(who.rows.first().at(0).toString(), role);
             QCOMPARE(who.rows.first().at(1).toBool(), true);
         }
+    }
+
+    // email-sender commits before its side effect on a schedule (DemoFaults::commitBeforeSideEffect): a
+    // delivery accounting of it finds exactly those messages unaccounted, against a policy that promises
+    // effectively-once.
+    void accountingFindsTheCommitBeforeSideEffectLoss()
+    {
+        const ConnectionProfile profile = m_world.profile(u"alice"_s);
+        const PolicyLoadResult policy = loadPolicyFile(profile.policyPath);
+        QVERIFY2(policy.ok(), qPrintable(policy.messages().join(u'\n')));
+        const InboxMappingSet set = mappingsOf(profile, policy.policy);
+        AccountingRequest request =
+            AccountingRequest::fromPolicy(policy.policy, set, u"email-sender"_s, u"notifications"_s);
+        request.cluster = profile.cluster;
+        AccountingResultPtr result;
+        QElapsedTimer clock;
+        clock.start();
+        do { // until the consumer has committed past a scheduled loss
+            result = DeliveryAccountant::run(request);
+            QVERIFY2(result->error.isEmpty(), qPrintable(result->error));
+            if (result->count(AccountClass::Unaccounted) > 0)
+                break;
+            QTest::qWait(1000);
+        } while (clock.elapsed() < 90'000);
+        QVERIFY(result->count(AccountClass::Unaccounted) > 0);
+        for (const AccountedRecord &r : result->records) {
+            if (r.cls != AccountClass::Unaccounted)
+                continue;
+            // ntf-<seq>-<hash>: every unaccounted message is one the schedule drops, and no other.
+            const qint64 seq = result->key(r.idempotencyKey).split('-').value(1).toLongLong();
+            QVERIFY2(DemoFaults::commitBeforeSideEffect(seq), result->key(r.idempotencyKey).constData());
+        }
+        const DeliverySemanticsVerdict verdict = DeliverySemantics::classify(
+            *policy.policy.consumer(u"email-sender"_s), policy.policy.topic(u"notifications"_s), result.get());
+        QCOMPARE(verdict.promised, DeliveryGuarantee::EffectivelyOnce);
+        QCOMPARE(verdict.observed, DeliveryGuarantee::AtMostOnce);
+        QVERIFY(verdict.contradicted());
     }
 
     void cleanupTestCase() { m_world.stop(); }

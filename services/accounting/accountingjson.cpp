@@ -96,6 +96,16 @@ QJsonObject AccountingJson::summary(const AccountingResult &result)
     return o;
 }
 
+QJsonObject AccountingJson::semantics(const DeliverySemanticsVerdict &v)
+{
+    return {{u"consumer"_s, v.consumer},
+            {u"promised"_s, deliveryGuaranteeKey(v.promised)},
+            {u"promisedBecause"_s, v.promisedBecause},
+            {u"observed"_s, deliveryGuaranteeKey(v.observed)},
+            {u"contradictions"_s, QJsonArray::fromStringList(v.contradictions)},
+            {u"lostKeys"_s, QJsonArray::fromStringList(v.lostKeys)}};
+}
+
 QString AccountingJson::summaryText(const AccountingResult &result)
 {
     QString text =

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "services/accounting/accountingtypes.h"
+#include "services/accounting/deliverysemantics.h"
 
 #include <QJsonObject>
 
@@ -13,6 +14,8 @@ QJsonObject record(const AccountingResult &result, const AccountedRecord &r);
 QJsonObject finding(const AccountingResult &result, const SequenceFinding &f);
 // {"type":"summary","classes":{...},"notes":N,...}
 QJsonObject summary(const AccountingResult &result);
+// {"promised","promisedBecause","observed","contradictions":[...],"lostKeys":[...]}
+QJsonObject semantics(const DeliverySemanticsVerdict &verdict);
 // The summary for a terminal, one class a line.
 QString summaryText(const AccountingResult &result);
 } // namespace AccountingJson

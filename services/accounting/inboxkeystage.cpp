@@ -26,6 +26,11 @@ InboxKeyStage::~InboxKeyStage()
 
 bool InboxKeyStage::open(QString *error)
 {
+    // The look-up skips a mapping it cannot use: say so here rather than count every record as lost.
+    if (const QString invalid = m_mapping.validate(); !invalid.isEmpty()) {
+        *error = u"The inbox mapping of %1 cannot be used: %2"_s.arg(m_mapping.name, invalid);
+        return false;
+    }
     QString problem;
     PgSession *db = m_sessions->sessionFor(m_mapping, &problem);
     if (!db) {

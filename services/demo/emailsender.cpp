@@ -1,5 +1,6 @@
 #include "emailsender.h"
 
+#include "demofaults.h"
 
 #include <QJsonObject>
 
@@ -69,6 +70,8 @@ ReferenceConsumer::Outcome EmailSender::handle(const KafkaRecord &record)
     QString messageId = QString::fromUtf8(record.header("idempotency-key"));
     if (messageId.isEmpty())
         messageId = mail.value(u"messageId"_s).toString();
+    if (parseError.isEmpty() && DemoFaults::commitBeforeSideEffect(mail.value(u"seq"_s).toInteger(-1)))
+        return Outcome::Done; // committed, then gone before the claim: nothing records the message
     switch (claimDelivery(db(), messageId)) {
     case MailClaim::Claimed: break;
     case MailClaim::Done: countDuplicate(); return Outcome::Duplicate;

@@ -114,7 +114,8 @@ namespace AlertRules {
 QStringList all()
 {
     return {lagSlo,           commitStall,     idlePartition,   dlqArrivals,  retriesExhausted,
-            deserialization,  duplicateSpike,  stuckInProgress, outboxGrowing};
+            deserialization,  duplicateSpike,  stuckInProgress, outboxGrowing, unaccountedRecord,
+            orderBreak};
 }
 
 void configure(AlertEngine &engine)
@@ -128,6 +129,8 @@ void configure(AlertEngine &engine)
     engine.setTiming(duplicateSpike, {120000, 60000, 0, {}});
     engine.setTiming(stuckInProgress, {0, 60000, 0, {}});
     engine.setTiming(outboxGrowing, {60000, 60000, 0, {}});
+    engine.setTiming(unaccountedRecord, {0, 0, 0, {}});
+    engine.setTiming(orderBreak, {0, 0, 0, {}});
 }
 } // namespace AlertRules
 
@@ -482,6 +485,57 @@ void StuckInProgressRule::observe(AlertEngine &engine, const AlertPolicy &policy
                    board.takenAt.toMSecsSinceEpoch());
 }
 
+void AccountingRule::observe(AlertEngine &engine, const AlertPolicy &policy, const AccountingResult &result,
+                             qint64 nowMs)
+{
+    if (!result.error.isEmpty() || result.cancelled)
+        return;
+    const QString subject = subjectOf(result);
+    const QString owner = policy.ownerOfGroup(result.group);
+    const auto examples = [&](const auto &keyOf, const auto &take) {
+        QStringList keys;
+        for (const auto &item : take) {
+            const QString key = QString::fromUtf8(result.key(keyOf(item)));
+            if (!keyOf(item) || keys.contains(key))
+                continue;
+            keys << key;
+            if (keys.size() == exampleKeys)
+                break;
+        }
+        return keys.join(u", "_s);
+    };
+
+    const qint64 unaccounted = result.count(AccountClass::Unaccounted);
+    std::vector<AccountedRecord> lost;
+    for (const AccountedRecord &r : result.records) {
+        if (r.cls == AccountClass::Unaccounted && lost.size() < 64)
+            lost.push_back(r);
+    }
+    engine.observe({AlertRules::unaccountedRecord, subject,
+                    unaccounted ? AlertEngine::Observation::Breach : AlertEngine::Observation::Normal,
+                    AlertRuleText::tr("%n record(s) committed past with no inbox row and no dead letter (possible "
+                                      "loss); keys: %1.",
+                                      nullptr, int(unaccounted))
+                        .arg(examples([](const AccountedRecord &r) { return r.idempotencyKey ? r.idempotencyKey : r.recordKey; },
+                                      lost)),
+                    owner, u"accounting"_s},
+                   nowMs);
+
+    const qint64 breaks = result.sequence.size();
+    engine.observe({AlertRules::orderBreak, subject,
+                    breaks ? AlertEngine::Observation::Breach : AlertEngine::Observation::Normal,
+                    AlertRuleText::tr("%n order break(s): %1 gap(s), %2 out of order, %3 repeated, %4 "
+                                      "dead-lettered while later records of the key went through; keys: %5.",
+                                      nullptr, int(breaks))
+                        .arg(result.sequenceCount(SequenceFinding::Kind::Gap))
+                        .arg(result.sequenceCount(SequenceFinding::Kind::OutOfOrder))
+                        .arg(result.sequenceCount(SequenceFinding::Kind::Repeat))
+                        .arg(result.sequenceCount(SequenceFinding::Kind::DlqAndContinue))
+                        .arg(examples([](const SequenceFinding &f) { return f.key; }, result.sequence)),
+                    owner, u"accounting"_s},
+                   nowMs);
+}
+
 void OutboxGrowingRule::observe(AlertEngine &engine, const AlertPolicy &policy, const QString &mapping,
                                 const InboxBoard &board)
 {
@@ -537,6 +591,11 @@ void AlertRuleSet::observeDuplicates(const DuplicateStats &stats, qint64 nowMs)
     m_duplicates.observe(m_engine, m_policy, stats, nowMs);
 }
 
+void AlertRuleSet::observeAccounting(const AccountingResult &result, qint64 nowMs)
+{
+    m_accounting.observe(m_engine, m_policy, result, nowMs);
+}
+
 void AlertRuleSet::observeDeadLetters(const DeadLetterArrivals &arrivals, qint64 nowMs)
 {
     m_retries.observeDeadLetters(m_engine, m_policy, arrivals, nowMs);
@@ -559,6 +618,8 @@ QList<AlertThreshold> AlertRuleSet::thresholds(const QStringList &groups, const 
     out.append({AlertRules::stuckInProgress, {}, AlertRuleText::tr("any row in progress longer than the mapping's stuck after"), u"stuckAfterSeconds"_s});
     out.append({AlertRules::outboxGrowing, {}, AlertRuleText::tr("pending rows growing between readings for 1 min"), fixed});
     out.append({AlertRules::commitStall, {}, AlertRuleText::tr("status STOP or STALL with lag for 1 min"), fixed});
+    out.append({AlertRules::unaccountedRecord, {}, AlertRuleText::tr("any unaccounted record in a delivery accounting; clears when the next finds none"), fixed});
+    out.append({AlertRules::orderBreak, {}, AlertRuleText::tr("any gap, out-of-order, repeated number or DLQ-and-continue break in a delivery accounting"), fixed});
     out.append({AlertRules::idlePartition, {}, AlertRuleText::tr("a consumed partition with traffic before and none for the sampler's idle window"), fixed});
     return out;
 }

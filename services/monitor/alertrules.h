@@ -4,6 +4,7 @@
 #include "deadletterarrival.h"
 #include "duplicatetail.h"
 #include "lagsnapshot.h"
+#include "services/accounting/accountingtypes.h"
 #include "services/inbox/inboxboard.h"
 #include "services/policy/deliverypolicy.h"
 
@@ -69,6 +70,8 @@ inline const QString deserialization = QStringLiteral("deserialization-failures"
 inline const QString duplicateSpike = QStringLiteral("duplicate-spike");
 inline const QString stuckInProgress = QStringLiteral("inbox-stuck");
 inline const QString outboxGrowing = QStringLiteral("outbox-growing");
+inline const QString unaccountedRecord = QStringLiteral("unaccounted-record");
+inline const QString orderBreak = QStringLiteral("order-break");
 QStringList all();
 // Sets each rule's sustain / clear / repeat timing on the engine.
 void configure(AlertEngine &engine);
@@ -179,6 +182,18 @@ private:
     QHash<QString, qint64> m_lastPending; // mapping -> pending rows at the previous reading
 };
 
+// Delivery accounting (ARCHITECTURE.md, Data flows: Delivery accounting), per accounted group and topic
+// ("group/topic"): `unaccounted-record` fires on any record committed past with no inbox row and no dead
+// letter (possible loss); `order-break` on any gap, out-of-order arrival, repeated sequence number or
+// DLQ-and-continue break. Both fire at once, name example keys, and clear when a later accounting of the
+// same subject finds none.
+class AccountingRule final {
+public:
+    static constexpr int exampleKeys = 3;
+    static QString subjectOf(const AccountingResult &result) { return result.group + u'/' + result.topic; }
+    void observe(AlertEngine &engine, const AlertPolicy &policy, const AccountingResult &result, qint64 nowMs);
+};
+
 // Every rule, fed by input: what the console and `berth watch` both hold.
 class AlertRuleSet final {
 public:
@@ -192,6 +207,8 @@ public:
     void observeInbox(const QString &mapping, const InboxBoard &board);
     void observeDuplicates(const DuplicateStats &stats, qint64 nowMs);
     void observeDeadLetters(const DeadLetterArrivals &arrivals, qint64 nowMs);
+    // A finished accounting run (cancelled or failed runs say nothing and are ignored).
+    void observeAccounting(const AccountingResult &result, qint64 nowMs);
 
     QList<AlertThreshold> thresholds(const QStringList &groups, const QStringList &dlqTopics) const;
     const LagSloRule &lagSlo() const { return m_lagSlo; }
@@ -211,4 +228,5 @@ private:
     DuplicateSpikeRule m_duplicates;
     StuckInProgressRule m_stuck;
     OutboxGrowingRule m_outbox;
+    AccountingRule m_accounting;
 };

@@ -41,6 +41,8 @@ public:
     // Reads one mapping's board now (the inbox view's refresh); the result arrives as boardReady.
     void refreshInbox(const InboxMapping &mapping);
     void refreshAllInboxes();
+    // A finished delivery accounting (the console's Accounting view): its alert rules.
+    void observeAccounting(const AccountingResult &result);
 
     AlertEngine *alerts() const { return m_alerts; }
     const AlertRuleSet &rules() const { return *m_rules; }

@@ -203,8 +203,13 @@ private:
 
     void ackTiming()
     {
+        // A delivery accounting of the group shows what the timing amounts to, and contradicts it on a loss.
+        QString evidence = m_live.deliverySemantics;
+        if (!m_live.semanticsContradictions.isEmpty())
+            evidence += u"; "_s + m_live.semanticsContradictions.join(u"; "_s);
         add("ackTiming", QT_TRANSLATE_NOOP("ConsumerChecklist", "When is the offset committed?"),
-            m_consumer.offsetCommitTiming, {}, stated(m_consumer.offsetCommitTiming));
+            m_consumer.offsetCommitTiming, evidence,
+            m_live.semanticsContradictions.isEmpty() ? stated(m_consumer.offsetCommitTiming) : Verdict::Contradicted);
     }
 
     void crashBeforeAck()

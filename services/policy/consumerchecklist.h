@@ -25,6 +25,9 @@ struct ConsumerEvidence {
     qint64 lagP95Ms = -1;          // p95 of its time lag over the last 15 min
     qint64 deserializationFailures = -1; // dead letters on its DLQ with a (de)serialization exception, 15 min
     qint64 retriesExhausted = -1;  // dead letters / inbox rows at poison.maxAttemptsBeforePark, 15 min
+    // From a delivery accounting of the group (DeliverySemantics::addToEvidence); empty: none ran.
+    QString deliverySemantics;             // e.g. "accounting shows at-most-once (policy: effectively-once)"
+    QStringList semanticsContradictions;   // where the accounting contradicts the policy, in words
 };
 
 struct ChecklistEvidence {
