@@ -688,6 +688,34 @@
         <source>Ticket</source>
         <translation>Ticket</translation>
     </message>
+    <message numerus="yes">
+        <source>%n copy(ies) merged</source>
+        <translation>
+                <numerusform>%n Kopie zusammengeführt</numerusform>
+                <numerusform>%n Kopien zusammengeführt</numerusform>
+            </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n item(s) share an idempotency key</source>
+        <translation>
+                <numerusform>%n Eintrag teilt einen Idempotenzschlüssel</numerusform>
+                <numerusform>%n Einträge teilen einen Idempotenzschlüssel</numerusform>
+            </translation>
+    </message>
+    <message numerus="yes">
+        <source>Copies merged: %n selected record(s) repeated an original record already in the request (same original coordinates and payload SHA-256) and were filed once</source>
+        <translation>
+                <numerusform>Kopien zusammengeführt: %n ausgewählter Datensatz wiederholte einen Originaldatensatz, der schon im Antrag ist (gleiche Originalkoordinaten und Payload-SHA-256), und wurde einmal aufgenommen</numerusform>
+                <numerusform>Kopien zusammengeführt: %n ausgewählte Datensätze wiederholten einen Originaldatensatz, der schon im Antrag ist (gleiche Originalkoordinaten und Payload-SHA-256), und wurden einmal aufgenommen</numerusform>
+            </translation>
+    </message>
+    <message numerus="yes">
+        <source>Shared idempotency keys: %n item(s) are different records with a key another item has: %1</source>
+        <translation>
+                <numerusform>Geteilte Idempotenzschlüssel: %n Eintrag ist ein anderer Datensatz mit einem Schlüssel, den ein anderer Eintrag hat: %1</numerusform>
+                <numerusform>Geteilte Idempotenzschlüssel: %n Einträge sind andere Datensätze mit einem Schlüssel, den ein anderer Eintrag hat: %1</numerusform>
+            </translation>
+    </message>
 </context>
 <context>
     <name>ApprovalQueueView</name>
