@@ -13,6 +13,7 @@
 #include "services/inbox/inboxwatch.h"
 #include "models/dlqbrowsermodel.h"
 #include "views/inboxboardview.h"
+#include "views/inboxmappingdialog.h"
 #include "models/lagseriesstore.h"
 #include "models/lagtablemodel.h"
 #include "services/inbox/pgconnection.h"
@@ -185,6 +186,7 @@ void Console::wirePolicy()
         const bool mappingsChanged = result.policy.inboxMappings() != m_policy.inboxMappings();
         m_policy = result.policy;
         m_dlqScanner->setMasking(result.policy.masking);
+        m_dlqView->model()->setDeliveryPolicy(m_policy); // whose inbox each dead letter is asked about
         m_desk->setMasking(result.policy.masking);
         m_accountingView->setGroups(m_policy.consumerGroups() + m_profile.namedGroups);
         applyPolicyScope();
@@ -336,9 +338,13 @@ void Console::wireInboxBoard()
                 m_inboxRowsQuery->fetch(mapping, states, text);
             });
     connect(m_inboxRowsQuery, &InboxRowsQuery::pageReady, m_inboxRowsModel, &InboxRowsModel::setPage);
+    // F5 reads every live source now, not only the lag (ARCHITECTURE.md, Views: live views).
+    connect(m_window.get(), &MainWindow::refreshRequested, m_inboxRowsView, &InboxRowsView::requestRefresh);
+    connect(m_window.get(), &MainWindow::refreshRequested, m_monitor, &MonitorService::refreshAllInboxes);
     // The monitor reads every mapped table on its own clock (alerts per mapping); the view shows the
     // selected one's latest board.
     connect(m_inboxView, &InboxBoardView::refreshRequested, m_monitor, &MonitorService::refreshInbox);
+    connect(m_inboxView, &InboxBoardView::editMappingsRequested, this, &Console::editInboxMappings);
     connect(m_monitor, &MonitorService::boardReady, this, [this](const InboxBoard &board) {
         if (board.mappingName == m_inboxView->currentMapping().name)
             m_inboxView->setBoard(board);
@@ -583,6 +589,25 @@ void Console::editProfiles()
     // Announced once the dialog is gone: the host replaces this console, dialog and all.
     if (chosen)
         Q_EMIT profileChosen(*chosen);
+}
+
+void Console::editInboxMappings(const QString &selected)
+{
+    // The editor edits the profile's mappings; the policy's are named so the dialog can say they win.
+    QStringList policyNames;
+    for (const InboxMapping &m : m_policy.inboxMappings())
+        policyNames << m.name;
+    const InboxMappingSet databases =
+        InboxMappingSet::resolve({}, {}, m_profile.databaseConninfo, m_profile.databases);
+    InboxMappingDialog dialog(databases, m_profile.inboxMappings, policyNames, m_window.get());
+    dialog.selectMapping(selected);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    m_profile.inboxMappings = dialog.mappings();
+    if (!ProfileStore().saveInboxMappings(m_profile.name, m_profile.inboxMappings))
+        m_window->statusBar()->showMessage(tr("Inbox mappings apply to this session only: profile “%1” is not stored.")
+                                        .arg(m_profile.name), 15000);
+    applyInboxMappings();
 }
 
 void Console::show()

@@ -76,6 +76,7 @@ private:
     void refreshChecklist();
     void refreshThresholds();
     void editProfiles();
+    void editInboxMappings(const QString &selected);
     void applyPolicyScope();
 
     ConnectionProfile m_profile;

@@ -8,6 +8,7 @@
 #include <QTextStream>
 
 #include <cstring>
+#include <string>
 #include <memory>
 
 using namespace Qt::StringLiterals;
@@ -93,6 +94,14 @@ int main(int argc, char **argv)
             return 2;
         }
     }
+    // Usage lines name the command as typed ("berth replay approve"), never the binary's path.
+    static std::string usageName = "berth";
+    if (chosen) {
+        usageName += std::string(" ") + argv[1];
+        if (argc > 2 && argv[2][0] != '-')
+            usageName += std::string(" ") + argv[2];
+    }
+    argv[0] = usageName.data();
     // Command-line work runs without a display; only the console needs widgets.
     const bool gui = !chosen || (chosen->needsGui && !wantsHeadless(argc, argv));
     std::unique_ptr<QCoreApplication> app;

@@ -229,6 +229,7 @@ void RemediationDesk::wireExecution()
         options.canaryCount = canary;
         options.inboxMappings = m_inboxMappings;
         // The inbox rows a skip or delete names live in the profile's database: the audit session serves.
+        m_executingId = id;
         if (!m_replay->start(m_profile.databaseConninfo, m_profile.cluster, id, options))
             m_executionPanel->setStartRefused(tr("Another run is still going on this desk."));
     });
@@ -240,8 +241,13 @@ void RemediationDesk::wireExecution()
     });
     connect(m_replay, &ReplayJob::progressed, m_executionPanel, &ReplayExecutionPanel::setProgress);
     connect(m_replay, &ReplayJob::finished, m_executionPanel, [this](const ReplayOutcome &outcome) {
+        const qint64 id = m_executingId;
         m_executionPanel->setOutcome(outcome);
         m_trailView->requestTail();
+        // A replay that delivered something is followed to its consumer (ARCHITECTURE.md, Data flows:
+        // Remediation): a pass at a time, shown as it goes, for up to two minutes.
+        if (outcome.started && outcome.delivered > 0 && id > 0)
+            verifyPass(id, QDateTime::currentMSecsSinceEpoch() + 120'000);
     });
     connect(m_executionPanel, &ReplayExecutionPanel::runbookRequested, this,
             [this](qint64 id, const QString &path) {
@@ -254,6 +260,24 @@ void RemediationDesk::wireExecution()
                         m_executionPanel->showRunbookResult(written.path, written.error);
                     });
             });
+}
+
+void RemediationDesk::verifyPass(qint64 requestId, qint64 deadlineMs)
+{
+    const bool final = QDateTime::currentMSecsSinceEpoch() >= deadlineMs;
+    m_verifications.start(
+        [setup = setup(), requestId, final](const JobControl &) {
+            // A short wait per pass: the panel shows each item's outcome as it becomes known.
+            return RemediationTasks::verify(setup, requestId, 2000, final);
+        },
+        [this, requestId, deadlineMs, final](const ReplayVerification &v) {
+            const bool done = final || !v.error.isEmpty() || v.result != VerificationResult::Unverified;
+            m_executionPanel->setVerification(v, done);
+            if (done)
+                m_trailView->requestTail();
+            else
+                verifyPass(requestId, deadlineMs);
+        });
 }
 
 void RemediationDesk::refreshExecutable()

@@ -82,6 +82,9 @@ private:
     ReplayJob *m_replay;
     JobTracker m_listings{this};
     JobTracker m_runbooks{this};
+    JobTracker m_verifications{this}; // after a replay: one pass at a time until decided or the deadline
+    void verifyPass(qint64 requestId, qint64 deadlineMs);
+    qint64 m_executingId = 0;  // the request the replay job runs
     bool m_autoSelect = false; // in a window: select the longest-waiting request once, for the reviewer
     JobTracker m_exports{this};
     JobTracker m_reveals{this}; // recording a reveal of masked values before it is shown

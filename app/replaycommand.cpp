@@ -97,6 +97,10 @@ int request(const QStringList &arguments)
     parser.addOption({u"reason"_s, u"Why, in words."_s, u"text"_s});
     parser.addOption({u"ticket"_s, u"Ticket id."_s, u"id"_s});
     parser.addOption({u"expires-in"_s, u"Minutes until the request expires (default 1440)."_s, u"minutes"_s});
+    parser.addOption(
+        {u"release"_s,
+         u"Release and replay: each item's parked or failed inbox row is released (the mapping's "
+         u"releaseTo) right before its record is produced."_s});
     parser.process(arguments);
     Output out(parser);
 
@@ -131,6 +135,7 @@ int request(const QStringList &arguments)
         draft.editedPayloads.insert(n - 1, file.readAll());
     }
     draft.destinationTopic = parser.value(u"destination"_s);
+    draft.release = parser.isSet(u"release"_s);
     draft.rateLimit = parser.value(u"rate"_s).toDouble();
     draft.reasonCode = parser.value(u"reason-code"_s);
     draft.reason = parser.value(u"reason"_s);
@@ -177,13 +182,13 @@ int decide(const QStringList &arguments, bool approve)
         approve ? u"Approves a pending request (not your own: the database refuses)."_s
                 : u"Rejects a pending request; it can never execute."_s);
     addCommonOptions(parser, false);
-    parser.addOption({u"request"_s, u"The request id."_s, u"id"_s});
+    addRequestIdOption(parser);
     parser.addOption({u"comment"_s, u"A comment kept with the decision."_s, u"text"_s});
     parser.process(arguments);
     Output out(parser);
-    const qint64 id = parser.value(u"request"_s).toLongLong();
+    const qint64 id = requestId(parser);
     if (id <= 0)
-        return out.fail(ExitUsage, u"give --request ID"_s);
+        return out.fail(ExitUsage, u"give the request id: berth replay VERB ID (or --request ID)"_s);
     Connections c;
     QString error;
     if (!c.open(parser, false, false, &error))
@@ -205,9 +210,9 @@ int decide(const QStringList &arguments, bool approve)
 std::optional<RequestDetail> requestNamed(const QCommandLineParser &parser, const Output &out, Connections &c,
                                           bool kafkaOptions, int *exitCode)
 {
-    const qint64 id = parser.value(u"request"_s).toLongLong();
+    const qint64 id = requestId(parser);
     if (id <= 0) {
-        *exitCode = out.fail(ExitUsage, u"give --request ID"_s);
+        *exitCode = out.fail(ExitUsage, u"give the request id: berth replay VERB ID (or --request ID)"_s);
         return std::nullopt;
     }
     QString error;
@@ -253,7 +258,7 @@ int execute(const QStringList &arguments)
         u"Executes an approved request effectively-once; re-run to resume after an "
         u"interruption or a crash. Ctrl-C stops cleanly (resumable)."_s);
     addCommonOptions(parser, true);
-    parser.addOption({u"request"_s, u"The request id."_s, u"id"_s});
+    addRequestIdOption(parser);
     parser.addOption({u"rate"_s, u"Messages per second (overrides the request's; 0: unlimited)."_s, u"n"_s});
     parser.addOption(
         {u"canary"_s, u"Send this many first and watch the DLQ for them before the rest."_s, u"n"_s});
@@ -263,9 +268,9 @@ int execute(const QStringList &arguments)
     parser.addOption({u"quiet"_s, u"No progress lines on stderr."_s});
     parser.process(arguments);
     Output out(parser);
-    const qint64 id = parser.value(u"request"_s).toLongLong();
+    const qint64 id = requestId(parser);
     if (id <= 0)
-        return out.fail(ExitUsage, u"give --request ID"_s);
+        return out.fail(ExitUsage, u"give the request id: berth replay VERB ID (or --request ID)"_s);
     Connections c;
     QString error;
     if (!c.open(parser, true, true, &error))
@@ -334,7 +339,7 @@ int status(const QStringList &arguments)
     parser.setApplicationDescription(
         u"Shows a request: status, approvals, and its items' execution states."_s);
     addCommonOptions(parser, false);
-    parser.addOption({u"request"_s, u"The request id."_s, u"id"_s});
+    addRequestIdOption(parser);
     parser.process(arguments);
     Output out(parser);
     Connections c;
@@ -458,7 +463,7 @@ int runbook(const QStringList &arguments)
     parser.setApplicationDescription(u"Prints a request as a markdown runbook: exact commands, blast radius, "
                                      u"expected no-op rate, approvers."_s);
     addCommonOptions(parser, true); // --bootstrap: how the commands name the cluster
-    parser.addOption({u"request"_s, u"The request id."_s, u"id"_s});
+    addRequestIdOption(parser);
     parser.process(arguments);
     Output out(parser);
     Connections c;

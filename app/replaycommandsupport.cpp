@@ -10,6 +10,21 @@
 using namespace Qt::StringLiterals;
 
 namespace ReplayCommandSupport {
+void addRequestIdOption(QCommandLineParser &parser)
+{
+    parser.addOption({u"request"_s, u"The request id (or give it as the first argument)."_s, u"id"_s});
+    parser.addPositionalArgument(u"id"_s, u"The request id."_s, u"[id]"_s);
+}
+
+qint64 requestId(const QCommandLineParser &parser)
+{
+    const QStringList positional = parser.positionalArguments();
+    const QString given = !positional.isEmpty() ? positional.constFirst() : parser.value(u"request"_s);
+    bool ok = false;
+    const qint64 id = given.toLongLong(&ok);
+    return ok && id > 0 ? id : 0;
+}
+
 void addCommonOptions(QCommandLineParser &parser, bool kafka)
 {
     parser.addHelpOption();

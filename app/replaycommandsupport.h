@@ -25,6 +25,11 @@ enum ExitCode {
 // --policy (the delivery policy: its verdict and the consumers' inbox mappings).
 void addCommonOptions(QCommandLineParser &parser, bool kafka);
 
+// Every verb that acts on one request takes its id positionally (`berth replay approve 3`) or as
+// --request ID. requestId: the id given, 0 when none (or not a number).
+void addRequestIdOption(QCommandLineParser &parser);
+qint64 requestId(const QCommandLineParser &parser);
+
 // The audit session (migrated to the shipped version), the cluster, and the consumers' inbox database.
 struct Connections {
     PgSession audit;

@@ -38,7 +38,13 @@ const QStringList KnownDryRunKeys = {u"count"_s,
                                      u"orderingError"_s,
                                      u"verdict"_s,
                                      u"requiredApprovals"_s,
-                                     u"policyReasons"_s};
+                                     u"policyReasons"_s,
+                                     u"notPredicted"_s,
+                                     u"targetConsumer"_s,
+                                     u"alsoReceives"_s,
+                                     u"release"_s,
+                                     u"releases"_s,
+                                     u"releaseNotOffered"_s};
 
 QString joined(const QJsonValue &value)
 {
@@ -209,6 +215,17 @@ QString ApprovalQueueModel::dryRunDetails(const QJsonObject &d)
     lines << tr("  source partitions: %1").arg(joined(d.value(u"sourcePartitions")));
     lines << tr("  distinct keys: %1").arg(d.value(u"distinctKeys").toInt());
     lines << tr("  consumers affected: %1").arg(joined(d.value(u"consumersAffected")));
+    if (const QString target = d.value(u"targetConsumer").toString(); !target.isEmpty())
+        lines << tr("  for consumer: %1 (verified after execution); also receives: %2")
+                     .arg(target, d.value(u"alsoReceives").toArray().isEmpty()
+                                      ? tr("none")
+                                      : joined(d.value(u"alsoReceives")));
+    if (d.value(u"release").toBool())
+        lines
+            << tr("Release and replay: %1 parked or failed inbox row(s) released right before their records "
+                  "are produced; %2 cannot be released (no releaseTo in their mapping)")
+                   .arg(d.value(u"releases").toInt())
+                   .arg(d.value(u"releaseNotOffered").toInt());
     if (const int merged = d.value(u"mergedCopies").toInt(); merged > 0) {
         lines << tr("Copies merged: %n selected record(s) repeated an original record already in the request "
                     "(same original coordinates and payload SHA-256) and were filed once",

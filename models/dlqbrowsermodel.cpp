@@ -65,7 +65,7 @@ void DlqBrowserModel::beginScan(const DlqScanPlan &plan)
     m_matcher =
         m_filter.filters() && m_strings ? std::make_unique<DlqEntryMatcher>(m_filter, m_strings) : nullptr;
     m_resortPending = false;
-    m_inbox.reset();
+    resetInboxColumn();
     if (m_inboxLookup)
         m_inboxLookup->clear();
     endResetModel();
@@ -98,19 +98,49 @@ void DlqBrowserModel::setInboxLookup(InboxKeyLookup *lookup)
     m_inboxTimer.setSingleShot(true);
     m_inboxTimer.setInterval(200);
     connect(&m_inboxTimer, &QTimer::timeout, this, &DlqBrowserModel::lookUpNewKeys, Qt::UniqueConnection);
-    if (lookup)
+    if (lookup) {
         connect(lookup, &InboxKeyLookup::resolved, this, &DlqBrowserModel::applyInboxAnswer);
+        connect(lookup, &InboxKeyLookup::mappingsChanged, this, &DlqBrowserModel::restartInboxColumn);
+    }
+    resetInboxColumn();
+}
+
+void DlqBrowserModel::setDeliveryPolicy(const DeliveryPolicy &policy)
+{
+    if (policy == m_policy)
+        return;
+    m_policy = policy;
+    restartInboxColumn();
+}
+
+void DlqBrowserModel::resetInboxColumn()
+{
+    const InboxMappingSet set = m_inboxLookup ? m_inboxLookup->mappingSet() : InboxMappingSet{};
+    m_inbox.setMappingOf([policy = m_policy, topic = m_topic, set](const QString &consumerHeader) {
+        const InboxMapping *m = set.find(policy.consumerOfDeadLetter(topic, consumerHeader));
+        return m ? m->name : QString();
+    });
+}
+
+void DlqBrowserModel::restartInboxColumn()
+{
+    if (m_inboxLookup)
+        m_inboxLookup->clear();
+    resetInboxColumn();
+    if (m_inboxLookup && m_store.size() > 0)
+        m_inboxTimer.start();
+    const int rows = rowCount();
+    if (rows > 0)
+        Q_EMIT dataChanged(index(0, int(DlqColumn::InboxStatus)),
+                           index(rows - 1, int(DlqColumn::InboxStatus)));
 }
 
 void DlqBrowserModel::lookUpNewKeys()
 {
     if (!m_inboxLookup || !m_inboxLookup->isConfigured() || !m_strings)
         return;
-    QList<quint32> ids;
-    QStringList keys;
-    m_inbox.collect(m_store, *m_strings, &ids, &keys);
-    if (!ids.isEmpty())
-        m_inboxLookup->enqueue(m_scanId, ids, keys);
+    for (const DlqInboxColumn::Request &request : m_inbox.collect(m_store, *m_strings))
+        m_inboxLookup->enqueue(m_scanId, request.mapping, request.ids, request.keys);
     const int rows = rowCount();
     if (rows > 0) // "looking up…" where the column was empty
         Q_EMIT dataChanged(index(0, int(DlqColumn::InboxStatus)),
@@ -145,7 +175,7 @@ void DlqBrowserModel::appendBatch(const DlqScanBatch &batch)
     // Filtered or sorted: matching entries go at the end (a sorted view re-sorts a little later).
     std::vector<quint32> matched;
     for (quint32 i = 0; i < n; ++i) {
-        if (!m_matcher || m_matcher->matches(batch.entries[i], batch.groupIds[i]))
+        if (!m_matcher || (m_filter.passesFields(first + i) && m_matcher->matches(batch.entries[i], batch.groupIds[i])))
             matched.push_back(first + i);
     }
     if (matched.empty()) {
@@ -222,7 +252,7 @@ void DlqBrowserModel::applyQuery(std::vector<quint32> rows, quint32 covered, qin
     // Entries that arrived while the job ran: filtered here, appended (a sorted view re-sorts later).
     auto matcher = m_filter.filters() ? std::make_unique<DlqEntryMatcher>(m_filter, m_strings) : nullptr;
     for (quint32 i = covered; i < m_store.size(); ++i) {
-        if (!matcher || matcher->matches(m_store.at(i), m_store.groupOf(i)))
+        if (!matcher || (m_filter.passesFields(i) && matcher->matches(m_store.at(i), m_store.groupOf(i))))
             rows.push_back(i);
     }
     if (covered < m_store.size() && m_filter.sorts()) {
@@ -397,4 +427,14 @@ QVariant DlqBrowserModel::headerData(int section, Qt::Orientation orientation, i
         break;
     }
     return {};
+}
+
+std::vector<DlqFieldFilterItem> DlqBrowserModel::fieldFilterItems() const
+{
+    std::vector<DlqFieldFilterItem> items(m_store.size());
+    for (quint32 i = 0; i < m_store.size(); ++i) {
+        const DlqIndexEntry &e = m_store.at(i);
+        items[i] = {i, int(e.partition), qint64(e.offset)};
+    }
+    return items;
 }

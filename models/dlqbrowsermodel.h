@@ -6,6 +6,7 @@
 #include "models/dlqrowquery.h"
 #include "services/dlq/dlqentryfields.h"
 #include "services/dlq/dlqscantypes.h"
+#include "services/policy/deliverypolicy.h"
 #include "services/support/jobtracker.h"
 
 #include <QAbstractTableModel>
@@ -39,6 +40,9 @@ public:
     // thread) and the answers shown as they arrive. nullptr or an unconfigured look-up: the column stays
     // empty.
     void setInboxLookup(InboxKeyLookup *lookup);
+    // Whose inbox a dead letter is asked about: its consumer header, else the policy consumer whose
+    // dlq.topic was scanned (DeliveryPolicy::consumerOfDeadLetter). Asks the current scan again.
+    void setDeliveryPolicy(const DeliveryPolicy &policy);
     bool isInboxCompleted(int row) const { return m_inbox.isCompleted(entry(row)); }
 
     void setFilter(const DlqFilter &filter); // keeps the current sort
@@ -49,6 +53,8 @@ public:
     DlqExport::Source exportSource() const;
 
     quint32 entryCount() const { return m_store.size(); } // all entries, filtered or not
+    // Every entry's number and coordinates, for a field filter to read their payloads back.
+    std::vector<DlqFieldFilterItem> fieldFilterItems() const;
     const DlqIndexEntry &entry(int row) const { return m_store.at(entryIndex(row)); }
     quint32 entryIndex(int row) const { return m_identity ? quint32(row) : m_rows[size_t(row)]; }
     quint32 groupOf(int row) const { return m_store.groupOf(entryIndex(row)); }
@@ -102,7 +108,10 @@ private:
 
     void lookUpNewKeys();
     void applyInboxAnswer(const InboxKeyLookupResult &result);
+    void restartInboxColumn(); // the policy or the mappings changed: ask again
+    void resetInboxColumn();
     InboxKeyLookup *m_inboxLookup = nullptr;
+    DeliveryPolicy m_policy;
     DlqInboxColumn m_inbox;
     QTimer m_inboxTimer; // coalesces batches into one look-up request
 };

@@ -1,45 +1,94 @@
 #include "dlqinboxcolumn.h"
 
+#include "services/dlq/dlqentryfields.h"
 #include "services/dlq/stringpool.h"
 
 #include <QCoreApplication>
 
+void DlqInboxColumn::setMappingOf(MappingOf mappingOf)
+{
+    m_mappingOf = std::move(mappingOf);
+    reset();
+}
+
 void DlqInboxColumn::reset()
 {
+    m_mappings.clear();
+    m_routeMapping.clear();
     m_marks.clear();
     m_found.clear();
     m_lastError.clear();
     m_cursor = 0;
 }
 
-void DlqInboxColumn::collect(const DlqEntryStore &store, const StringPool &strings, QList<quint32> *ids,
-                             QStringList *keys)
+int DlqInboxColumn::mappingIndexOf(const DlqIndexEntry &entry) const
 {
+    return m_routeMapping.value(entry.routeId, NotResolved);
+}
+
+DlqInboxColumn::Mark DlqInboxColumn::mark(int mapping, quint32 keyId) const
+{
+    if (mapping < 0 || size_t(mapping) >= m_marks.size())
+        return Unasked;
+    const std::vector<quint8> &marks = m_marks[size_t(mapping)];
+    return keyId < marks.size() ? Mark(marks[keyId]) : Unasked;
+}
+
+QList<DlqInboxColumn::Request> DlqInboxColumn::collect(const DlqEntryStore &store, const StringPool &strings)
+{
+    QList<Request> requests;
     for (; m_cursor < store.size(); ++m_cursor) {
-        const quint32 id = store.at(m_cursor).idempotencyKeyId;
-        if (id == 0 || mark(id) != Unasked)
+        const DlqIndexEntry &e = store.at(m_cursor);
+        auto route = m_routeMapping.find(e.routeId);
+        if (route == m_routeMapping.end()) {
+            const QString name = m_mappingOf ? m_mappingOf(DlqEntryText::consumer(e, strings)) : QString();
+            int index = NoMapping;
+            if (!name.isEmpty()) {
+                index = int(m_mappings.indexOf(name));
+                if (index < 0) {
+                    index = int(m_mappings.size());
+                    m_mappings.append(name);
+                    m_marks.emplace_back();
+                }
+            }
+            route = m_routeMapping.insert(e.routeId, index);
+        }
+        const int mapping = *route;
+        const quint32 id = e.idempotencyKeyId;
+        if (id == 0 || mapping < 0 || mark(mapping, id) != Unasked)
             continue;
-        if (id >= m_marks.size())
-            m_marks.resize(size_t(id) + 1 + m_marks.size() / 2, Unasked);
-        m_marks[id] = Asked;
-        ids->append(id);
-        keys->append(strings.text(id));
+        std::vector<quint8> &marks = m_marks[size_t(mapping)];
+        if (id >= marks.size())
+            marks.resize(size_t(id) + 1 + marks.size() / 2, Unasked);
+        marks[id] = Asked;
+        auto request = std::find_if(requests.begin(), requests.end(),
+                                    [&](const Request &r) { return r.mapping == m_mappings.at(mapping); });
+        if (request == requests.end()) {
+            requests.append(Request{m_mappings.at(mapping), {}, {}});
+            request = requests.end() - 1;
+        }
+        request->ids.append(id);
+        request->keys.append(strings.text(id));
     }
+    return requests;
 }
 
 void DlqInboxColumn::apply(const InboxKeyLookupResult &result)
 {
+    const int mapping = int(m_mappings.indexOf(result.mapping));
+    if (mapping < 0)
+        return; // asked before a reset
     const bool failed = !result.error.isEmpty();
     if (failed)
         m_lastError = result.error;
+    std::vector<quint8> &marks = m_marks[size_t(mapping)];
     for (qsizetype i = 0; i < result.ids.size(); ++i) {
         const quint32 id = result.ids[i];
         const auto hit = result.found.constFind(result.keys[i]);
         if (hit != result.found.cend())
-            m_found.insert(id, *hit);
-        // A failed batch may still carry answers from the tables that did respond.
-        if (id < m_marks.size())
-            m_marks[id] = hit != result.found.cend() || !failed ? Answered : AnswerFailed;
+            m_found.insert(slot(mapping, id), *hit);
+        if (id < marks.size())
+            marks[id] = hit != result.found.cend() || !failed ? Answered : AnswerFailed;
     }
 }
 
@@ -48,7 +97,12 @@ DlqInboxColumn::Cell DlqInboxColumn::cell(const DlqIndexEntry &entry) const
     const quint32 id = entry.idempotencyKeyId;
     if (id == 0)
         return Cell::NoKey;
-    switch (mark(id)) {
+    const int mapping = mappingIndexOf(entry);
+    if (mapping == NotResolved)
+        return Cell::NotAsked;
+    if (mapping == NoMapping)
+        return Cell::NoConsumer;
+    switch (mark(mapping, id)) {
     case Unasked:
         return Cell::NotAsked;
     case Asked:
@@ -58,12 +112,15 @@ DlqInboxColumn::Cell DlqInboxColumn::cell(const DlqIndexEntry &entry) const
     case Answered:
         break;
     }
-    return m_found.contains(id) ? Cell::Found : Cell::NotFound;
+    return m_found.contains(slot(mapping, id)) ? Cell::Found : Cell::NotFound;
 }
 
 bool DlqInboxColumn::isCompleted(const DlqIndexEntry &entry) const
 {
-    const auto it = m_found.constFind(entry.idempotencyKeyId);
+    const int mapping = mappingIndexOf(entry);
+    if (mapping < 0)
+        return false;
+    const auto it = m_found.constFind(slot(mapping, entry.idempotencyKeyId));
     return it != m_found.cend() && it->state == InboxState::Completed;
 }
 
@@ -73,6 +130,8 @@ QString DlqInboxColumn::text(const DlqIndexEntry &entry) const
     case Cell::NoKey:
     case Cell::NotAsked:
         return {};
+    case Cell::NoConsumer:
+        return QCoreApplication::translate("DlqInboxColumn", "no consumer");
     case Cell::Pending:
         return QCoreApplication::translate("DlqInboxColumn", "looking up…");
     case Cell::Failed:
@@ -82,7 +141,7 @@ QString DlqInboxColumn::text(const DlqIndexEntry &entry) const
     case Cell::Found:
         break;
     }
-    const InboxKeyState &s = *m_found.constFind(entry.idempotencyKeyId);
+    const InboxKeyState &s = *m_found.constFind(slot(mappingIndexOf(entry), entry.idempotencyKeyId));
     const QString state = inboxStateName(s.state);
     return s.consumer.isEmpty() ? state : state + u" (" + s.consumer + u')';
 }
@@ -92,6 +151,11 @@ QString DlqInboxColumn::toolTip(const DlqIndexEntry &entry) const
     switch (cell(entry)) {
     case Cell::NoKey:
         return QCoreApplication::translate("DlqInboxColumn", "This dead letter carries no idempotency key.");
+    case Cell::NoConsumer:
+        return QCoreApplication::translate(
+            "DlqInboxColumn", "No inbox is asked: the record names no mapped consumer and no mapped "
+                              "policy consumer has this DLQ topic (another consumer's inbox says "
+                              "nothing about this one).");
     case Cell::NotAsked:
         return QCoreApplication::translate("DlqInboxColumn", "No inbox database is configured.");
     case Cell::Pending:
@@ -99,12 +163,12 @@ QString DlqInboxColumn::toolTip(const DlqIndexEntry &entry) const
     case Cell::Failed:
         return QCoreApplication::translate("DlqInboxColumn", "The inbox database did not answer: %1").arg(m_lastError);
     case Cell::NotFound:
-        return QCoreApplication::translate("DlqInboxColumn",
-                                           "No inbox table knows this key: the consumer never recorded it.");
+        return QCoreApplication::translate(
+            "DlqInboxColumn", "The consumer's inbox table does not know this key: it never recorded it.");
     case Cell::Found:
         break;
     }
-    const InboxKeyState &s = *m_found.constFind(entry.idempotencyKeyId);
+    const InboxKeyState &s = *m_found.constFind(slot(mappingIndexOf(entry), entry.idempotencyKeyId));
     QString tip = QCoreApplication::translate("DlqInboxColumn", "%1 has this key as %2 (state: %3).")
                       .arg(s.table, s.status, inboxStateName(s.state));
     if (s.state == InboxState::Completed)

@@ -90,7 +90,7 @@ std::vector<quint32> run(const DlqEntryStore::Snapshot &snapshot,
         for (quint32 i = 0; i < n; ++i) {
             if ((i % kCancelCheck) == 0 && cancelled())
                 return rows;
-            if (matcher.matches(snapshot.at(i), snapshot.groupOf(i)))
+            if (filter.passesFields(i) && matcher.matches(snapshot.at(i), snapshot.groupOf(i)))
                 rows.push_back(i);
         }
     } else {

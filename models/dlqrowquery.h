@@ -4,6 +4,7 @@
 
 #include <QString>
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -31,8 +32,16 @@ struct DlqFilter {
     QString exceptionClass; // exact, empty: any
     int sortColumn = -1;    // DlqColumn; -1: scan order
     Qt::SortOrder sortOrder = Qt::AscendingOrder;
+    // The entries a field filter passed (DlqScanner::filterFields), ascending; null: no field filter. Entries
+    // that arrived after it ran were not read, so they do not pass.
+    std::shared_ptr<const std::vector<quint32>> fieldMatches;
+    QString fieldFilter; // its text, for the view
 
-    bool filters() const { return !text.isEmpty() || groupId >= 0 || !exceptionClass.isEmpty(); }
+    bool filters() const { return !text.isEmpty() || groupId >= 0 || !exceptionClass.isEmpty() || fieldMatches; }
+    bool passesFields(quint32 entry) const
+    {
+        return !fieldMatches || std::binary_search(fieldMatches->begin(), fieldMatches->end(), entry);
+    }
     bool sorts() const { return sortColumn >= 0 && sortColumn != int(DlqColumn::InboxStatus); }
     friend bool operator==(const DlqFilter &, const DlqFilter &) = default;
 };

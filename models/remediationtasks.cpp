@@ -117,4 +117,23 @@ RunbookWritten writeRunbook(const QString &auditConninfo, qint64 requestId, cons
         out.error = file.errorString();
     return out;
 }
+ReplayVerification verify(const RemediationSetup &setup, qint64 requestId, int timeoutMs, bool final)
+{
+    PgSession audit;
+    ReplayVerification out;
+    out.requestId = requestId;
+    if (!openAudit(audit, setup.auditConninfo, &out.error))
+        return out;
+    VerifyOptions options;
+    options.timeoutMs = timeoutMs;
+    options.inboxMappings = setup.inboxMappings;
+    options.recordUnverified = final;
+    if (!setup.policyPath.isEmpty())
+        options.policy = loadPolicyFile(setup.policyPath).policy;
+    PgSession inbox;
+    QString ignored;
+    PgSession *inboxDb =
+        !setup.inboxConninfo.isEmpty() && inbox.connect(setup.inboxConninfo, &ignored) ? &inbox : &audit;
+    return ReplayVerifier(audit, setup.cluster, inboxDb).verify(requestId, options);
+}
 } // namespace RemediationTasks

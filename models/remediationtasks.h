@@ -4,6 +4,7 @@
 #include "services/inbox/inboxmappingset.h"
 #include "services/kafka/kafkaconfig.h"
 #include "services/remediation/remediationtypes.h"
+#include "services/remediation/replayverifier.h"
 #include "services/remediation/requestbuilder.h"
 
 #include <QList>
@@ -56,6 +57,9 @@ Submitted submit(const QString &auditConninfo, const BuiltRequest &built);
 PayloadRead readPayload(const KafkaProperties &cluster, const DlqSelection &record,
                         const JobControl &control);
 ExecutionListing listForExecution(const QString &auditConninfo, int limit = 100);
+// One verification of an executed replay (ReplayVerifier), waiting at most timeoutMs for outcomes; the
+// policy from the file, the inbox through the mappings. final: an unverified result is written too.
+ReplayVerification verify(const RemediationSetup &setup, qint64 requestId, int timeoutMs, bool final);
 // The request as a markdown runbook (the same text as `berth replay runbook`), written to path.
 RunbookWritten writeRunbook(const QString &auditConninfo, qint64 requestId, const QString &bootstrap,
                             const QString &path);

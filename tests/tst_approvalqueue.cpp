@@ -63,6 +63,22 @@ class TestApprovalQueue final : public QObject {
     AuditFixture m_db;
 
 private Q_SLOTS:
+    // The approver reads whom the replay is for and what it releases, in words, not as leftover JSON.
+    void dryRunDetailsNameTheConsumerAndTheReleases()
+    {
+        DryRunResult dry;
+        dry.count = 3;
+        dry.targetConsumer = u"order-projection"_s;
+        dry.alsoReceives = {u"connect-warehouse-sink"_s};
+        dry.release = true;
+        dry.releases = 2;
+        const QString text = ApprovalQueueModel::dryRunDetails(dry.toJson());
+        QVERIFY2(text.contains(u"for consumer: order-projection"_s), qPrintable(text));
+        QVERIFY2(text.contains(u"also receives: connect-warehouse-sink"_s), qPrintable(text));
+        QVERIFY2(text.contains(u"Release and replay: 2"_s), qPrintable(text));
+        QVERIFY2(!text.contains(u"Other:"_s), qPrintable(text));
+    }
+
     void modelMergesUpdatesAndAnswersWhoMayDecide()
     {
         ApprovalQueueModel model;

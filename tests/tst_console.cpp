@@ -3,11 +3,18 @@
 #include "models/grouplagmodel.h"
 #include "services/demo/mockkafkacluster.h"
 #include "services/demo/temppostgres.h"
+#include "services/inbox/pgsession.h"
+#include "services/monitor/alertengine.h"
+#include "services/monitor/alertrules.h"
+#include "services/inbox/inboxmapping.h"
 #include "support/testsupport.h"
+#include "views/inboxboardview.h"
 #include "views/mainwindow.h"
+#include "views/shortcutsdialog.h"
 
 #include <QLabel>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTest>
 
 using namespace Qt::StringLiterals;
@@ -19,11 +26,7 @@ class TestConsole final : public QObject {
 
     static QString statusText(MainWindow *window)
     {
-        QStringList texts;
-        const auto labels = window->statusBar()->findChildren<QLabel *>();
-        for (const auto *label : labels)
-            texts << label->text();
-        return texts.join(u" | "_s);
+        return window->kafkaStatus() + u" | "_s + window->databaseStatus();
     }
 
 private Q_SLOTS:
@@ -79,6 +82,80 @@ private Q_SLOTS:
         QVERIFY(groups().contains(u"from-profile"_s));
     }
 
+    // A 2,000-character database error (an unresolvable host name libpq quotes whole) reaches every view
+    // that reads the database; text is elided or wrapped to the window, never the window widened to the
+    // text, and the full text stays reachable.
+    void longDatabaseErrorLeavesTheWindowWidth()
+    {
+        ConnectionProfile profile;
+        profile.cluster = {{u"bootstrap.servers"_s, u"127.0.0.1:1"_s}};
+        const QString host = QString(2000, u'h') + u".invalid"_s;
+        profile.databaseConninfo = u"host="_s + host + u" connect_timeout=2"_s;
+        profile.inboxMappings = InboxMapping::presets();
+        Console console(profile);
+        MainWindow *window = console.window();
+        window->show();
+        window->resize(1400, 880); // the screenshots' size
+        QVERIFY(QTest::qWaitForWindowExposed(window));
+        QTRY_COMPARE(window->width(), 1400);
+        QTRY_VERIFY_WITH_TIMEOUT(window->databaseStatus().contains(u"unavailable"_s), 20000);
+        QVERIFY(window->databaseStatus().contains(QString(200, u'h')));
+        // Every view that reads the database has had its answer by now.
+        QTest::qWait(3000);
+        QString wide;
+        for (QWidget *w : window->findChildren<QWidget *>()) {
+            if (w->isVisibleTo(window) && w->minimumSizeHint().width() > 1400)
+                wide += QString::fromLatin1(w->metaObject()->className()) + u' ' + w->objectName() + u"; "_s;
+        }
+        QVERIFY2(window->minimumSizeHint().width() <= 1400,
+                 qPrintable(QString::number(window->minimumSizeHint().width()) + u": "_s + wide));
+        QCOMPARE(window->width(), 1400);
+        const auto tooltipHoldsAll = [window] {
+            for (const QLabel *label : window->statusBar()->findChildren<QLabel *>()) {
+                if (label->toolTip() == window->databaseStatus())
+                    return true;
+            }
+            return false;
+        };
+        window->repaint();
+        QTRY_VERIFY(tooltipHoldsAll());
+    }
+
+    // F1 lists each key once, buttons' keys too (Ctrl+K acknowledges alerts); Ctrl+PgDn / Ctrl+PgUp cycle
+    // through every view, also those past Alt+9.
+    void shortcutsAreListedOnceAndViewsCycle()
+    {
+        ConnectionProfile profile;
+        profile.cluster = {{u"bootstrap.servers"_s, u"127.0.0.1:1"_s}};
+        Console console(profile);
+        MainWindow *window = console.window();
+        window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(window));
+        QStringList keys;
+        for (const ShortcutsDialog::Entry &e : ShortcutsDialog::collect(window))
+            keys += e.keys.split(u", "_s);
+        QStringList repeated;
+        for (const QString &k : std::as_const(keys)) {
+            if (keys.count(k) > 1 && !repeated.contains(k))
+                repeated << k;
+        }
+        QVERIFY2(repeated.isEmpty(), qPrintable(repeated.join(u' ')));
+        const auto native = [](QKeyCombination k) { return QKeySequence(k).toString(QKeySequence::NativeText); };
+        QVERIFY(keys.contains(native(Qt::CTRL | Qt::Key_K)));
+        QVERIFY(keys.contains(native(Qt::CTRL | Qt::Key_R)));
+        QVERIFY(keys.contains(native(Qt::CTRL | Qt::Key_PageDown)));
+
+        auto *tabs = window->findChild<QTabWidget *>();
+        QVERIFY(tabs && tabs->count() > 9);
+        tabs->setCurrentIndex(0);
+        for (int i = 1; i <= tabs->count(); ++i) {
+            QTest::keyClick(window, Qt::Key_PageDown, Qt::ControlModifier);
+            QCOMPARE(tabs->currentIndex(), i % tabs->count());
+        }
+        QTest::keyClick(window, Qt::Key_PageUp, Qt::ControlModifier);
+        QCOMPARE(tabs->currentIndex(), tabs->count() - 1);
+    }
+
     void databaseDownThenBackIsShown()
     {
         TempPostgres pg;
@@ -93,6 +170,61 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(statusText(console.window()).contains(u"Database: unavailable"_s), 15000);
         QVERIFY(pg.start(&error));
         QTRY_VERIFY_WITH_TIMEOUT(statusText(console.window()).contains(u"Database: connected"_s), 30000);
+    }
+
+    // Every mapped table is read on its own clock: a stuck row in the second mapping raises its alert
+    // while the Inbox view shows the first, which nobody changed.
+    void alertFromAnInboxNobodySelected()
+    {
+        TempPostgres pg;
+        QString error;
+        QVERIFY2(pg.start(&error), qPrintable(error));
+        PgSession sql;
+        QVERIFY2(sql.connect(pg.conninfo(), &error), qPrintable(error));
+        QVERIFY2(sql.execScript(u"CREATE TABLE orders_inbox (msg text PRIMARY KEY, state text, touched timestamptz);"
+                                u"INSERT INTO orders_inbox VALUES ('o-1', 'done', now()), ('o-2', 'working', now());"
+                                u"CREATE TABLE payments_inbox (msg text PRIMARY KEY, state text, touched timestamptz);"
+                                u"INSERT INTO payments_inbox VALUES ('p-1', 'done', now()),"
+                                u"  ('p-2', 'working', now() - interval '1 hour');"_s,
+                                &error),
+                 qPrintable(error));
+        const auto mapping = [](const QString &name, const QString &table) {
+            InboxMapping m;
+            m.name = name;
+            m.table = table;
+            m.messageIdColumn = u"msg"_s;
+            m.statusColumn = u"state"_s;
+            m.updatedColumn = u"touched"_s;
+            m.statuses = {{u"done"_s, InboxState::Completed}, {u"working"_s, InboxState::InProgress}};
+            m.stuckAfterSeconds = 300;
+            return m;
+        };
+        ConnectionProfile profile;
+        profile.cluster = {{u"bootstrap.servers"_s, u"127.0.0.1:1"_s}};
+        profile.databaseConninfo = pg.conninfo();
+        profile.inboxMappings = {mapping(u"order-projection"_s, u"orders_inbox"_s),
+                                 mapping(u"payment-capture"_s, u"payments_inbox"_s)};
+        // Independently: only the payments inbox has a row in progress for longer than stuck after.
+        const auto stuck = [&sql](const QString &table) {
+            return sql.exec(u"SELECT count(*) FROM "_s + table + u" WHERE state = 'working' AND touched < now() - interval '300 seconds'"_s)
+                .rows.value(0).value(0).toInt();
+        };
+        QCOMPARE(stuck(u"orders_inbox"_s), 0);
+        QCOMPARE(stuck(u"payments_inbox"_s), 1);
+
+        Console console(profile);
+        auto *view = console.window()->findChild<InboxBoardView *>();
+        QVERIFY(view);
+        QCOMPARE(view->currentMapping().name, u"order-projection"_s);
+        const auto firing = [&console](const QString &subject) {
+            const QList<Alert> active = console.alerts()->activeAlerts();
+            return std::any_of(active.cbegin(), active.cend(), [&subject](const Alert &a) {
+                return a.rule == AlertRules::stuckInProgress && a.subject == subject;
+            });
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(firing(u"payment-capture"_s), 20000);
+        QVERIFY(!firing(u"order-projection"_s));
+        QCOMPARE(view->currentMapping().name, u"order-projection"_s); // still the one on screen
     }
 };
 

@@ -261,6 +261,22 @@ private Q_SLOTS:
         QCOMPARE(captures.value(u"n"_s), 0);
     }
 
+    // The seeded requests show remediation end to end: the executed one followed to its consumer (a
+    // replay.verified event), the pending one releasing and replaying a parked row.
+    void demoRequestsShowVerificationAndRelease()
+    {
+        const QString sql =
+            u"SELECT 'verified', count(*) FROM berth.audit_events WHERE action = 'replay.verified' "
+            u"UNION ALL SELECT 'release', count(*) FROM berth.requests WHERE status = 'pending' "
+            u"AND (dry_run->>'releases')::int >= 1 "
+            u"UNION ALL SELECT 'released', count(*) FROM berth.request_items i JOIN berth.requests r "
+            u"ON r.id = i.request_id WHERE r.status = 'pending' AND i.inbox_ref->>'pinnedStatus' = 'PARKED'"_s;
+        QTRY_VERIFY_WITH_TIMEOUT(countByStatus(sql).value(u"release"_s) >= 1, 100'000);
+        const QMap<QString, qint64> counts = countByStatus(sql);
+        QVERIFY(counts.value(u"verified"_s) >= 1);
+        QCOMPARE(counts.value(u"released"_s), 1);
+    }
+
     void operatorRolesCanLogIn()
     {
         for (const QString &role : {u"alice"_s, u"bob"_s}) {

@@ -7,6 +7,8 @@
 #include "views/dlqbrowserview.h"
 #include "views/dlqinspectorview.h"
 
+#include <QApplication>
+#include <QLineEdit>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
@@ -99,6 +101,60 @@ private Q_SLOTS:
         DlqBrowserView other(&scanner);
         other.restoreState(state);
         QCOMPARE(other.saveState(), state);
+    }
+
+    // ARCHITECTURE.md, Contracts: field filters: the payloads are read back from the brokers off the UI
+    // thread, the table shows the entries that pass (with the text filter too), a masked field is refused.
+    void fieldFilterReadsPayloadsBack()
+    {
+        DlqScanner scanner;
+        DlqBrowserView view(&scanner);
+        view.resize(1400, 900);
+        view.show();
+        view.setBootstrap(m_cluster->bootstrapServers());
+        view.setTopics({m_topic});
+        view.setTopic(m_topic);
+        view.startScan();
+        DlqBrowserModel *model = view.model();
+        QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 40, 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(!scanner.isRunning(), 20000);
+
+        QSignalSpy finished(&scanner, &DlqScanner::fieldFilterFinished);
+        view.fieldFilterEdit()->setFocus();
+        QTest::keyClicks(view.fieldFilterEdit(), u"$.order >= 30 or ($.order < 4 and $.order != 1)"_s);
+        QTest::keyClick(view.fieldFilterEdit(), Qt::Key_Return);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 13, 10000); // 30..39, 0, 2, 3
+        QVERIFY2(view.fieldFilterState().contains(u"13 of 40"_s), qPrintable(view.fieldFilterState()));
+        QList<int> orders;
+        for (int row = 0; row < model->rowCount(); ++row)
+            orders << model->index(row, int(DlqColumn::Key)).data().toString().mid(4).toInt();
+        std::sort(orders.begin(), orders.end());
+        QCOMPARE(orders, (QList<int>{0, 2, 3, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39}));
+
+        // The field filter and the text filter together.
+        view.focusFilter();
+        QTest::keyClicks(QApplication::focusWidget(), u"ORD-3"_s);
+        QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 11, 10000); // ORD-3, ORD-30..39
+
+        // A masked field cannot be searched by value: said, and the rows stay as they were.
+        MaskRule rule;
+        rule.topic = u"orders"_s;
+        rule.fields = {u"$.order"_s};
+        scanner.setMasking({rule});
+        view.fieldFilterEdit()->setText(u"$.order == 3"_s);
+        view.runFieldFilter();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 10000);
+        QVERIFY2(view.fieldFilterState().contains(u"cannot be searched by value"_s), qPrintable(view.fieldFilterState()));
+        QCOMPARE(model->rowCount(), 11);
+
+        // The text filter cleared: the field filter's rows; that cleared too: every row.
+        view.focusFilter();
+        qobject_cast<QLineEdit *>(QApplication::focusWidget())->clear();
+        QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 13, 10000);
+        view.fieldFilterEdit()->clear();
+        QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 40, 10000);
+        QVERIFY(view.fieldFilterState().isEmpty());
     }
 
     void liveTailShowsNewDeadLetters()

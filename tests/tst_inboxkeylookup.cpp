@@ -22,11 +22,20 @@ class TestInboxKeyLookup final : public QObject {
     std::unique_ptr<TempPostgres> m_pg;
     PgSession m_db;
 
-    QList<InboxMapping> mappings() const { return InboxMapping::presets(); }
+    // The two seed tables as the mappings of the consumers whose rows they hold.
+    QList<InboxMapping> mappings() const
+    {
+        InboxMapping payments = InboxMapping::seed001ProcessedEvents();
+        payments.name = payments.consumerValue = u"payment-capture"_s;
+        InboxMapping orders = InboxMapping::seed000ProcessedMessage();
+        orders.name = orders.consumerValue = u"order-projection"_s;
+        return {payments, orders};
+    }
 
     // Dead letters of one scan, one per key; an empty key is a record without an idempotency key.
+    // consumers[i]: the record's consumer header (empty or absent: none).
     static void feed(DlqBrowserModel &model, const std::shared_ptr<StringPool> &pool, const QStringList &keys,
-                     quint64 scanId = 1)
+                     quint64 scanId = 1, const QStringList &consumers = {})
     {
         DlqScanPlan plan;
         plan.scanId = scanId;
@@ -39,6 +48,10 @@ class TestInboxKeyLookup final : public QObject {
             DlqIndexEntry e;
             e.offset = i;
             e.idempotencyKeyId = keys[i].isEmpty() ? 0 : pool->intern(QStringView(keys[i]));
+            const QString consumer =
+                consumers.value(i, consumers.isEmpty() ? u"payment-capture"_s : QString());
+            if (!consumer.isEmpty())
+                e.routeId = pool->internPair(pool->intern(u"orders"), pool->intern(QStringView(consumer)));
             batch.entries.append(e);
             batch.groupIds.append(0);
         }
@@ -112,12 +125,17 @@ private Q_SLOTS:
         // More distinct keys than one batch, and the poison key repeated: looked up once.
         auto pool = std::make_shared<StringPool>();
         QStringList keys = {u"pay-1"_s, u"pay-2"_s, u"ord-7"_s, QString(), kInjection, u"pay-1"_s};
-        for (int i = 0; i < InboxKeyLookup::BatchSize + 20; ++i)
+        QStringList consumers = {u"payment-capture"_s, u"payment-capture"_s, u"order-projection"_s,
+                                 u"payment-capture"_s, u"payment-capture"_s, u"payment-capture"_s};
+        for (int i = 0; i < InboxKeyLookup::BatchSize + 20; ++i) {
             keys << u"unknown-"_s + QString::number(i);
-        feed(model, pool, keys);
+            consumers << u"payment-capture"_s;
+        }
+        feed(model, pool, keys, 1, consumers);
         QTRY_COMPARE_WITH_TIMEOUT(statusOf(model, 0), u"completed (payment-capture)"_s, 10000);
         QTRY_VERIFY_WITH_TIMEOUT(lookup.isIdle() && statusOf(model, int(keys.size()) - 1) == u"not in inbox"_s, 10000);
-        QCOMPARE(answers.size(), 2); // 525 distinct keys in batches of 500
+        QCOMPARE(answers.size(),
+                 3); // payment-capture: 523 distinct keys in batches of 500; order-projection: 1
         QCOMPARE(statusOf(model, 1), u"failed retryable (payment-capture)"_s);
         QCOMPARE(statusOf(model, 2), u"parked (order-projection)"_s);
         QCOMPARE(statusOf(model, 3), QString()); // no key
@@ -126,6 +144,57 @@ private Q_SLOTS:
         QVERIFY(model.isInboxCompleted(0));
         QVERIFY(!model.isInboxCompleted(1));
         QVERIFY(model.index(0, int(DlqColumn::InboxStatus)).data(Qt::ToolTipRole).toString().contains(u"no-op"_s));
+    }
+
+    // Two mappings hold the same key in different states (pay-1: COMPLETED for payment-capture, failed for
+    // order-projection): each dead letter is answered by its own consumer's inbox only: its consumer header,
+    // else the policy consumer whose dlq.topic was scanned, else nobody.
+    void eachDeadLetterAsksOnlyItsConsumersInbox()
+    {
+        QCOMPARE(
+            m_db.exec(u"SELECT status FROM processed_message WHERE message_id = 'pay-1' AND consumer_name = "
+                      u"'order-projection'"_s)
+                .rows.value(0)
+                .value(0)
+                .toString(),
+            u"FAILED_RETRYABLE"_s);
+        QCOMPARE(m_db.exec(u"SELECT status FROM processed_events WHERE idempotency_key = 'pay-1' AND "
+                           u"consumer_group = "
+                           u"'payment-capture'"_s)
+                     .rows.value(0)
+                     .value(0)
+                     .toString(),
+                 u"COMPLETED"_s);
+        InboxKeyLookup lookup;
+        lookup.setMappingSet(InboxMappingSet::resolve({}, mappings(), m_pg->conninfo()));
+        DlqBrowserModel model;
+        model.setInboxLookup(&lookup);
+        auto pool = std::make_shared<StringPool>();
+        feed(model, pool, {u"pay-1"_s, u"pay-1"_s, u"pay-1"_s, u"pay-1"_s}, 1,
+             {u"order-projection"_s, u"payment-capture"_s, QString(), u"nobody-mapped"_s});
+        QTRY_VERIFY_WITH_TIMEOUT(
+            lookup.isIdle() && statusOf(model, 0) == u"failed retryable (order-projection)"_s, 10000);
+        QVERIFY(!model.isInboxCompleted(0)); // the other consumer's COMPLETED row does not make it a no-op
+        QCOMPARE(statusOf(model, 1), u"completed (payment-capture)"_s);
+        QVERIFY(model.isInboxCompleted(1));
+        QCOMPARE(statusOf(model, 2), u"no consumer"_s); // no header, no policy: never "any consumer"
+        QCOMPARE(statusOf(model, 3), u"no consumer"_s); // a consumer without a mapping
+        QVERIFY(model.index(2, int(DlqColumn::InboxStatus))
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(u"DLQ topic"_s));
+
+        // The policy says whose DLQ topic this is: the record without a header belongs to that consumer.
+        DeliveryPolicy policy;
+        ConsumerPolicy orders;
+        orders.name = u"order-projection"_s;
+        orders.dlqTopic = u"orders-dlt"_s;
+        policy.consumers.append(orders);
+        model.setDeliveryPolicy(policy);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            lookup.isIdle() && statusOf(model, 2) == u"failed retryable (order-projection)"_s, 10000);
+        QCOMPARE(statusOf(model, 1), u"completed (payment-capture)"_s); // the header still wins
+        QCOMPARE(statusOf(model, 3), u"no consumer"_s);
     }
 
     void staleAnswersOfAnEarlierScanAreDropped()

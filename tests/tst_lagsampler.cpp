@@ -178,6 +178,7 @@ private Q_SLOTS:
         settings.namedGroups = {u"scripted-reader"_s};
         settings.evaluation.rules.windowSamples = 3;
         settings.evaluation.rules.stopAfterSamples = 6;
+        settings.evaluation.rules.maxTimeLagMs = -1; // Burrow's rules alone: no time-lag SLO
         LagHistory history;
         qint64 end = 0;
         auto step = [&](int produce, qint64 commit) {
@@ -248,6 +249,7 @@ private Q_SLOTS:
         settings.intervalMs = 100;
         settings.evaluation.rules.windowSamples = 2;
         settings.evaluation.rules.stopAfterSamples = 1000;
+        settings.evaluation.rules.maxTimeLagMs = -1; // Burrow's rules alone: no time-lag SLO
         sampler.start(settings);
         const auto latest = [&] {
             const auto snap = samples.last().first().value<LagSnapshot>();

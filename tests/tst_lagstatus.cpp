@@ -69,6 +69,49 @@ private Q_SLOTS:
         QCOMPARE(v.status, LagStatus::Ok);
     }
 
+    // Lag status follows the lag SLO (seed 002, S = lagSlo.maxLagSeconds, 60 s unless stated): a sink a few
+    // messages and a few seconds behind while its lag creeps up is OK, said as within the default; a
+    // group whose policy states a tighter S is WARN on the same samples, and a stopped group stays STOP.
+    void timeLagWithinTheSloIsOk()
+    {
+        LagHistory history;
+        LagEvaluation evaluation;
+        evaluation.rules.maxTimeLagMsByGroup.insert(u"tight"_s, 2000);
+        const TopicPartition tp{u"events"_s, 0};
+        LagSnapshot s;
+        for (int i = 0; i <= 6; ++i) {
+            s = LagSnapshot{};
+            s.takenAt = QDateTime::fromMSecsSinceEpoch(100'000 + i * 5000);
+            const qint64 end = 100 + 10 * i;
+            s.endOffsets.insert(tp, end);
+            for (const QString &group : {u"sink"_s, u"tight"_s}) {
+                PartitionLag row;
+                row.group = group;
+                row.topic = tp.topic;
+                row.partition = tp.partition;
+                row.start = 0;
+                row.end = end;
+                row.committed = end - 1 - i; // lag 1, 2, ... 7: rising over the whole window
+                row.lag = row.end - row.committed;
+                s.rows.append(row);
+            }
+            evaluateLag(s, history, nullptr, evaluation);
+        }
+        const PartitionLag &sink = s.rows.at(0);
+        const PartitionLag &tight = s.rows.at(1);
+        QVERIFY2(sink.timeLagMs > 0 && sink.timeLagMs < 5000, qPrintable(QString::number(sink.timeLagMs)));
+        QCOMPARE(lagStatusName(sink.status), u"OK"_s);
+        QVERIFY2(sink.statusReason.contains(u"within the lag SLO of 60 s (default)"_s), qPrintable(sink.statusReason));
+        QCOMPARE(lagStatusName(tight.status), u"WARN"_s);
+
+        // Committed offsets that stop moving are STOP whatever the time lag.
+        QList<qint64> still(24, 50), lags;
+        for (int i = 0; i < 24; ++i)
+            lags << 10 + i;
+        const StatusVerdict stopped = evaluateStatus(series(still, lags), StatusRules{}, 1000, 60'000, false);
+        QCOMPARE(stopped.status, LagStatus::Stop);
+    }
+
     void progressKeepsWhatTheRulesNeedAndWhenCommitsStopped()
     {
         LagHistory history;

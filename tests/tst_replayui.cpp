@@ -6,14 +6,18 @@
 #include "models/approvalqueuemodel.h"
 #include "models/dlqbrowsermodel.h"
 #include "models/inboxrowsmodel.h"
-#include "services/inbox/inboxrowsquery.h"
 #include "services/audit/auditstore.h"
 #include "services/audit/auditwatcher.h"
 #include "services/dlq/dlqscanner.h"
+#include "services/inbox/inboxrowsquery.h"
+#include "services/kafka/offsetcommitter.h"
 #include "services/remediation/replayjob.h"
+#include "services/remediation/topicrangereader.h"
 #include "support/replayworld.h"
+#include "views/actionconfirmation.h"
 #include "views/dlqbrowserview.h"
 #include "views/inboxrowsview.h"
+#include "views/refreshclock.h"
 #include "views/replayexecutionpanel.h"
 #include "views/replayrequestdialog.h"
 
@@ -85,6 +89,45 @@ private:
     }
 
     void refresh(RemediationDesk &desk) { Q_EMIT desk.executionPanel()->refreshRequested(); }
+
+    // The Parked tab as the console wires it, reading as alice.
+    void wireRows(InboxRowsView &view, InboxRowsQuery &query, InboxRowsModel &rows)
+    {
+        query.setConninfo(m_world->conninfo(u"alice"_s));
+        connect(&view, &InboxRowsView::refreshRequested, &query,
+                [&query](const InboxMapping &mapping, const QList<InboxState> &states, const QString &text) {
+                    query.fetch(mapping, states, text);
+                });
+        connect(&query, &InboxRowsQuery::pageReady, &rows, &InboxRowsModel::setPage);
+    }
+
+    // A seed-000 shaped inbox table with rows (consumer, id, status, error) alice may use as granted.
+    bool createInbox(const QString &table, const QString &rows, const QString &grants, QString *error)
+    {
+        return m_world->admin().execScript(
+            u"CREATE TABLE %1 (consumer_name text NOT NULL, message_id text NOT NULL, "
+            u"status text NOT NULL, first_seen_at timestamptz NOT NULL DEFAULT now(), "
+            u"updated_at timestamptz NOT NULL DEFAULT now(), error_code text, "
+            u"PRIMARY KEY (consumer_name, message_id));"
+            u"INSERT INTO %1 (consumer_name, message_id, status, error_code) VALUES %2;"
+            u"GRANT %3 ON %1 TO alice;"_s.arg(table, rows, grants),
+            error);
+    }
+
+    // Execute as the operator does it: the button, then the confirmation's own button.
+    static ActionConfirmation *clickExecute(ReplayExecutionPanel *panel)
+    {
+        QTest::mouseClick(panel->executeButton(), Qt::LeftButton);
+        return panel->findChild<ActionConfirmation *>();
+    }
+    static bool executeConfirmed(ReplayExecutionPanel *panel)
+    {
+        ActionConfirmation *confirmation = clickExecute(panel);
+        if (!confirmation)
+            return false;
+        QTest::mouseClick(confirmation->confirmButton(), Qt::LeftButton);
+        return true;
+    }
 
 private Q_SLOTS:
     void initTestCase()
@@ -273,7 +316,27 @@ private Q_SLOTS:
         QVERIFY2(panel->executeButton()->isEnabled(), qPrintable(panel->executeButton()->toolTip()));
         QVERIFY(!panel->pauseButton()->isEnabled());
         QSignalSpy finished(desk.replayJob(), &ReplayJob::finished);
-        QTest::mouseClick(panel->executeButton(), Qt::LeftButton);
+
+        // A focus frame is not a selection: nothing selected, nothing to execute.
+        panel->table()->clearSelection();
+        QVERIFY(!panel->executeButton()->isEnabled());
+        QVERIFY(panel->executeButton()->toolTip().contains(u"Select"_s));
+        QVERIFY(selectListed(desk, id));
+
+        // Execute asks first, naming the request, the destination and the count; Cancel runs nothing.
+        ActionConfirmation *asked = clickExecute(panel);
+        QVERIFY(asked);
+        QVERIFY2(asked->text().contains(u"request "_s + QString::number(id)), qPrintable(asked->text()));
+        QVERIFY2(asked->text().contains(QString::fromLatin1(ReplayWorld::OriginalTopic)), qPrintable(asked->text()));
+        QVERIFY2(asked->text().contains(u"5 item"_s), qPrintable(asked->text()));
+        QVERIFY(asked->cancelButton()->isDefault());
+        QTest::mouseClick(asked->cancelButton(), Qt::LeftButton);
+        QTest::qWait(200);
+        QCOMPARE(finished.size(), 0);
+        QCOMPARE(m_world->statusOf(id), u"approved"_s);
+        QVERIFY(panel->executeButton()->isEnabled());
+
+        QVERIFY(executeConfirmed(panel));
         QVERIFY(!panel->executeButton()->isEnabled());
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 30000);
         QVERIFY2(panel->resultLabel()->text().contains(u"ended completed"),
@@ -292,6 +355,28 @@ private Q_SLOTS:
             QVERIFY(record.value(u"key"_s).toString().startsWith(u"order-"));
         }
         QCOMPARE(replayIds.size(), 5);
+
+        // The desk follows the replay to its consumer (the records' consumer header): each item pending
+        // until the group commits past it, then consumed (this consumer has no inbox mapping to say more).
+        QTRY_VERIFY_WITH_TIMEOUT(panel->verificationLabel()->text().contains(u"orders-projector"), 15000);
+        QVERIFY2(panel->outcomesText()->toPlainText().contains(u"pending"),
+                 qPrintable(panel->outcomesText()->toPlainText()));
+        PartitionOffsets ends;
+        std::unique_ptr<TopicRangeReader> reader = TopicRangeReader::create(m_world->kafka(), &error);
+        QVERIFY2(reader, qPrintable(error));
+        for (int p = 0; p < 3; ++p) {
+            qint64 low = 0;
+            qint64 high = 0;
+            QVERIFY2(reader->watermarks(QString::fromLatin1(ReplayWorld::OriginalTopic), p, &low, &high,
+                                        10'000, &error),
+                     qPrintable(error));
+            ends.insert({QString::fromLatin1(ReplayWorld::OriginalTopic), p}, high);
+        }
+        QVERIFY2(OffsetCommitter::commit(m_world->kafka(), u"orders-projector"_s, ends, &error),
+                 qPrintable(error));
+        QTRY_VERIFY_WITH_TIMEOUT(panel->verificationLabel()->text().contains(u": verified \u2014"_s), 20000);
+        QVERIFY(panel->outcomesText()->toPlainText().contains(u"consumed"));
+        QVERIFY(!panel->outcomesText()->toPlainText().contains(u"pending"));
 
         // Completed: nothing left to execute, and the list says so once read again.
         QTRY_VERIFY_WITH_TIMEOUT(
@@ -315,16 +400,10 @@ private Q_SLOTS:
     void parkedRowDeletedThroughTheDesk()
     {
         QString error;
-        QVERIFY2(m_world->admin().execScript(
-                     u"CREATE TABLE processed_message (consumer_name text NOT NULL, message_id text NOT NULL, "
-                     u"status text NOT NULL, first_seen_at timestamptz NOT NULL DEFAULT now(), "
-                     u"updated_at timestamptz NOT NULL DEFAULT now(), error_code text, "
-                     u"PRIMARY KEY (consumer_name, message_id));"
-                     u"INSERT INTO processed_message (consumer_name, message_id, status, error_code) VALUES "
-                     u"('orders-projector', 'idem-700', 'PARKED', 'E_SCHEMA'), "
-                     u"('orders-projector', 'idem-701', 'FAILED_TERMINAL', 'E_LIMIT');"
-                     u"GRANT SELECT, UPDATE, DELETE ON processed_message TO alice;"_s,
-                     &error),
+        QVERIFY2(createInbox(u"processed_message"_s,
+                             u"('orders-projector', 'idem-700', 'PARKED', 'E_SCHEMA'), "
+                             u"('orders-projector', 'idem-701', 'FAILED_TERMINAL', 'E_LIMIT')"_s,
+                             u"SELECT, UPDATE, DELETE"_s, &error),
                  qPrintable(error));
 
         ConnectionProfile profile = deskProfile(*m_world, u"alice"_s);
@@ -333,12 +412,7 @@ private Q_SLOTS:
         InboxRowsModel rows;
         InboxRowsView view(&rows);
         InboxRowsQuery query;
-        query.setConninfo(m_world->conninfo(u"alice"_s));
-        connect(&view, &InboxRowsView::refreshRequested, &query,
-                [&query](const InboxMapping &mapping, const QList<InboxState> &states, const QString &text) {
-                    query.fetch(mapping, states, text);
-                });
-        connect(&query, &InboxRowsQuery::pageReady, &rows, &InboxRowsModel::setPage);
+        wireRows(view, query, rows);
         desk.attachInboxRows(&view);
         view.setMappings(InboxMapping::presets()); // seed 000's processed_message first
         view.show();
@@ -381,7 +455,7 @@ private Q_SLOTS:
         ReplayExecutionPanel *panel = desk.executionPanel();
         QSignalSpy finished(desk.replayJob(), &ReplayJob::finished);
         QTRY_VERIFY(panel->executeButton()->isEnabled());
-        QTest::mouseClick(panel->executeButton(), Qt::LeftButton);
+        QVERIFY(executeConfirmed(panel));
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 30000);
         QVERIFY2(panel->resultLabel()->text().contains(u"ended completed"),
                  qPrintable(panel->resultLabel()->text() + panel->problemsText()->toPlainText()));
@@ -405,6 +479,57 @@ private Q_SLOTS:
                              {id})
                     .toInt()
                 == 1);
+    }
+
+    // The Parked tab follows its table on a clock: rows parked after it was opened appear without a click,
+    // matching SQL written here, the status line says when it was read, and a selected row stays selected.
+    void parkedTabFollowsTheTableWithoutAClick()
+    {
+        // p-2 is completed for now: not listed until it is parked below.
+        const QString firstRows = u"('orders-projector', 'p-1', 'PARKED', 'E1'), "
+                                  u"('orders-projector', 'p-2', 'COMPLETED', NULL)"_s;
+        QString error;
+        QVERIFY2(createInbox(u"parked_probe"_s, firstRows, u"SELECT"_s, &error), qPrintable(error));
+        InboxMapping mapping = InboxMapping::seed000ProcessedMessage();
+        mapping.name = u"probe"_s;
+        mapping.table = u"parked_probe"_s;
+        InboxRowsModel rows;
+        InboxRowsView view(&rows);
+        InboxRowsQuery query;
+        wireRows(view, query, rows);
+        view.refreshClock()->setInterval(300);
+        view.setMappings({mapping});
+        view.show();
+        const auto shownIds = [&] {
+            QStringList ids;
+            for (int r = 0; r < rows.rowCount(); ++r)
+                ids << rows.index(r, InboxRowsModel::MessageId).data().toString();
+            ids.sort();
+            return ids;
+        };
+        const auto sqlIds = [&] {
+            return m_world
+                ->scalar(u"SELECT string_agg(message_id, ',' ORDER BY message_id) FROM parked_probe "
+                         u"WHERE status IN ('PARKED', 'FAILED_TERMINAL')"_s)
+                .toString()
+                .split(u',');
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(shownIds(), sqlIds(), 15000); // the first read: no click either
+        QVERIFY2(view.statusLabel()->text().contains(u"read "_s), qPrintable(view.statusLabel()->text()));
+        view.table()->selectRow(0);
+        QCOMPARE(view.selectedRows().size(), 1);
+
+        QVERIFY2(m_world->admin().execScript(
+                     u"INSERT INTO parked_probe (consumer_name, message_id, status, error_code) VALUES "
+                     u"('orders-projector', 'p-3', 'FAILED_TERMINAL', 'E3'), "
+                     u"('orders-projector', 'p-4', 'PARKED', 'E4'); "
+                     u"UPDATE parked_probe SET status = 'PARKED' WHERE message_id = 'p-2';"_s,
+                     &error),
+                 qPrintable(error));
+        QCOMPARE(sqlIds().size(), 4);
+        QTRY_COMPARE_WITH_TIMEOUT(shownIds(), sqlIds(), 15000);
+        QCOMPARE(view.selectedRows().size(), 1);
+        QCOMPARE(view.selectedRows().first().value(u"messageId"_s).toString(), u"p-1"_s);
     }
 
     void pauseThenResume()
@@ -480,7 +605,7 @@ private Q_SLOTS:
         refresh(desk);
         QVERIFY(selectListed(desk, overdue));
         QTRY_VERIFY(panel->executeButton()->isEnabled());
-        QTest::mouseClick(panel->executeButton(), Qt::LeftButton);
+        QVERIFY(executeConfirmed(panel));
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 2, 20000);
         const auto refused = finished.at(1).at(0).value<ReplayOutcome>();
         QVERIFY(!refused.started);

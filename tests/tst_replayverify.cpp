@@ -85,6 +85,20 @@ class TestReplayVerify final : public QObject {
         return produce(Dlq, partition, key, value, headers);
     }
 
+    // A dead letter of order o-<name> (key k-<name>) whose inbox row an earlier consumer version parked:
+    // the record itself is one the consumer handles now.
+    bool parkedDeadLetter(int partition, const QByteArray &orderId, double amount)
+    {
+        const QString id = QString::fromUtf8(orderId);
+        const QString key = u"k-"_s + id.mid(2);
+        return deadLetter(partition, orderId, order(u"OrderPlaced"_s, id, amount), key)
+               && m_world->admin()
+                      .exec(u"INSERT INTO processed_message (consumer_name, message_id, status, error_code) "
+                            u"VALUES ($1, $2, 'PARKED', 'UNKNOWN_EVENT_TYPE')"_s,
+                            {Projection, key})
+                      .ok;
+    }
+
     qint64 dlqEnd()
     {
         QString error;
@@ -122,10 +136,12 @@ class TestReplayVerify final : public QObject {
         return out;
     }
 
-    qint64 approvedReplay(const QList<DlqSelection> &selection, BuiltRequest *built)
+    qint64 approvedReplay(const QList<DlqSelection> &selection, BuiltRequest *built, bool release = false,
+                          bool submit = true)
     {
         RequestDraft draft;
         draft.action = RemediationAction::Replay;
+        draft.release = release;
         draft.selection = selection;
         draft.reasonCode = u"poison-fixed"_s;
         draft.reason = u"projection fixed"_s;
@@ -139,6 +155,8 @@ class TestReplayVerify final : public QObject {
             qWarning().noquote() << built->error;
             return 0;
         }
+        if (!submit)
+            return 0;
         AuditStore store(m_world->alice());
         QString error;
         const qint64 id = RequestBuilder::submit(store, *built, &error);
@@ -332,6 +350,77 @@ private Q_SLOTS:
                               {id})
                      .toInt(),
                  2);
+    }
+
+    // Release and replay of a parked row whose record the consumer can now handle: without release a
+    // predicted no-op; with it, released once right before the produce, processed once, the side effect
+    // there once, and every step in the audit chain.
+    void releaseAndReplayProcessesAParkedRowOnce()
+    {
+        QVERIFY(parkedDeadLetter(1, "o-rel", 4));
+        const QList<DlqSelection> selection = dlqRecords(u"k-rel"_s);
+        QCOMPARE(selection.size(), 1);
+        BuiltRequest plain;
+        approvedReplay(selection, &plain, false, false);
+        QVERIFY2(plain.ok(), qPrintable(plain.error));
+        QCOMPARE(plain.dryRun.predictedNoOps, 1);
+        QCOMPARE(plain.dryRun.releases, 0);
+
+        BuiltRequest built;
+        const qint64 id = approvedReplay(selection, &built, true);
+        QVERIFY(id > 0);
+        QCOMPARE(built.dryRun.predictedNoOps, 0);
+        QCOMPARE(built.dryRun.releases, 1);
+        QVERIFY(built.dryRun.summary().contains(u"Release and replay: 1"_s));
+        const ReplayOutcome outcome = execute(id);
+        QVERIFY2(outcome.error.isEmpty(), qPrintable(outcome.error));
+        QCOMPARE(outcome.delivered, 1);
+        const ReplayVerification v = verify(id, 30'000);
+        QCOMPARE(v.result, VerificationResult::Verified);
+        QCOMPARE(v.count(VerifyOutcome::Processed), 1);
+        QCOMPARE(projectionRows(u"o-rel"_s), 1);
+        QCOMPARE(
+            m_world->scalar(u"SELECT status FROM processed_message WHERE message_id = 'k-rel'"_s).toString(),
+            u"COMPLETED"_s);
+        const auto events = [&](const QString &action) {
+            return m_world
+                ->scalar(
+                    u"SELECT string_agg(details::text, ' ') FROM berth.audit_events WHERE request_id = $1 "
+                    u"AND action = $2"_s,
+                    {id, action})
+                .toString();
+        };
+        QVERIFY(events(u"replay.release_intent"_s).contains(u"\"items\": [1]"_s));
+        QVERIFY(events(u"replay.released"_s).contains(u"\"released\": [1]"_s));
+        const ChainVerification chain = AuditChain::verify(m_world->admin());
+        QVERIFY2(chain.ok, qPrintable(chain.error));
+    }
+
+    // A row that changed between the dry run and the execution is not released, and its record is not
+    // produced: refused for that item, with the reason.
+    void releaseOfAChangedRowIsRefused()
+    {
+        QVERIFY(parkedDeadLetter(2, "o-chg", 6));
+        BuiltRequest built;
+        const qint64 id = approvedReplay(dlqRecords(u"k-chg"_s), &built, true);
+        QVERIFY(id > 0);
+        QCOMPARE(built.dryRun.releases, 1);
+        QVERIFY(
+            m_world->admin()
+                .exec(u"UPDATE processed_message SET status = 'FAILED_TERMINAL' WHERE message_id = 'k-chg'"_s)
+                .ok);
+        const ReplayOutcome outcome = execute(id);
+        QCOMPARE(outcome.delivered, 0);
+        QCOMPARE(outcome.refused, 1);
+        QVERIFY(!outcome.problems.isEmpty());
+        QVERIFY2(outcome.problems.first().error.contains(u"changed since the dry run"_s),
+                 qPrintable(outcome.problems.first().error));
+        QCOMPARE(
+            m_world->scalar(u"SELECT status FROM processed_message WHERE message_id = 'k-chg'"_s).toString(),
+            u"FAILED_TERMINAL"_s);
+        const ReplayVerification v = verify(id, 5'000);
+        QCOMPARE(v.count(VerifyOutcome::NotDelivered), 1);
+        QCOMPARE(v.result, VerificationResult::VerifiedWithFailures);
     }
 
     // Nothing to verify before execution: an error, not a verdict.

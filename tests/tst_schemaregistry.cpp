@@ -20,6 +20,8 @@
 #include <QJsonObject>
 #include <QSignalSpy>
 #include <QTcpServer>
+#include <QProcess>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace Qt::StringLiterals;
@@ -185,6 +187,42 @@ private Q_SLOTS:
         const DecodedPayload d = decodeWaiting(value, catalog, client, 7);
         QVERIFY2(d.error.contains(u"refused the credentials (401"_s), qPrintable(d.error));
         QVERIFY(!d.error.contains(u"wrong"_s));
+    }
+
+    // TLS with a certificate the profile's CA file names: trusted; without it the handshake fails and says so.
+    void tlsWithTheProfilesCaFile()
+    {
+        if (!TestSupport::haveExecutable(u"openssl"_s))
+            QSKIP("openssl is not installed");
+        QTemporaryDir dir;
+        const QString cert = dir.filePath(u"registry.pem"_s), key = dir.filePath(u"registry.key"_s);
+        QProcess openssl;
+        openssl.start(u"openssl"_s, {u"req"_s, u"-x509"_s, u"-newkey"_s, u"rsa:2048"_s, u"-nodes"_s, u"-keyout"_s, key,
+                                     u"-out"_s, cert, u"-days"_s, u"2"_s, u"-subj"_s, u"/CN=127.0.0.1"_s,
+                                     u"-addext"_s, u"subjectAltName=IP:127.0.0.1"_s});
+        QVERIFY(openssl.waitForFinished(60000));
+        QCOMPARE(openssl.exitCode(), 0);
+        FakeSchemaRegistry registry;
+        QString error;
+        QVERIFY2(registry.listenTls(cert, key, &error), qPrintable(error));
+        QVERIFY(registry.url().startsWith(u"https://"_s));
+        registry.addSchema(7, u"payments-value"_s, 3, ReferenceEncoder::fixture(u"payment.avsc"_s));
+        const QByteArray value = avroPayment(&error);
+        {
+            SchemaCatalog catalog;
+            SchemaRegistryConfig config{registry.url()};
+            config.caFile = cert;
+            SchemaRegistryClient client(config, &catalog);
+            const DecodedPayload d = decodeWaiting(value, catalog, client, 7);
+            QVERIFY2(d.kind == DecodedPayload::Kind::Schema, qPrintable(d.error));
+            QCOMPARE(d.schema.subject, u"payments-value"_s);
+        }
+        SchemaCatalog catalog;
+        SchemaRegistryClient client({registry.url()}, &catalog);
+        const DecodedPayload d = decodeWaiting(value, catalog, client, 7);
+        QVERIFY(d.kind != DecodedPayload::Kind::Schema);
+        QVERIFY2(d.error.contains(u"unreachable"_s) && d.error.contains(u"certificate"_s, Qt::CaseInsensitive),
+                 qPrintable(d.error));
     }
 
     void registryPasswordGoesToTheKeychain()

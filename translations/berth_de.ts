@@ -235,6 +235,65 @@
     </message>
 </context>
 <context>
+    <name>ActionConfirmation</name>
+    <message numerus="yes">
+        <source>%1: %n item(s).</source>
+        <translation>
+            <numerusform>%1: %n Eintrag.</numerusform>
+            <numerusform>%1: %n Einträge.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Keys that repeat: %1</source>
+        <translation>Wiederholte Schlüssel: %1</translation>
+    </message>
+    <message>
+        <source>This cannot be undone. Continue?</source>
+        <translation>Das lässt sich nicht rückgängig machen. Fortfahren?</translation>
+    </message>
+</context>
+<context>
+    <name>ActionSummary</name>
+    <message>
+        <source>Execute request %1</source>
+        <translation>Antrag %1 ausführen</translation>
+    </message>
+    <message>
+        <source>%1 request %2 by %3: %4</source>
+        <translation>%1-Antrag %2 von %3: %4</translation>
+    </message>
+    <message>
+        <source>each record&apos;s original topic</source>
+        <translation>das ursprüngliche Topic jedes Datensatzes</translation>
+    </message>
+    <message>
+        <source>Produces to %1</source>
+        <translation>Schreibt nach %1</translation>
+    </message>
+    <message>
+        <source>Changes inbox rows</source>
+        <translation>Ändert Inbox-Zeilen</translation>
+    </message>
+    <message>
+        <source>Changes inbox rows of %1</source>
+        <translation>Ändert Inbox-Zeilen von %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n selected copy(ies) of records already in the request were filed once.</source>
+        <translation>
+            <numerusform>%n ausgewählte Kopie eines Datensatzes, der schon im Antrag ist, wurde einmal aufgenommen.</numerusform>
+            <numerusform>%n ausgewählte Kopien von Datensätzen, die schon im Antrag sind, wurden einmal aufgenommen.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n item(s) are different records sharing an idempotency key: all are sent, the consumer&apos;s inbox decides which take effect.</source>
+        <translation>
+            <numerusform>%n Eintrag ist ein anderer Datensatz mit demselben Idempotenzschlüssel: alle werden gesendet, die Inbox des Consumers entscheidet, welche wirken.</numerusform>
+            <numerusform>%n Einträge sind verschiedene Datensätze mit demselben Idempotenzschlüssel: alle werden gesendet, die Inbox des Consumers entscheidet, welche wirken.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>AlertModel</name>
     <message>
         <source>active, acknowledged</source>
@@ -691,30 +750,42 @@
     <message numerus="yes">
         <source>%n copy(ies) merged</source>
         <translation>
-                <numerusform>%n Kopie zusammengeführt</numerusform>
-                <numerusform>%n Kopien zusammengeführt</numerusform>
-            </translation>
+            <numerusform>%n Kopie zusammengeführt</numerusform>
+            <numerusform>%n Kopien zusammengeführt</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>%n item(s) share an idempotency key</source>
         <translation>
-                <numerusform>%n Eintrag teilt einen Idempotenzschlüssel</numerusform>
-                <numerusform>%n Einträge teilen einen Idempotenzschlüssel</numerusform>
-            </translation>
+            <numerusform>%n Eintrag teilt einen Idempotenzschlüssel</numerusform>
+            <numerusform>%n Einträge teilen einen Idempotenzschlüssel</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>Copies merged: %n selected record(s) repeated an original record already in the request (same original coordinates and payload SHA-256) and were filed once</source>
         <translation>
-                <numerusform>Kopien zusammengeführt: %n ausgewählter Datensatz wiederholte einen Originaldatensatz, der schon im Antrag ist (gleiche Originalkoordinaten und Payload-SHA-256), und wurde einmal aufgenommen</numerusform>
-                <numerusform>Kopien zusammengeführt: %n ausgewählte Datensätze wiederholten einen Originaldatensatz, der schon im Antrag ist (gleiche Originalkoordinaten und Payload-SHA-256), und wurden einmal aufgenommen</numerusform>
-            </translation>
+            <numerusform>Kopien zusammengeführt: %n ausgewählter Datensatz wiederholte einen Originaldatensatz, der schon im Antrag ist (gleiche Originalkoordinaten und Payload-SHA-256), und wurde einmal aufgenommen</numerusform>
+            <numerusform>Kopien zusammengeführt: %n ausgewählte Datensätze wiederholten einen Originaldatensatz, der schon im Antrag ist (gleiche Originalkoordinaten und Payload-SHA-256), und wurden einmal aufgenommen</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>Shared idempotency keys: %n item(s) are different records with a key another item has: %1</source>
         <translation>
-                <numerusform>Geteilte Idempotenzschlüssel: %n Eintrag ist ein anderer Datensatz mit einem Schlüssel, den ein anderer Eintrag hat: %1</numerusform>
-                <numerusform>Geteilte Idempotenzschlüssel: %n Einträge sind andere Datensätze mit einem Schlüssel, den ein anderer Eintrag hat: %1</numerusform>
-            </translation>
+            <numerusform>Geteilte Idempotenzschlüssel: %n Eintrag ist ein anderer Datensatz mit einem Schlüssel, den ein anderer Eintrag hat: %1</numerusform>
+            <numerusform>Geteilte Idempotenzschlüssel: %n Einträge sind andere Datensätze mit einem Schlüssel, den ein anderer Eintrag hat: %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>  for consumer: %1 (verified after execution); also receives: %2</source>
+        <translation>  für Consumer: %1 (nach der Ausführung verifiziert); empfängt auch: %2</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keiner</translation>
+    </message>
+    <message>
+        <source>Release and replay: %1 parked or failed inbox row(s) released right before their records are produced; %2 cannot be released (no releaseTo in their mapping)</source>
+        <translation>Freigeben und Replay: %1 geparkte oder fehlgeschlagene Inbox-Zeile(n) werden direkt vor dem Produzieren ihrer Records freigegeben; %2 können nicht freigegeben werden (kein releaseTo in ihrer Zuordnung)</translation>
     </message>
 </context>
 <context>
@@ -1502,6 +1573,10 @@ vorheriger %2</translation>
         <translation>%1 kann nicht geschrieben werden</translation>
     </message>
     <message>
+        <source>Inbox mappings apply to this session only: profile “%1” is not stored.</source>
+        <translation>Inbox-Zuordnungen gelten nur für diese Sitzung: Profil „%1“ ist nicht gespeichert.</translation>
+    </message>
+    <message>
         <source>Accou&amp;nting</source>
         <translation>&amp;Verbuchung</translation>
     </message>
@@ -2182,6 +2257,46 @@ vorheriger %2</translation>
         <source>Cannot read the partitions: %1; use e.g. 0,2,5-7</source>
         <translation>Partitionsangabe nicht lesbar: %1; z. B. 0,2,5-7 verwenden</translation>
     </message>
+    <message>
+        <source>Stop</source>
+        <translation>Anhalten</translation>
+    </message>
+    <message>
+        <source>Field filter: $.customer.id == &quot;c-42&quot; and $.amount &gt; 100 (Enter)</source>
+        <translation>Feldfilter: $.customer.id == &quot;c-42&quot; and $.amount &gt; 100 (Eingabe)</translation>
+    </message>
+    <message>
+        <source>Filter by decoded payload fields (Ctrl+Shift+F, Enter to run): paths $.a.b[0].c; == != &lt; &lt;= &gt; &gt;= contains exists; and, or, parentheses. Payloads are read back from the brokers; masked fields cannot be searched by value.</source>
+        <translation>Nach Feldern der dekodierten Nutzdaten filtern (Strg+Umschalt+F, Eingabe startet): Pfade $.a.b[0].c; == != &lt; &lt;= &gt; &gt;= contains exists; and, or, Klammern. Die Nutzdaten werden von den Brokern neu gelesen; maskierte Felder können nicht nach Wert durchsucht werden.</translation>
+    </message>
+    <message>
+        <source>Stop the field filter</source>
+        <translation>Feldfilter anhalten</translation>
+    </message>
+    <message>
+        <source>Reading payloads: %1 of %2</source>
+        <translation>Nutzdaten werden gelesen: %1 von %2</translation>
+    </message>
+    <message>
+        <source>Field filter not applied: %1</source>
+        <translation>Feldfilter nicht angewendet: %1</translation>
+    </message>
+    <message>
+        <source>%1 of %2 payloads pass (%3 not decoded)</source>
+        <translation>%1 von %2 Nutzdaten passen (%3 nicht dekodiert)</translation>
+    </message>
+    <message>
+        <source>%1 of %2 payloads pass</source>
+        <translation>%1 von %2 Nutzdaten passen</translation>
+    </message>
+    <message>
+        <source>Scan a dead-letter topic first: the field filter reads its entries&apos; payloads</source>
+        <translation>Zuerst ein Dead-Letter-Topic scannen: Der Feldfilter liest die Nutzdaten seiner Einträge</translation>
+    </message>
+    <message>
+        <source>Reading payloads…</source>
+        <translation>Nutzdaten werden gelesen …</translation>
+    </message>
 </context>
 <context>
     <name>DlqExport</name>
@@ -2225,16 +2340,24 @@ vorheriger %2</translation>
         <translation>Die Inbox-Datenbank hat nicht geantwortet: %1</translation>
     </message>
     <message>
-        <source>No inbox table knows this key: the consumer never recorded it.</source>
-        <translation>Keine Inbox-Tabelle kennt diesen Schlüssel: Der Consumer hat ihn nie erfasst.</translation>
-    </message>
-    <message>
         <source>%1 has this key as %2 (state: %3).</source>
         <translation>%1 führt diesen Schlüssel als %2 (Zustand: %3).</translation>
     </message>
     <message>
         <source>A replay would be a no-op.</source>
         <translation>Ein Replay hätte keine Wirkung.</translation>
+    </message>
+    <message>
+        <source>no consumer</source>
+        <translation>kein Consumer</translation>
+    </message>
+    <message>
+        <source>No inbox is asked: the record names no mapped consumer and no mapped policy consumer has this DLQ topic (another consumer&apos;s inbox says nothing about this one).</source>
+        <translation>Keine Inbox wird gefragt: Der Datensatz nennt keinen zugeordneten Consumer, und kein zugeordneter Consumer der Richtlinie hat dieses DLQ-Topic (die Inbox eines anderen Consumers sagt über diesen nichts aus).</translation>
+    </message>
+    <message>
+        <source>The consumer&apos;s inbox table does not know this key: it never recorded it.</source>
+        <translation>Die Inbox-Tabelle des Consumers kennt diesen Schlüssel nicht: Er hat ihn nie erfasst.</translation>
     </message>
 </context>
 <context>
@@ -2476,6 +2599,17 @@ vorheriger %2</translation>
     <message>
         <source>Not revealed: %1</source>
         <translation>Nicht aufgedeckt: %1</translation>
+    </message>
+</context>
+<context>
+    <name>DlqScanner</name>
+    <message>
+        <source>the delivery policy is still being read: its masking applies to the filter</source>
+        <translation>die Zustellrichtlinie wird noch gelesen: ihre Maskierung gilt auch für den Filter</translation>
+    </message>
+    <message>
+        <source>no field filter</source>
+        <translation>kein Feldfilter</translation>
     </message>
 </context>
 <context>
@@ -2779,6 +2913,455 @@ Beispiel: %5</translation>
         <source>(a large table: from each consumer and state&apos;s latest rows)</source>
         <translation>(große Tabelle: aus den neuesten Zeilen je Consumer und Zustand)</translation>
     </message>
+    <message>
+        <source>Edit &amp;mappings…</source>
+        <translation>&amp;Zuordnungen bearbeiten …</translation>
+    </message>
+    <message>
+        <source>Map inbox and outbox tables in any database (saved to the connection profile)</source>
+        <translation>Inbox- und Outbox-Tabellen in beliebigen Datenbanken zuordnen (im Verbindungsprofil gespeichert)</translation>
+    </message>
+</context>
+<context>
+    <name>InboxMappingDialog</name>
+    <message>
+        <source>&amp;Message id / idempotency key:</source>
+        <translation>&amp;Nachrichten-ID / Idempotenzschlüssel:</translation>
+    </message>
+    <message>
+        <source>&amp;Status:</source>
+        <translation>&amp;Status:</translation>
+    </message>
+    <message>
+        <source>&amp;Updated:</source>
+        <translation>&amp;Aktualisiert:</translation>
+    </message>
+    <message>
+        <source>C&amp;onsumer or group:</source>
+        <translation>C&amp;onsumer oder Gruppe:</translation>
+    </message>
+    <message>
+        <source>&amp;First seen:</source>
+        <translation>&amp;Erstmals gesehen:</translation>
+    </message>
+    <message>
+        <source>&amp;Attempts:</source>
+        <translation>&amp;Versuche:</translation>
+    </message>
+    <message>
+        <source>&amp;Error:</source>
+        <translation>&amp;Fehler:</translation>
+    </message>
+    <message>
+        <source>&amp;Topic:</source>
+        <translation>&amp;Topic:</translation>
+    </message>
+    <message>
+        <source>Pa&amp;yload:</source>
+        <translation>Pa&amp;yload:</translation>
+    </message>
+    <message>
+        <source>— choose —</source>
+        <translation>— auswählen —</translation>
+    </message>
+    <message>
+        <source>— none —</source>
+        <translation>— keine —</translation>
+    </message>
+    <message>
+        <source>%1 — not in the table read</source>
+        <translation>%1 — nicht in der gelesenen Tabelle</translation>
+    </message>
+    <message>
+        <source>S&amp;top</source>
+        <translation>S&amp;toppen</translation>
+    </message>
+    <message>
+        <source>Inbox mappings</source>
+        <translation>Inbox-Zuordnungen</translation>
+    </message>
+    <message>
+        <source>&amp;New</source>
+        <translation>&amp;Neu</translation>
+    </message>
+    <message>
+        <source>&amp;Remove</source>
+        <translation>&amp;Entfernen</translation>
+    </message>
+    <message>
+        <source>Mappings in this profile:</source>
+        <translation>Zuordnungen in diesem Profil:</translation>
+    </message>
+    <message>
+        <source>&amp;1 Table and columns</source>
+        <translation>&amp;1 Tabelle und Spalten</translation>
+    </message>
+    <message>
+        <source>&amp;2 Status words</source>
+        <translation>&amp;2 Statuswerte</translation>
+    </message>
+    <message>
+        <source>&amp;3 Outbox</source>
+        <translation>&amp;3 Outbox</translation>
+    </message>
+    <message>
+        <source>&amp;4 Preview</source>
+        <translation>&amp;4 Vorschau</translation>
+    </message>
+    <message>
+        <source>Copy as policy &amp;YAML</source>
+        <translation>Als Richtlinien-&amp;YAML kopieren</translation>
+    </message>
+    <message>
+        <source>The selected mapping as the policy file&apos;s inbox block; Berth never writes the policy file</source>
+        <translation>Die gewählte Zuordnung als Inbox-Block der Richtliniendatei; Berth schreibt die Richtliniendatei nie</translation>
+    </message>
+    <message>
+        <source>Stop the statements still running</source>
+        <translation>Noch laufende Abfragen stoppen</translation>
+    </message>
+    <message>
+        <source>new consumer</source>
+        <translation>neuer Consumer</translation>
+    </message>
+    <message>
+        <source>Copied “%1” as the policy file&apos;s inbox block. Paste it under deliverySemantics: consumers: in the policy; the policy&apos;s mapping then wins over the profile&apos;s.</source>
+        <translation>„%1“ als Inbox-Block der Richtliniendatei kopiert. Unter deliverySemantics: consumers: in die Richtlinie einfügen; dann gilt die Zuordnung der Richtlinie vor der des Profils.</translation>
+    </message>
+    <message>
+        <source>Stopped.</source>
+        <translation>Gestoppt.</translation>
+    </message>
+    <message>
+        <source>Words counted as Unknown: %1</source>
+        <translation>Als Unbekannt gezählte Werte: %1</translation>
+    </message>
+    <message>
+        <source>Preview read in %1 ms; nothing is saved until you press Save.</source>
+        <translation>Vorschau in %1 ms gelesen; gespeichert wird erst mit Speichern.</translation>
+    </message>
+    <message>
+        <source>The preview could not be read: %1</source>
+        <translation>Die Vorschau konnte nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>the consumer (group) this inbox belongs to</source>
+        <translation>der Consumer (die Gruppe), dem diese Inbox gehört</translation>
+    </message>
+    <message>
+        <source>— start from a template —</source>
+        <translation>— mit einer Vorlage beginnen —</translation>
+    </message>
+    <message>
+        <source>Default database (the profile&apos;s)</source>
+        <translation>Standarddatenbank (die des Profils)</translation>
+    </message>
+    <message>
+        <source>A database of the profile, or a libpq conninfo / service=name (no password: the keychain or ~/.pgpass keeps it)</source>
+        <translation>Eine Datenbank des Profils oder ein libpq-Conninfo / service=Name (ohne Passwort: Schlüsselbund oder ~/.pgpass bewahren es)</translation>
+    </message>
+    <message>
+        <source>&amp;List tables</source>
+        <translation>Tabellen &amp;auflisten</translation>
+    </message>
+    <message>
+        <source>Filter tables</source>
+        <translation>Tabellen filtern</translation>
+    </message>
+    <message>
+        <source>Schema</source>
+        <translation>Schema</translation>
+    </message>
+    <message>
+        <source>Table</source>
+        <translation>Tabelle</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>Art</translation>
+    </message>
+    <message>
+        <source>Rows (estimate)</source>
+        <translation>Zeilen (Schätzung)</translation>
+    </message>
+    <message>
+        <source>With a consumer column: this consumer&apos;s value (its rows only). Without one: the consumer every row belongs to.</source>
+        <translation>Mit Consumer-Spalte: der Wert dieses Consumers (nur seine Zeilen). Ohne: der Consumer, dem jede Zeile gehört.</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> s</translation>
+    </message>
+    <message>
+        <source>&amp;Consumer:</source>
+        <translation>&amp;Consumer:</translation>
+    </message>
+    <message>
+        <source>Te&amp;mplate:</source>
+        <translation>&amp;Vorlage:</translation>
+    </message>
+    <message>
+        <source>&amp;Database:</source>
+        <translation>&amp;Datenbank:</translation>
+    </message>
+    <message>
+        <source>F&amp;ilter:</source>
+        <translation>F&amp;ilter:</translation>
+    </message>
+    <message>
+        <source>Consumer &amp;value:</source>
+        <translation>Consumer-&amp;Wert:</translation>
+    </message>
+    <message>
+        <source>Stuc&amp;k after:</source>
+        <translation>&amp;Hängt nach:</translation>
+    </message>
+    <message>
+        <source>Filled in from the template; discover the status words to check them against the table.</source>
+        <translation>Aus der Vorlage ausgefüllt; Statuswerte ermitteln, um sie mit der Tabelle abzugleichen.</translation>
+    </message>
+    <message>
+        <source>&amp;Discover status words</source>
+        <translation>Statuswerte &amp;ermitteln</translation>
+    </message>
+    <message>
+        <source>Word</source>
+        <translation>Wert</translation>
+    </message>
+    <message>
+        <source>Rows</source>
+        <translation>Zeilen</translation>
+    </message>
+    <message>
+        <source>Berth state</source>
+        <translation>Berth-Zustand</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>Hinweis</translation>
+    </message>
+    <message>
+        <source>What a skip writes; none: skipping is not offered</source>
+        <translation>Was ein Überspringen schreibt; keiner: Überspringen wird nicht angeboten</translation>
+    </message>
+    <message>
+        <source>What “release” writes (a status word, or delete); none: release is not offered</source>
+        <translation>Was „Freigeben“ schreibt (ein Statuswert oder Löschen); keiner: Freigeben wird nicht angeboten</translation>
+    </message>
+    <message>
+        <source>S&amp;kip writes:</source>
+        <translation>Über&amp;springen schreibt:</translation>
+    </message>
+    <message>
+        <source>&amp;Release writes:</source>
+        <translation>&amp;Freigeben schreibt:</translation>
+    </message>
+    <message>
+        <source>This consumer writes a transactional &amp;outbox in the same database</source>
+        <translation>Dieser Consumer schreibt eine transaktionale &amp;Outbox in derselben Datenbank</translation>
+    </message>
+    <message>
+        <source>Disco&amp;ver outbox words</source>
+        <translation>Outbox-Werte er&amp;mitteln</translation>
+    </message>
+    <message>
+        <source>Outbox &amp;table:</source>
+        <translation>Outbox-&amp;Tabelle:</translation>
+    </message>
+    <message>
+        <source>Outbox s&amp;tatus:</source>
+        <translation>Outbox-S&amp;tatus:</translation>
+    </message>
+    <message>
+        <source>Outbox c&amp;reated:</source>
+        <translation>Outbox-&amp;Erstellt:</translation>
+    </message>
+    <message>
+        <source>&amp;Pending word:</source>
+        <translation>&amp;Wert für ausstehend:</translation>
+    </message>
+    <message>
+        <source>Reading the outbox&apos;s columns…</source>
+        <translation>Spalten der Outbox werden gelesen …</translation>
+    </message>
+    <message>
+        <source>&amp;Preview the board</source>
+        <translation>&amp;Vorschau der Übersicht</translation>
+    </message>
+    <message>
+        <source>Reads the board this mapping would show, without saving it</source>
+        <translation>Liest die Übersicht, die diese Zuordnung zeigen würde, ohne sie zu speichern</translation>
+    </message>
+    <message>
+        <source>List the tables, then pick the inbox.</source>
+        <translation>Tabellen auflisten, dann die Inbox wählen.</translation>
+    </message>
+    <message>
+        <source>Table: %1</source>
+        <translation>Tabelle: %1</translation>
+    </message>
+    <message>
+        <source>Reading %1…</source>
+        <translation>%1 wird gelesen …</translation>
+    </message>
+    <message>
+        <source>The database names a password: keep it in a database of the profile (the keychain) or ~/.pgpass, never in the mapping.</source>
+        <translation>Die Datenbankangabe enthält ein Passwort: Es gehört in eine Datenbank des Profils (Schlüsselbund) oder in ~/.pgpass, nie in die Zuordnung.</translation>
+    </message>
+    <message>
+        <source>“%1” cannot be saved yet: %2</source>
+        <translation>„%1“ kann noch nicht gespeichert werden: %2</translation>
+    </message>
+    <message>
+        <source>Choose a database first.</source>
+        <translation>Zuerst eine Datenbank wählen.</translation>
+    </message>
+    <message>
+        <source>Reading the catalogue…</source>
+        <translation>Katalog wird gelesen …</translation>
+    </message>
+    <message>
+        <source>Cannot list the tables: %1</source>
+        <translation>Tabellen können nicht aufgelistet werden: %1</translation>
+    </message>
+    <message>
+        <source>not analysed</source>
+        <translation>nicht analysiert</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n table(s) and view(s) you may read; estimates from the catalogue.</source>
+        <translation>
+            <numerusform>%n lesbare Tabelle oder View; Schätzungen aus dem Katalog.</numerusform>
+            <numerusform>%n lesbare Tabellen und Views; Schätzungen aus dem Katalog.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Table: %1 (%2)</source>
+        <translation>Tabelle: %1 (%2)</translation>
+    </message>
+    <message>
+        <source>Reading the columns of %1…</source>
+        <translation>Spalten von %1 werden gelesen …</translation>
+    </message>
+    <message>
+        <source>%1: %2, about %3 rows</source>
+        <translation>%1: %2, etwa %3 Zeilen</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>%1 kann nicht gelesen werden: %2</translation>
+    </message>
+    <message>
+        <source>Table: %1 (%2, about %3 rows)</source>
+        <translation>Tabelle: %1 (%2, etwa %3 Zeilen)</translation>
+    </message>
+    <message>
+        <source>A view is read-only: skip, delete and release will be refused.</source>
+        <translation>Eine View ist schreibgeschützt: Überspringen, Löschen und Freigeben werden abgelehnt.</translation>
+    </message>
+    <message>
+        <source>Columns suggested from their names and types; check each, then discover the status words.</source>
+        <translation>Spalten nach Namen und Typen vorgeschlagen; jede prüfen, dann die Statuswerte ermitteln.</translation>
+    </message>
+    <message>
+        <source>Pick the table and its status column first.</source>
+        <translation>Zuerst die Tabelle und ihre Statusspalte wählen.</translation>
+    </message>
+    <message>
+        <source>Discovering the status words of %1…</source>
+        <translation>Statuswerte von %1 werden ermittelt …</translation>
+    </message>
+    <message>
+        <source>Pick the outbox table and its status column first.</source>
+        <translation>Zuerst die Outbox-Tabelle und ihre Statusspalte wählen.</translation>
+    </message>
+    <message>
+        <source>Discovering the outbox&apos;s status words…</source>
+        <translation>Statuswerte der Outbox werden ermittelt …</translation>
+    </message>
+    <message>
+        <source>Cannot discover the status words: %1</source>
+        <translation>Statuswerte können nicht ermittelt werden: %1</translation>
+    </message>
+    <message>
+        <source>Words in the outbox: %1</source>
+        <translation>Werte in der Outbox: %1</translation>
+    </message>
+    <message>
+        <source>Found: %1.</source>
+        <translation>Gefunden: %1.</translation>
+    </message>
+    <message>
+        <source>Sampled, may miss rare words: %1.</source>
+        <translation>Stichprobe, seltene Werte können fehlen: %1.</translation>
+    </message>
+    <message>
+        <source>Each word has a guessed state: confirm or change it. Unknown words are counted apart on the board.</source>
+        <translation>Jeder Wert hat einen vermuteten Zustand: bestätigen oder ändern. Unbekannte Werte werden in der Übersicht gesondert gezählt.</translation>
+    </message>
+    <message>
+        <source>⚠ not seen in the table (a sample may miss it; it may be gone)</source>
+        <translation>⚠ nicht in der Tabelle gesehen (eine Stichprobe kann ihn verfehlen; vielleicht entfallen)</translation>
+    </message>
+    <message>
+        <source>⚠ rows without a status: always Unknown</source>
+        <translation>⚠ Zeilen ohne Status: immer Unbekannt</translation>
+    </message>
+    <message>
+        <source>⚠ Unknown: counted apart on the board until you map it</source>
+        <translation>⚠ Unbekannt: in der Übersicht gesondert gezählt, bis Sie ihn zuordnen</translation>
+    </message>
+    <message>
+        <source>guessed: confirm</source>
+        <translation>vermutet: bestätigen</translation>
+    </message>
+    <message>
+        <source>— none: skip not offered —</source>
+        <translation>— keiner: Überspringen nicht angeboten —</translation>
+    </message>
+    <message>
+        <source>— none: release not offered —</source>
+        <translation>— keiner: Freigeben nicht angeboten —</translation>
+    </message>
+    <message>
+        <source>delete the row</source>
+        <translation>Zeile löschen</translation>
+    </message>
+    <message>
+        <source>Not ready for a preview: %1</source>
+        <translation>Noch nicht bereit für eine Vorschau: %1</translation>
+    </message>
+    <message>
+        <source>Reading the board %1 would show…</source>
+        <translation>Die Übersicht, die %1 zeigen würde, wird gelesen …</translation>
+    </message>
+    <message>
+        <source>The policy file maps “%1” too; its mapping wins over this one.</source>
+        <translation>Die Richtliniendatei ordnet „%1“ ebenfalls zu; ihre Zuordnung gilt vor dieser.</translation>
+    </message>
+</context>
+<context>
+    <name>InboxMappingDraft</name>
+    <message>
+        <source>Name the consumer this inbox belongs to.</source>
+        <translation>Den Consumer nennen, dem diese Inbox gehört.</translation>
+    </message>
+    <message>
+        <source>Another mapping is already named “%1”: one mapping per consumer.</source>
+        <translation>Eine andere Zuordnung heißt bereits „%1“: eine Zuordnung pro Consumer.</translation>
+    </message>
+    <message>
+        <source>Pick a table.</source>
+        <translation>Eine Tabelle wählen.</translation>
+    </message>
+    <message>
+        <source>Map at least one status word to a Berth state.</source>
+        <translation>Mindestens einen Statuswert einem Berth-Zustand zuordnen.</translation>
+    </message>
+    <message>
+        <source>The outbox needs its status and created columns and the pending word.</source>
+        <translation>Die Outbox braucht ihre Status- und Erstellt-Spalten und den Wert für ausstehend.</translation>
+    </message>
 </context>
 <context>
     <name>InboxRowsModel</name>
@@ -3019,6 +3602,14 @@ Beispiel: %5</translation>
         <source>Consuming; lag %1 is not growing.</source>
         <translation>Konsumiert; Lag %1 wächst nicht.</translation>
     </message>
+    <message>
+        <source>%1 messages, %2 s behind: within the lag SLO of %3 s.</source>
+        <translation>%1 Nachrichten, %2 s zurück: innerhalb des Lag-SLO von %3 s.</translation>
+    </message>
+    <message>
+        <source>%1 messages, %2 s behind: within the lag SLO of %3 s (default).</source>
+        <translation>%1 Nachrichten, %2 s zurück: innerhalb des Lag-SLO von %3 s (Vorgabe).</translation>
+    </message>
 </context>
 <context>
     <name>LagTableModel</name>
@@ -3248,6 +3839,14 @@ A console for delivery correctness on Kafka: lag, dead letters, and audited, fou
         <translation>Berth %1
 Eine Konsole für Zustellkorrektheit auf Kafka: Lag, Dead Letters und auditierte Fehlerbehebung nach dem Vier-Augen-Prinzip.</translation>
     </message>
+    <message>
+        <source>&amp;Next view</source>
+        <translation>&amp;Nächste Ansicht</translation>
+    </message>
+    <message>
+        <source>&amp;Previous view</source>
+        <translation>&amp;Vorige Ansicht</translation>
+    </message>
 </context>
 <context>
     <name>ProfileDialog</name>
@@ -3457,6 +4056,50 @@ sasl.password=…</translation>
         <translation>%1
 
 %2</translation>
+    </message>
+    <message>
+        <source>Inbox &amp;mappings…</source>
+        <translation>Inbox-&amp;Zuordnungen …</translation>
+    </message>
+    <message>
+        <source>Map this profile&apos;s inbox and outbox tables (any names, any database)</source>
+        <translation>Die Inbox- und Outbox-Tabellen dieses Profils zuordnen (beliebige Namen, beliebige Datenbank)</translation>
+    </message>
+    <message>
+        <source>Inbox tables:</source>
+        <translation>Inbox-Tabellen:</translation>
+    </message>
+    <message>
+        <source>none (the policy file may map some)</source>
+        <translation>keine (die Richtliniendatei kann welche zuordnen)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n mapping(s): %1</source>
+        <translation>
+            <numerusform>%n Zuordnung: %1</numerusform>
+            <numerusform>%n Zuordnungen: %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Inbox mappings changed; Save keeps them in the profile.</source>
+        <translation>Inbox-Zuordnungen geändert; Speichern übernimmt sie ins Profil.</translation>
+    </message>
+</context>
+<context>
+    <name>RefreshClock</name>
+    <message numerus="yes">
+        <source>not read yet, follows the source every %n s</source>
+        <translation>
+            <numerusform>noch nicht gelesen, folgt der Quelle alle %n s</numerusform>
+            <numerusform>noch nicht gelesen, folgt der Quelle alle %n s</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>read %1, follows the source every %n s</source>
+        <translation>
+            <numerusform>gelesen %1, folgt der Quelle alle %n s</numerusform>
+            <numerusform>gelesen %1, folgt der Quelle alle %n s</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -3699,6 +4342,86 @@ sasl.password=…</translation>
     <message>
         <source>Cancel ru&amp;n</source>
         <translation>Lauf abbr&amp;echen</translation>
+    </message>
+    <message>
+        <source>After a replay, what its consumer did with each record: processed, no-op, failed, parked, back in the DLQ, or still pending.</source>
+        <translation>Nach einem Replay: was sein Consumer mit jedem Record getan hat – verarbeitet, ohne Wirkung, fehlgeschlagen, geparkt, zurück in der DLQ oder noch ausstehend.</translation>
+    </message>
+    <message>
+        <source>Verification:</source>
+        <translation>Verifikation:</translation>
+    </message>
+    <message>
+        <source>pending</source>
+        <translation>ausstehend</translation>
+    </message>
+    <message>
+        <source>not delivered</source>
+        <translation>nicht zugestellt</translation>
+    </message>
+    <message>
+        <source>processed</source>
+        <translation>verarbeitet</translation>
+    </message>
+    <message>
+        <source>no-op</source>
+        <translation>ohne Wirkung</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>parked</source>
+        <translation>geparkt</translation>
+    </message>
+    <message>
+        <source>back in the DLQ</source>
+        <translation>zurück in der DLQ</translation>
+    </message>
+    <message>
+        <source>consumed</source>
+        <translation>konsumiert</translation>
+    </message>
+    <message>
+        <source>no inbox row</source>
+        <translation>keine Inbox-Zeile</translation>
+    </message>
+    <message>
+        <source>Request %1 cannot be verified: %2</source>
+        <translation>Anfrage %1 kann nicht verifiziert werden: %2</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>verified</source>
+        <translation>verifiziert</translation>
+    </message>
+    <message>
+        <source>verified with failures</source>
+        <translation>verifiziert mit Fehlern</translation>
+    </message>
+    <message>
+        <source>unverified: still pending when the wait ended (verify again later)</source>
+        <translation>nicht verifiziert: beim Ende der Wartezeit noch ausstehend (später erneut verifizieren)</translation>
+    </message>
+    <message>
+        <source>following…</source>
+        <translation>wird verfolgt …</translation>
+    </message>
+    <message>
+        <source>Request %1 at %2: %3 — %4 — no-op rate observed %5%, predicted %6</source>
+        <translation>Anfrage %1 bei %2: %3 — %4 — No-op-Rate beobachtet %5 %, vorhergesagt %6</translation>
+    </message>
+    <message>
+        <source> (also receives: %1)</source>
+        <translation> (empfängt auch: %1)</translation>
+    </message>
+    <message>
+        <source>item %1 (%2): %3%4</source>
+        <translation>Element %1 (%2): %3%4</translation>
     </message>
 </context>
 <context>
@@ -3945,6 +4668,18 @@ sasl.password=…</translation>
     <message>
         <source>Reaso&amp;n code:</source>
         <translation>&amp;Grundcode:</translation>
+    </message>
+    <message>
+        <source>Re&amp;lease parked or failed inbox rows first (the mapping&apos;s releaseTo)</source>
+        <translation>Geparkte oder fehlgeschlagene Inbox-Zeilen &amp;zuerst freigeben (releaseTo der Zuordnung)</translation>
+    </message>
+    <message>
+        <source>Release and replay: a consumer skips a message whose inbox row is parked, so the replay would be a no-op. Each such row is released right before its record is produced, within this approved request; a row that changes meanwhile is refused.</source>
+        <translation>Freigeben und Replay: Ein Consumer überspringt eine Nachricht, deren Inbox-Zeile geparkt ist; das Replay bliebe ohne Wirkung. Jede solche Zeile wird direkt vor dem Produzieren ihres Records freigegeben, innerhalb dieser genehmigten Anfrage; eine Zeile, die sich inzwischen ändert, wird verweigert.</translation>
+    </message>
+    <message>
+        <source>Inbox:</source>
+        <translation>Inbox:</translation>
     </message>
 </context>
 <context>

@@ -1,4 +1,6 @@
 #include "approvalqueueview.h"
+#include "wrappinglabel.h"
+#include "elidedlabel.h"
 
 #include "models/approvalqueuemodel.h"
 #include "models/dlqbrowsermodel.h"
@@ -61,7 +63,7 @@ QPlainTextEdit *readOnlyText(QWidget *parent)
 ApprovalQueueView::ApprovalQueueView(ApprovalQueueModel *model, QWidget *parent)
     : QWidget(parent)
     , m_model(model)
-    , m_connection(new QLabel(this))
+    , m_connection(new ElidedLabel(this))
     , m_split(new QSplitter(Qt::Vertical, this))
     , m_table(new QTableView(m_split))
     , m_tabs(new QTabWidget(m_split))
@@ -71,8 +73,8 @@ ApprovalQueueView::ApprovalQueueView(ApprovalQueueModel *model, QWidget *parent)
     , m_comment(new QLineEdit(this))
     , m_approve(new QPushButton(tr("&Approve"), this))
     , m_reject(new QPushButton(tr("&Reject"), this))
-    , m_why(new QLabel(this))
-    , m_result(new QLabel(this))
+    , m_why(new ElidedLabel(this))
+    , m_result(new WrappingLabel(this))
     , m_tick(new QTimer(this))
 {
     m_connection->setTextFormat(Qt::PlainText);

@@ -1,4 +1,6 @@
 #include "audittrailview.h"
+#include "wrappinglabel.h"
+#include "elidedlabel.h"
 
 #include "models/audittrailmodel.h"
 #include "models/dlqbrowsermodel.h"
@@ -44,8 +46,8 @@ AuditTrailView::AuditTrailView(AuditTrailModel *model, QWidget *parent)
     , m_to(new QDateTimeEdit(QDateTime::currentDateTime(), this))
     , m_more(new QPushButton(tr("Load &more"), this))
     , m_verify(new QPushButton(tr("&Verify chain"), this))
-    , m_status(new QLabel(this))
-    , m_verdict(new QLabel(this))
+    , m_status(new ElidedLabel(this))
+    , m_verdict(new WrappingLabel(this))
     , m_split(new QSplitter(Qt::Horizontal, this))
     , m_table(new QTableView(m_split))
     , m_details(new QPlainTextEdit(m_split))

@@ -1,4 +1,5 @@
 #include "checklistview.h"
+#include "wrappinglabel.h"
 
 #include "models/checklistmodel.h"
 
@@ -44,7 +45,7 @@ ChecklistView::ChecklistView(ChecklistModel *model, QWidget *parent)
     : QWidget(parent)
     , m_model(model)
     , m_table(new QTableView(this))
-    , m_summary(new QLabel(this))
+    , m_summary(new WrappingLabel(this))
 {
     auto *filter = new ProblemsFilter(this);
     filter->setSourceModel(m_model);

@@ -8,6 +8,7 @@
 #include "models/failuregroupmodel.h"
 #include "remediationwidgets.h"
 #include "services/dlq/dlqscanner.h"
+#include "services/payload/fieldfilter.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -93,6 +94,9 @@ DlqBrowserView::DlqBrowserView(DlqScanner *scanner, QWidget *parent)
     , m_notes(plainLabel(this))
     , m_filter(new QLineEdit(this))
     , m_filterState(plainLabel(this))
+    , m_fieldFilter(new QLineEdit(this))
+    , m_fieldCancel(new QPushButton(tr("Stop"), this))
+    , m_fieldState(plainLabel(this))
     , m_allGroups(new QPushButton(tr("All groups"), this))
     , m_poison(plainLabel(this))
     , m_groupTable(new QTableView(this))
@@ -190,6 +194,31 @@ DlqBrowserView::DlqBrowserView(DlqScanner *scanner, QWidget *parent)
     auto *filterRow = new QHBoxLayout;
     filterRow->addWidget(m_filter, 1);
     filterRow->addWidget(m_filterState);
+    m_fieldFilter->setPlaceholderText(tr("Field filter: $.customer.id == \"c-42\" and $.amount > 100 (Enter)"));
+    m_fieldFilter->setToolTip(
+        tr("Filter by decoded payload fields (Ctrl+Shift+F, Enter to run): paths $.a.b[0].c; == != < <= > >= "
+           "contains exists; and, or, parentheses. Payloads are read back from the brokers; masked fields "
+           "cannot be searched by value."));
+    m_fieldFilter->setClearButtonEnabled(true);
+    m_fieldCancel->setToolTip(tr("Stop the field filter"));
+    m_fieldCancel->hide();
+    filterRow->addWidget(m_fieldFilter, 1);
+    filterRow->addWidget(m_fieldCancel);
+    filterRow->addWidget(m_fieldState);
+    connect(m_fieldFilter, &QLineEdit::returnPressed, this, &DlqBrowserView::runFieldFilter);
+    connect(m_fieldFilter, &QLineEdit::textChanged, this, [this](const QString &text) {
+        if (text.trimmed().isEmpty() && (m_fieldMatches || (m_scanner && m_scanner->isFilteringFields())))
+            clearFieldFilter();
+    });
+    connect(m_fieldCancel, &QPushButton::clicked, this, &DlqBrowserView::clearFieldFilter);
+    auto *fieldShortcut = new QAction(this);
+    fieldShortcut->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
+    fieldShortcut->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(fieldShortcut, &QAction::triggered, this, [this] {
+        m_fieldFilter->setFocus();
+        m_fieldFilter->selectAll();
+    });
+    addAction(fieldShortcut);
     auto *exportButton = new QPushButton(tr("E&xport…"), tablePanel);
     exportButton->setToolTip(tr("Write the rows as shown (filtered and sorted) to CSV or JSON lines"));
     connect(exportButton, &QPushButton::clicked, this, [this] {
@@ -265,6 +294,26 @@ DlqBrowserView::DlqBrowserView(DlqScanner *scanner, QWidget *parent)
         }
     });
     if (m_scanner) {
+        connect(m_scanner, &DlqScanner::fieldFilterProgress, this, [this](qint64 done, qint64 total) {
+            m_fieldState->setText(tr("Reading payloads: %1 of %2").arg(QLocale().toString(done), QLocale().toString(total)));
+        });
+        connect(m_scanner, &DlqScanner::fieldFilterFinished, this, [this](const DlqFieldFilterResult &r) {
+            m_fieldCancel->hide();
+            if (r.cancelled)
+                return;
+            if (!r.error.isEmpty()) {
+                m_fieldState->setText(tr("Field filter not applied: %1").arg(r.error));
+                return;
+            }
+            m_fieldMatches = r.matched;
+            m_fieldState->setText(r.undecoded > 0 ? tr("%1 of %2 payloads pass (%3 not decoded)")
+                                                        .arg(QLocale().toString(qint64(r.matched->size())),
+                                                             QLocale().toString(r.read), QLocale().toString(r.undecoded))
+                                                  : tr("%1 of %2 payloads pass")
+                                                        .arg(QLocale().toString(qint64(r.matched->size())),
+                                                             QLocale().toString(r.read)));
+            applyFilter();
+        });
         connect(m_scanner, &DlqScanner::scanStarted, this, &DlqBrowserView::onStarted);
         connect(m_scanner, &DlqScanner::batchReady, this, &DlqBrowserView::onBatch);
         connect(m_scanner, &DlqScanner::scanFinished, this, &DlqBrowserView::onFinished);
@@ -420,6 +469,7 @@ void DlqBrowserView::startScan(bool liveTail)
     m_bootstrapShown = KafkaConfig::bootstrapOf(request.cluster);
     m_notes->hide();
     m_inspector->clear();
+    clearFieldFilter(); // it named entries of the last scan
     m_model->clear();
     m_groups->clear();
     m_groupTable->clearSelection();
@@ -530,7 +580,50 @@ void DlqBrowserView::applyFilter()
     DlqFilter filter;
     filter.text = m_filter->text().trimmed();
     filter.groupId = m_selectedGroup;
+    filter.fieldMatches = m_fieldMatches;
+    filter.fieldFilter = m_fieldText;
     m_model->setFilter(filter);
+}
+
+void DlqBrowserView::runFieldFilter()
+{
+    const QString text = m_fieldFilter->text().trimmed();
+    if (text.isEmpty()) {
+        clearFieldFilter();
+        return;
+    }
+    QString error;
+    const FieldFilter filter = FieldFilter::parse(text, &error);
+    if (!filter.isValid()) {
+        m_fieldState->setText(error);
+        return;
+    }
+    if (!m_scanner || m_model->entryCount() == 0) {
+        m_fieldState->setText(tr("Scan a dead-letter topic first: the field filter reads its entries' payloads"));
+        return;
+    }
+    m_fieldText = text;
+    m_fieldCancel->show();
+    m_fieldState->setText(tr("Reading payloads…"));
+    m_scanner->filterFields(filter, m_model->fieldFilterItems());
+}
+
+void DlqBrowserView::clearFieldFilter()
+{
+    if (m_scanner)
+        m_scanner->cancelFieldFilter();
+    m_fieldCancel->hide();
+    m_fieldState->clear();
+    const bool had = bool(m_fieldMatches);
+    m_fieldMatches.reset();
+    m_fieldText.clear();
+    if (had)
+        applyFilter();
+}
+
+QString DlqBrowserView::fieldFilterState() const
+{
+    return m_fieldState->text();
 }
 
 void DlqBrowserView::onGroupSelected()

@@ -41,6 +41,10 @@ public:
     // (and the inspector lets its record go).
     void rescan();
     void focusFilter();
+    // Runs the field filter typed (Ctrl+Shift+F, Enter) over every entry's payload, off the UI thread.
+    void runFieldFilter();
+    QLineEdit *fieldFilterEdit() const { return m_fieldFilter; }
+    QString fieldFilterState() const;
     // Streams the rows as shown to path (CSV, or JSON lines for .jsonl), on a worker thread with progress.
     void exportRows(const QString &path);
 
@@ -74,6 +78,7 @@ private:
     void onFinished(const DlqScanResult &result);
     void showProgress(const DlqScanProgress &progress, bool running);
     void applyFilter();
+    void clearFieldFilter();
     void onGroupSelected();
     void onCurrentRowChanged();
     void updateStartEditors();
@@ -99,6 +104,9 @@ private:
     QLabel *m_notes;
     QLineEdit *m_filter;
     QLabel *m_filterState;
+    QLineEdit *m_fieldFilter;
+    QPushButton *m_fieldCancel;
+    QLabel *m_fieldState;
     QPushButton *m_allGroups;
     QLabel *m_poison;
     QTableView *m_groupTable;
@@ -108,6 +116,9 @@ private:
     QSplitter *m_inner;
     QTimer *m_filterDebounce;
 
+    // The last field filter's answer (ARCHITECTURE.md, Contracts: field filters); null: none.
+    std::shared_ptr<const std::vector<quint32>> m_fieldMatches;
+    QString m_fieldText;
     qint64 m_selectedGroup = -1;
     quint32 m_currentEntry = 0;
     bool m_hadCurrent = false;

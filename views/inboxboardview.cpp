@@ -1,4 +1,5 @@
 #include "inboxboardview.h"
+#include "wrappinglabel.h"
 
 #include "models/inboxboardmodel.h"
 
@@ -25,11 +26,7 @@ using namespace Qt::StringLiterals;
 namespace {
 QLabel *plainLabel(QWidget *parent)
 {
-    auto *label = new QLabel(parent);
-    label->setTextFormat(Qt::PlainText); // database text is data, never markup
-    label->setWordWrap(true);
-    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    return label;
+    return new WrappingLabel(parent); // database text is data, never markup: plain text
 }
 
 QLabel *sectionTitle(const QString &text, QWidget *parent)
@@ -109,6 +106,13 @@ InboxBoardView::InboxBoardView(InboxBoardModel *model, QWidget *parent)
     top->addWidget(new QLabel(tr("Inbox:"), this));
     top->addWidget(m_selector);
     top->addWidget(m_refresh);
+    auto *editMappings = new QPushButton(tr("Edit &mappings…"), this);
+    editMappings->setObjectName(u"editMappings"_s);
+    editMappings->setToolTip(
+        tr("Map inbox and outbox tables in any database (saved to the connection profile)"));
+    connect(editMappings, &QPushButton::clicked, this,
+            [this] { Q_EMIT editMappingsRequested(currentMapping().name); });
+    top->addWidget(editMappings);
     top->addStretch(1);
 
     auto *attempts = new QVBoxLayout;

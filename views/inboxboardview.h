@@ -48,6 +48,8 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     void refreshRequested(const InboxMapping &mapping);
+    // The operator wants the mapping editor, on the mapping shown (empty: none yet).
+    void editMappingsRequested(const QString &mappingName);
 
 private:
     void showHistogram(const InboxBoard &board);

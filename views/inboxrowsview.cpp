@@ -1,7 +1,9 @@
 #include "inboxrowsview.h"
+#include "elidedlabel.h"
 
 #include "headerwidth.h"
 #include "models/inboxrowsmodel.h"
+#include "refreshclock.h"
 #include "remediationwidgets.h"
 #include "services/remediation/remediationtypes.h"
 
@@ -19,14 +21,17 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+using namespace Qt::StringLiterals;
+
 InboxRowsView::InboxRowsView(InboxRowsModel *model, QWidget *parent)
     : QWidget(parent)
     , m_model(model)
     , m_selector(new QComboBox(this))
     , m_filter(new QLineEdit(this))
-    , m_status(new QLabel(this))
+    , m_status(new ElidedLabel(this))
     , m_table(new QTableView(this))
     , m_debounce(new QTimer(this))
+    , m_clock(new RefreshClock(this, [this] { requestRefresh(); }))
 {
     m_selector->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     const QList<QPair<QString, InboxState>> states = {{tr("Parked"), InboxState::Parked},
@@ -82,14 +87,36 @@ InboxRowsView::InboxRowsView(InboxRowsModel *model, QWidget *parent)
     connect(m_filter, &QLineEdit::textChanged, m_debounce, qOverload<>(&QTimer::start));
     connect(m_selector, &QComboBox::currentIndexChanged, this, &InboxRowsView::requestRefresh);
     connect(refresh, &QPushButton::clicked, this, &InboxRowsView::requestRefresh);
+    // A refresh keeps what the operator selected: the same rows (by message id) are chosen again.
+    connect(m_model, &QAbstractItemModel::modelAboutToBeReset, this, [this] { m_keptSelection = selectedRows(); });
     connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
-        m_status->setText(m_model->statusLine());
+        m_clock->readFinished(m_model->page().readAt);
+        m_status->setText(m_model->statusLine() + u" — "_s + m_clock->freshness());
+        restoreSelection();
         // At most a page of rows: measuring them is cheap, and no id or timestamp is clipped.
         m_table->resizeColumnsToContents();
         m_table->setColumnWidth(InboxRowsModel::Error,
                                 std::min(m_table->columnWidth(InboxRowsModel::Error), 420));
     });
     m_status->setText(m_model->statusLine());
+}
+
+void InboxRowsView::restoreSelection()
+{
+    if (m_keptSelection.isEmpty())
+        return;
+    const auto *proxy = static_cast<const QSortFilterProxyModel *>(m_table->model());
+    const InboxRowsPage &page = m_model->page();
+    QItemSelection selection;
+    for (int source = 0; source < page.rows.size(); ++source) {
+        const InboxRow &r = page.rows.at(source);
+        if (!m_keptSelection.contains(inboxRefFor(page.mappingName, r.messageId, r.consumer)))
+            continue;
+        const QModelIndex index = proxy->mapFromSource(m_model->index(source, 0));
+        selection.select(index, index);
+    }
+    m_table->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_keptSelection.clear();
 }
 
 void InboxRowsView::setMappings(const QList<InboxMapping> &mappings)
@@ -117,7 +144,9 @@ void InboxRowsView::requestRefresh()
     const int index = m_selector->currentIndex();
     if (index < 0 || index >= m_mappings.size())
         return;
-    m_status->setText(tr("Reading %1…").arg(m_mappings.at(index).qualifiedTable()));
+    m_clock->readStarted();
+    if (m_model->page().table.isEmpty())
+        m_status->setText(tr("Reading %1…").arg(m_mappings.at(index).qualifiedTable()));
     Q_EMIT refreshRequested(m_mappings.at(index), chosenStates(), m_filter->text().trimmed());
 }
 

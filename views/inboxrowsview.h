@@ -12,6 +12,7 @@ class QLabel;
 class QLineEdit;
 class QTableView;
 class QTimer;
+class RefreshClock;
 
 // Parked and failed inbox rows, browsed like the DLQ: choose the inbox and the states, filter by text,
 // sort by any column. The view asks; the owner fetches and hands the page to the model.
@@ -25,6 +26,8 @@ public:
     QList<InboxState> chosenStates() const;
     QTableView *table() const { return m_table; }
     QLabel *statusLabel() const { return m_status; }
+    // Follows the table on a clock (ARCHITECTURE.md, Views: live views); tests shorten it.
+    RefreshClock *refreshClock() const { return m_clock; }
     // The selected rows as inbox references (inboxRefFor), in table order.
     QList<QJsonObject> selectedRows() const;
     // What "Skip / delete…" (button, context menu, Ctrl+R) does: asks for a request dialog.
@@ -35,6 +38,8 @@ Q_SIGNALS:
     void remediationRequested(const QList<QJsonObject> &rows);
 
 private:
+    void restoreSelection();
+
     InboxRowsModel *m_model;
     QList<InboxMapping> m_mappings;
     QComboBox *m_selector;
@@ -43,4 +48,6 @@ private:
     QLabel *m_status;
     QTableView *m_table;
     QTimer *m_debounce;
+    RefreshClock *m_clock;
+    QList<QJsonObject> m_keptSelection; // the rows selected before a refresh, chosen again after it
 };

@@ -1,4 +1,5 @@
 #include "lagview.h"
+#include "elidedlabel.h"
 
 #include "models/grouplagmodel.h"
 #include "models/lagtablemodel.h"
@@ -35,7 +36,7 @@ void setUpTable(QTableView *table, QSortFilterProxyModel *proxy)
 LagView::LagView(QAbstractItemModel *groups, QAbstractItemModel *partitions, QWidget *parent)
     : QWidget(parent)
     , m_filter(new QLineEdit(this))
-    , m_summary(new QLabel(this))
+    , m_summary(new ElidedLabel(this))
     , m_duplicates(new QLabel(this))
     , m_allowedLag(new QSpinBox(this))
     , m_groupProxy(new QSortFilterProxyModel(this))

@@ -1,6 +1,8 @@
 #include "mainwindow.h"
 
 #include "models/connectionsmodel.h"
+#include "views/elidedlabel.h"
+#include "views/wrappinglabel.h"
 #include "views/shortcutsdialog.h"
 
 #include <QAction>
@@ -12,6 +14,7 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -32,9 +35,9 @@ MainWindow::MainWindow(ConnectionsModel *connections, QWidget *parent)
     , m_connectionsDock(new QDockWidget(tr("Connections"), this))
     , m_tabs(new QTabWidget)
     , m_viewMenu(nullptr)
-    , m_banner(new QLabel)
-    , m_kafkaStatus(new QLabel)
-    , m_databaseStatus(new QLabel)
+    , m_banner(new WrappingLabel)
+    , m_kafkaStatus(new ElidedLabel)
+    , m_databaseStatus(new ElidedLabel)
 {
     initResources();
     setWindowTitle(tr("Berth — delivery correctness console"));
@@ -68,8 +71,6 @@ MainWindow::MainWindow(ConnectionsModel *connections, QWidget *parent)
     layout->addWidget(m_tabs, 1);
     setCentralWidget(central);
 
-    m_kafkaStatus->setTextFormat(Qt::PlainText);
-    m_databaseStatus->setTextFormat(Qt::PlainText);
     statusBar()->addWidget(m_kafkaStatus, 1);
     statusBar()->addPermanentWidget(m_databaseStatus);
 
@@ -119,6 +120,17 @@ void MainWindow::createActions()
     view->addAction(m_connectionsDock->toggleViewAction());
     m_panelMenu = view;
     view->addSeparator();
+    // Alt+1…9 reach the first nine views; these cycle through all of them, however many there are.
+    auto *next = view->addAction(tr("&Next view"), this, [this] {
+        m_tabs->setCurrentIndex((m_tabs->currentIndex() + 1) % std::max(1, m_tabs->count()));
+    });
+    next->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_PageDown));
+    auto *previous = view->addAction(tr("&Previous view"), this, [this] {
+        const int count = std::max(1, m_tabs->count());
+        m_tabs->setCurrentIndex((m_tabs->currentIndex() + count - 1) % count);
+    });
+    previous->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_PageUp));
+    view->addSeparator();
     m_viewMenu = view;
 
     auto *help = menuBar()->addMenu(tr("&Help"));
@@ -141,6 +153,12 @@ void MainWindow::showEvent(QShowEvent *event)
         settings.beginGroup(m_layoutGroup);
         restoreGeometry(settings.value(u"geometry"_s).toByteArray());
         restoreState(settings.value(u"state"_s).toByteArray());
+        // A layout saved while something had widened the window comes back no larger than the screen.
+        if (const QScreen *screen = this->screen()) {
+            const QSize available = screen->availableGeometry().size();
+            if (width() > available.width() || height() > available.height())
+                resize(std::min(width(), available.width()), std::min(height(), available.height()));
+        }
         m_tabs->setCurrentIndex(settings.value(u"tab"_s, 0).toInt());
     }
     QMainWindow::showEvent(event);
@@ -185,6 +203,16 @@ QString MainWindow::bannerText() const
 void MainWindow::setKafkaStatus(const QString &text)
 {
     m_kafkaStatus->setText(text);
+}
+
+QString MainWindow::kafkaStatus() const
+{
+    return m_kafkaStatus->text();
+}
+
+QString MainWindow::databaseStatus() const
+{
+    return m_databaseStatus->text();
 }
 
 void MainWindow::setDatabaseStatus(const QString &text)

@@ -3,6 +3,7 @@
 #include <QMainWindow>
 
 class ConnectionsModel;
+class ElidedLabel;
 class QAbstractItemModel;
 class QLabel;
 class QDockWidget;
@@ -29,6 +30,8 @@ public:
     QString bannerText() const;
     void setKafkaStatus(const QString &text);
     void setDatabaseStatus(const QString &text);
+    QString kafkaStatus() const;
+    QString databaseStatus() const;
     // Where geometry, docks and the current tab are kept (QSettings group): one layout per profile.
     void setLayoutGroup(const QString &group) { m_layoutGroup = group; }
     QString layoutGroup() const { return m_layoutGroup; }
@@ -62,8 +65,8 @@ private:
     QMenu *m_panelMenu = nullptr;
     QList<MainView> m_views;
     QLabel *m_banner;
-    QLabel *m_kafkaStatus;
-    QLabel *m_databaseStatus;
+    ElidedLabel *m_kafkaStatus;
+    ElidedLabel *m_databaseStatus;
     bool m_layoutRestored = false;
     QString m_layoutGroup = QStringLiteral("window");
 };

@@ -1,8 +1,10 @@
 #include "profiledialog.h"
 
+#include "services/inbox/inboxmappingset.h"
 #include "services/support/connectiontest.h"
 #include "services/support/profilesecrets.h"
 #include "services/support/secretstore.h"
+#include "views/inboxmappingdialog.h"
 
 #include <QDialogButtonBox>
 #include <QEventLoop>
@@ -55,6 +57,8 @@ ProfileDialog::ProfileDialog(ProfileStore *store, SecretStore *secrets, QWidget 
     , m_sslMode(new QLabel(this))
     , m_policy(new QLineEdit(this))
     , m_interval(new QSpinBox(this))
+    , m_editMappings(new QPushButton(tr("Inbox &mappings…"), this))
+    , m_mappingCount(new QLabel(this))
     , m_result(new QLabel(this))
     , m_test(new QPushButton(tr("&Test connection"), this))
 {
@@ -99,6 +103,12 @@ ProfileDialog::ProfileDialog(ProfileStore *store, SecretStore *secrets, QWidget 
     form->addRow(tr("&Inbox database:"), m_database);
     form->addRow(tr("Database pass&word:"), m_databasePassword);
     form->addRow(QString(), m_sslMode);
+    auto *mappingRow = new QHBoxLayout;
+    mappingRow->addWidget(m_editMappings);
+    mappingRow->addWidget(m_mappingCount, 1);
+    m_editMappings->setToolTip(tr("Map this profile's inbox and outbox tables (any names, any database)"));
+    m_mappingCount->setTextFormat(Qt::PlainText);
+    form->addRow(tr("Inbox tables:"), mappingRow);
     form->addRow(tr("Delivery p&olicy:"), policyRow);
     form->addRow(tr("Sample &every:"), m_interval);
 
@@ -148,6 +158,7 @@ ProfileDialog::ProfileDialog(ProfileStore *store, SecretStore *secrets, QWidget 
             m_policy->setText(path);
     });
     connect(m_test, &QPushButton::clicked, this, &ProfileDialog::testConnection);
+    connect(m_editMappings, &QPushButton::clicked, this, &ProfileDialog::editInboxMappings);
     connect(saveButton, &QPushButton::clicked, this, &ProfileDialog::save);
     connect(connectButton, &QPushButton::clicked, this, &ProfileDialog::connectSelected);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -205,6 +216,8 @@ ConnectionProfile ProfileDialog::formProfile() const
         p.databaseConninfo = ProfileSecrets::withPassword(p.databaseConninfo, m_databasePassword->text());
     p.policyPath = m_policy->text().trimmed();
     p.sampleIntervalMs = m_interval->value() * 1000;
+    p.inboxMappings = m_inboxMappings;
+    p.databases = m_databases;
     return p;
 }
 
@@ -234,6 +247,9 @@ void ProfileDialog::setFormProfile(const ConnectionProfile &profile, const QStri
             : tr("none: libpq may still use ~/.pgpass"));
     m_policy->setText(profile.policyPath);
     m_interval->setValue(qMax(1, profile.sampleIntervalMs / 1000));
+    m_inboxMappings = profile.inboxMappings;
+    m_databases = profile.databases;
+    showMappingCount();
     QStringList kafkaSecrets;
     for (const QString &id : storedSecretIds) {
         if (id != QLatin1StringView(ProfileSecrets::DatabasePasswordId))
@@ -313,6 +329,12 @@ void ProfileDialog::testConnection()
                 Q_EMIT tested(kafka.ok, !hasDb || db.ok);
             });
     };
+    withSecrets(profile, run);
+}
+
+void ProfileDialog::withSecrets(ConnectionProfile profile,
+                                std::function<void(const ConnectionProfile &)> then)
+{
     // Secrets the operator left empty come from the keychain, as they would on connect.
     QStringList needed;
     for (const QString &id : std::as_const(m_storedSecretIds)) {
@@ -321,12 +343,37 @@ void ProfileDialog::testConnection()
             needed.append(id);
     }
     if (needed.isEmpty() || profile.name.isEmpty()) {
-        run(profile);
+        then(profile);
         return;
     }
-    m_secrets->fetch(profile.name, needed, [profile, run](const SecretStore::Outcome &outcome) mutable {
+    m_secrets->fetch(profile.name, needed, [profile, then](const SecretStore::Outcome &outcome) mutable {
         ProfileSecrets::apply(&profile, outcome.secrets);
-        run(profile);
+        then(profile);
+    });
+}
+
+void ProfileDialog::showMappingCount()
+{
+    QStringList names;
+    for (const InboxMapping &m : std::as_const(m_inboxMappings))
+        names << m.name;
+    m_mappingCount->setText(
+        names.isEmpty() ? tr("none (the policy file may map some)")
+                        : tr("%n mapping(s): %1", nullptr, int(names.size())).arg(names.join(u", "_s)));
+}
+
+void ProfileDialog::editInboxMappings()
+{
+    m_editMappings->setEnabled(false);
+    withSecrets(formProfile(), [this](const ConnectionProfile &p) {
+        m_editMappings->setEnabled(true);
+        const InboxMappingSet databases = InboxMappingSet::resolve({}, {}, p.databaseConninfo, p.databases);
+        InboxMappingDialog dialog(databases, m_inboxMappings, {}, this);
+        if (dialog.exec() != QDialog::Accepted)
+            return;
+        m_inboxMappings = dialog.mappings();
+        showMappingCount();
+        showResult(tr("Inbox mappings changed; Save keeps them in the profile."));
     });
 }
 

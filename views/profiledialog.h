@@ -6,6 +6,7 @@
 
 #include <QDialog>
 
+#include <functional>
 #include <optional>
 
 class QLabel;
@@ -49,6 +50,10 @@ private:
     void showResult(const QString &text);
     void connectSelected();
     void removeSelected();
+    void editInboxMappings();
+    // Runs `then` with the profile's secrets: those typed in the form, the rest from the keychain.
+    void withSecrets(ConnectionProfile profile, std::function<void(const ConnectionProfile &)> then);
+    void showMappingCount();
 
     ProfileStore *m_store;
     SecretStore *m_secrets;
@@ -64,9 +69,14 @@ private:
     QLabel *m_sslMode;
     QLineEdit *m_policy;
     QSpinBox *m_interval;
+    QPushButton *m_editMappings;
+    QLabel *m_mappingCount;
     QLabel *m_result;
     QPushButton *m_test;
     QStringList m_storedSecretIds; // of the profile being edited: empty fields keep the keychain's value
     QHash<QString, QString> m_typedSecrets;
+    // Kept from the stored profile, edited by the inbox mapping editor, saved with the form.
+    QList<InboxMapping> m_inboxMappings;
+    QMap<QString, QString> m_databases;
     JobTracker m_testJobs{this};
 };

@@ -1,4 +1,5 @@
 #include "remediationwidgets.h"
+#include "wrappinglabel.h"
 
 #include <QAbstractItemView>
 #include <QAction>
@@ -9,11 +10,7 @@
 namespace RemediationWidgets {
 QLabel *messageLabel(QWidget *parent)
 {
-    auto *label = new QLabel(parent);
-    label->setTextFormat(Qt::PlainText);
-    label->setWordWrap(true);
-    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    return label;
+    return new WrappingLabel(parent); // plain text, selectable, wraps inside long tokens
 }
 
 QAction *addRequestAction(QWidget *view, QAbstractItemView *table, QBoxLayout *buttons, const QString &text,

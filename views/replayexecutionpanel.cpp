@@ -1,5 +1,7 @@
 #include "replayexecutionpanel.h"
 
+#include "actionconfirmation.h"
+#include "models/actionsummary.h"
 #include "models/approvalqueuemodel.h"
 #include "models/dlqbrowsermodel.h"
 #include "remediationwidgets.h"
@@ -49,6 +51,8 @@ ReplayExecutionPanel::ReplayExecutionPanel(QWidget *parent)
     , m_progressText(RemediationWidgets::messageLabel(this))
     , m_problems(new QPlainTextEdit(this))
     , m_result(RemediationWidgets::messageLabel(this))
+    , m_verification(RemediationWidgets::messageLabel(this))
+    , m_outcomes(new QPlainTextEdit(this))
 {
     auto *title = new QLabel(tr("Execution"), this);
     QFont bold = title->font();
@@ -93,6 +97,13 @@ ReplayExecutionPanel::ReplayExecutionPanel(QWidget *parent)
     m_problems->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_problems->setPlaceholderText(tr("Items that are not delivered or skipped are listed here, with why."));
     m_problems->setMaximumHeight(140);
+    m_outcomes->setReadOnly(true);
+    m_outcomes->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_outcomes->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_outcomes->setPlaceholderText(tr(
+        "After a replay, what its consumer did with each record: processed, no-op, failed, parked, back in "
+        "the DLQ, or still pending."));
+    m_outcomes->setMaximumHeight(140);
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top);
@@ -105,9 +116,12 @@ ReplayExecutionPanel::ReplayExecutionPanel(QWidget *parent)
     layout->addWidget(new QLabel(tr("Problems:"), this));
     layout->addWidget(m_problems);
     layout->addWidget(m_result);
+    layout->addWidget(new QLabel(tr("Verification:"), this));
+    layout->addWidget(m_verification);
+    layout->addWidget(m_outcomes);
 
     connect(refresh, &QPushButton::clicked, this, &ReplayExecutionPanel::refreshRequested);
-    connect(m_execute, &QPushButton::clicked, this, &ReplayExecutionPanel::execute);
+    connect(m_execute, &QPushButton::clicked, this, &ReplayExecutionPanel::confirmExecution);
     connect(m_pause, &QPushButton::clicked, this, [this] {
         m_paused = true;
         m_progressText->setText(tr("Pausing after the record in flight…"));
@@ -132,7 +146,7 @@ ReplayExecutionPanel::ReplayExecutionPanel(QWidget *parent)
         if (!path.isEmpty())
             exportRunbook(path);
     });
-    connect(m_table, &QTableWidget::currentCellChanged, this, [this] { updateButtons(); });
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] { updateButtons(); });
     updateButtons();
 }
 
@@ -143,6 +157,7 @@ void ReplayExecutionPanel::setListing(const QList<RemediationRequest> &requests,
     m_requests = requests;
     m_identity = identity;
     const QSignalBlocker blocker(m_table);
+    m_table->clearSelection(); // chosen again below by id, never left on a row another request now fills
     m_table->setRowCount(int(requests.size()));
     for (int row = 0; row < requests.size(); ++row) {
         const RemediationRequest &r = requests.at(row);
@@ -181,7 +196,9 @@ void ReplayExecutionPanel::selectRequest(qint64 requestId)
 
 const RemediationRequest *ReplayExecutionPanel::current() const
 {
-    const int row = m_table->currentRow();
+    // A selected row, not the focus frame a table draws on its current cell without selecting it.
+    const QModelIndexList rows = m_table->selectionModel()->selectedRows();
+    const int row = rows.isEmpty() ? -1 : rows.first().row();
     return row >= 0 && row < m_requests.size() ? &m_requests.at(row) : nullptr;
 }
 
@@ -215,6 +232,18 @@ void ReplayExecutionPanel::updateButtons()
     m_runbook->setEnabled(r != nullptr);
 }
 
+void ReplayExecutionPanel::confirmExecution()
+{
+    const RemediationRequest *r = current();
+    if (!r || m_runningId != 0)
+        return;
+    const qint64 id = r->id;
+    ActionConfirmation::ask(this, ActionSummary::forRequest(*r), [this, id] {
+        if (currentRequestId() == id) // the selection moved while the question was open: ask again
+            execute();
+    });
+}
+
 void ReplayExecutionPanel::execute()
 {
     const qint64 id = currentRequestId();
@@ -223,6 +252,8 @@ void ReplayExecutionPanel::execute()
     m_runningId = id;
     m_paused = false;
     m_problems->clear();
+    m_outcomes->clear();
+    m_verification->clear();
     m_progress->setRange(0, 0);
     m_progressText->setText(tr("Starting request %1…").arg(id));
     setResult(QString(), false);
@@ -299,6 +330,92 @@ void ReplayExecutionPanel::setOutcome(const ReplayOutcome &o)
         tr("Finished in %1 s.").arg(QLocale().toString(double(o.elapsedMs) / 1000.0, 'f', 1)));
     updateButtons();
     Q_EMIT refreshRequested();
+}
+
+namespace {
+QString outcomeText(VerifyOutcome outcome)
+{
+    switch (outcome) {
+    case VerifyOutcome::Pending:
+        return ReplayExecutionPanel::tr("pending");
+    case VerifyOutcome::NotDelivered:
+        return ReplayExecutionPanel::tr("not delivered");
+    case VerifyOutcome::Processed:
+        return ReplayExecutionPanel::tr("processed");
+    case VerifyOutcome::NoOp:
+        return ReplayExecutionPanel::tr("no-op");
+    case VerifyOutcome::Failed:
+        return ReplayExecutionPanel::tr("failed");
+    case VerifyOutcome::Parked:
+        return ReplayExecutionPanel::tr("parked");
+    case VerifyOutcome::ReturnedToDlq:
+        return ReplayExecutionPanel::tr("back in the DLQ");
+    case VerifyOutcome::Consumed:
+        return ReplayExecutionPanel::tr("consumed");
+    case VerifyOutcome::NoInboxRow:
+        return ReplayExecutionPanel::tr("no inbox row");
+    }
+    return {};
+}
+} // namespace
+
+void ReplayExecutionPanel::setVerification(const ReplayVerification &v, bool final)
+{
+    if (!v.error.isEmpty()) {
+        m_verification->setText(DlqBrowserModel::visibleText(
+            tr("Request %1 cannot be verified: %2").arg(v.requestId).arg(v.error)));
+        m_verification->setStyleSheet(u"color: #b00020;"_s);
+        return;
+    }
+    const QLocale locale;
+    QStringList counts;
+    for (int o = 0; o < VerifyOutcomeCount; ++o) {
+        if (v.counts[size_t(o)] > 0)
+            counts << tr("%1 %2").arg(locale.toString(v.counts[size_t(o)]), outcomeText(VerifyOutcome(o)));
+    }
+    QString result;
+    switch (v.result) {
+    case VerificationResult::Verified:
+        result = tr("verified");
+        break;
+    case VerificationResult::VerifiedWithFailures:
+        result = tr("verified with failures");
+        break;
+    case VerificationResult::Unverified:
+        result = final ? tr("unverified: still pending when the wait ended (verify again later)")
+                       : tr("following…");
+        break;
+    }
+    const QString predicted =
+        v.predicted ? locale.toString(v.predictedNoOpRate * 100.0, 'f', 1) + u'%' : tr("unknown");
+    QString text = tr("Request %1 at %2: %3 — %4 — no-op rate observed %5%, predicted %6")
+                       .arg(v.requestId)
+                       .arg(v.consumer, result, counts.join(u", "_s),
+                            locale.toString(v.observedNoOpRate * 100.0, 'f', 1), predicted);
+    if (!v.alsoReceives.isEmpty())
+        text += tr(" (also receives: %1)").arg(v.alsoReceives.join(u", "_s));
+    for (const QString &note : v.notes)
+        text += u"\n"_s + note;
+    m_verification->setText(DlqBrowserModel::visibleText(text));
+    m_verification->setStyleSheet(v.result == VerificationResult::Verified || (!final && v.failures() == 0)
+                                      ? QString()
+                                      : u"color: #b00020;"_s);
+    // Each item's outcome; the unresolved ones first.
+    QStringList lines;
+    constexpr int MaxLines = 500;
+    for (int pass = 0; pass < 2; ++pass) {
+        for (const VerifiedItem &item : v.items) {
+            const bool open = item.outcome == VerifyOutcome::Pending || isVerifyFailure(item.outcome);
+            if ((pass == 0) != open || lines.size() >= MaxLines)
+                continue;
+            lines << tr("item %1 (%2): %3%4")
+                         .arg(item.itemNo)
+                         .arg(item.replayId, outcomeText(item.outcome),
+                              item.detail.isEmpty() ? QString()
+                                                    : u" — "_s + DlqBrowserModel::visibleText(item.detail));
+        }
+    }
+    m_outcomes->setPlainText(lines.join(u'\n'));
 }
 
 void ReplayExecutionPanel::setStartRefused(const QString &why)

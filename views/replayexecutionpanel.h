@@ -2,6 +2,7 @@
 
 #include "services/audit/audittypes.h"
 #include "services/remediation/replayexecutor.h"
+#include "services/remediation/replayverifier.h"
 
 #include <QWidget>
 
@@ -14,7 +15,7 @@ class QTableWidget;
 
 // Executing approved requests: the desk's recent requests, Execute with an optional canary, progress with
 // rate and ETA, pause / resume / cancel, the items that did not make it, and how the run ended. The Execute
-// button follows the request's status, but the database decides whether a run may start and its refusal
+// button needs a selected request and asks before it runs (ActionConfirmation); it follows the request's status, but the database decides whether a run may start and its refusal
 // is shown word for word. The panel only asks; the desk runs the job.
 class ReplayExecutionPanel final : public QWidget {
     Q_OBJECT
@@ -26,12 +27,18 @@ public:
     void selectRequest(qint64 requestId);
     qint64 currentRequestId() const; // 0: none
 
-    // What Execute does. Not gated here on purpose: the database is the authority.
+    // What the Execute button does: names the request, its destination, its count and its repeating keys
+    // in an ActionConfirmation, and executes only once the operator confirms.
+    void confirmExecution();
+    // Runs the selected request. Not gated on its status here on purpose: the database is the authority.
     void execute();
     void exportRunbook(const QString &path);
     void setProgress(const ReplayProgress &progress);
     void setOutcome(const ReplayOutcome &outcome);
     void setStartRefused(const QString &why);
+    // What the consumer did with each replayed record, pass by pass while it is followed; final: the last
+    // word (an unverified result then says what is still pending).
+    void setVerification(const ReplayVerification &verification, bool final);
     void showRunbookResult(const QString &path, const QString &error);
 
     // For tests and screenshots.
@@ -46,6 +53,8 @@ public:
     QLabel *progressLabel() const { return m_progressText; }
     QLabel *resultLabel() const { return m_result; }
     QPlainTextEdit *problemsText() const { return m_problems; }
+    QLabel *verificationLabel() const { return m_verification; }
+    QPlainTextEdit *outcomesText() const { return m_outcomes; }
     bool isRunning() const { return m_runningId != 0; }
 
 Q_SIGNALS:
@@ -78,4 +87,6 @@ private:
     QLabel *m_progressText;
     QPlainTextEdit *m_problems;
     QLabel *m_result;
+    QLabel *m_verification;
+    QPlainTextEdit *m_outcomes;
 };

@@ -3,6 +3,7 @@
 #include "models/dlqbrowsermodel.h"
 #include "remediationwidgets.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDateTimeEdit>
 #include <QDialogButtonBox>
@@ -159,6 +160,13 @@ void ReplayRequestDialog::build(const QString &selectionText)
     m_expires->setMinimumDateTime(QDateTime::currentDateTime());
     m_expires->setDisplayFormat(u"yyyy-MM-dd HH:mm"_s);
 
+    m_release =
+        new QCheckBox(tr("Re&lease parked or failed inbox rows first (the mapping's releaseTo)"), this);
+    m_release->setToolTip(tr("Release and replay: a consumer skips a message whose inbox row is parked, so "
+                             "the replay would be a no-op. Each such row is released right before its record "
+                             "is produced, within this approved request; a row that changes meanwhile is "
+                             "refused."));
+
     m_payloadLabel = new QLabel(tr("Edited &payload (JSON):"), this);
     m_payload = new QPlainTextEdit(this);
     m_payload->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
@@ -173,6 +181,7 @@ void ReplayRequestDialog::build(const QString &selectionText)
     form->addRow(tr("&Action:"), m_action);
     form->addRow(tr("Destination:"), destination);
     form->addRow(tr("&Rate limit:"), m_rate);
+    form->addRow(tr("Inbox:"), m_release);
     form->addRow(tr("Reaso&n code:"), m_reasonCode);
     form->addRow(tr("R&eason:"), m_reason);
     form->addRow(tr("T&icket:"), m_ticket);
@@ -220,6 +229,7 @@ void ReplayRequestDialog::build(const QString &selectionText)
     connect(m_action, &QComboBox::currentIndexChanged, this, &ReplayRequestDialog::onActionChanged);
     connect(m_toChosen, &QRadioButton::toggled, m_destination, &QWidget::setEnabled);
     connect(m_toChosen, &QRadioButton::toggled, this, &ReplayRequestDialog::onDraftChanged);
+    connect(m_release, &QCheckBox::toggled, this, &ReplayRequestDialog::onDraftChanged);
     connect(m_destination, &QComboBox::currentTextChanged, this, [this] {
         if (m_toChosen->isChecked())
             onDraftChanged();
@@ -261,7 +271,7 @@ void ReplayRequestDialog::onActionChanged()
     const bool replays = a == RemediationAction::Replay || a == RemediationAction::EditReplay;
     const bool edits = a == RemediationAction::EditReplay;
     for (QWidget *w : {static_cast<QWidget *>(m_toOriginal), static_cast<QWidget *>(m_toChosen),
-                       static_cast<QWidget *>(m_rate)})
+                       static_cast<QWidget *>(m_rate), static_cast<QWidget *>(m_release)})
         w->setEnabled(replays);
     m_destination->setEnabled(replays && m_toChosen->isChecked());
     m_payloadLabel->setVisible(edits);
@@ -327,6 +337,7 @@ RequestDraft ReplayRequestDialog::draft() const
     if (replays && m_toChosen->isChecked())
         d.destinationTopic = m_destination->currentText().trimmed();
     d.rateLimit = replays ? m_rate->value() : 0;
+    d.release = replays && isDlq() && m_release->isChecked();
     d.reasonCode = m_reasonCode->currentData().toString();
     d.reason = m_reason->text().trimmed();
     d.ticket = m_ticket->text().trimmed();

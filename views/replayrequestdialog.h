@@ -6,6 +6,7 @@
 #include <QDialog>
 #include <QJsonObject>
 
+class QCheckBox;
 class QComboBox;
 class QDateTimeEdit;
 class QDoubleSpinBox;
@@ -56,6 +57,7 @@ public:
     QRadioButton *chosenTopicButton() const { return m_toChosen; }
     QRadioButton *originalTopicButton() const { return m_toOriginal; }
     QDoubleSpinBox *rateBox() const { return m_rate; }
+    QCheckBox *releaseBox() const { return m_release; }
 
 Q_SIGNALS:
     void dryRunFinished(bool ok);
@@ -83,6 +85,7 @@ private:
     QRadioButton *m_toChosen = nullptr;
     QComboBox *m_destination = nullptr;
     QDoubleSpinBox *m_rate = nullptr;
+    QCheckBox *m_release = nullptr;
     QComboBox *m_reasonCode = nullptr;
     QLineEdit *m_reason = nullptr;
     QLineEdit *m_ticket = nullptr;

@@ -1,7 +1,9 @@
 #include "shortcutsdialog.h"
 
+#include <QAbstractButton>
 #include <QAction>
 #include <QDialogButtonBox>
+#include <QHash>
 #include <QHeaderView>
 #include <QMainWindow>
 #include <QMenu>
@@ -57,19 +59,33 @@ QList<ShortcutsDialog::Entry> ShortcutsDialog::collect(QWidget *window)
                 addMenu(top->menu(), plain(top->text()), out, seen);
         }
     }
-    // Actions and shortcuts that views install on themselves (export, find, inspect...).
+    // Actions, buttons and shortcuts that views install on themselves (export, find, acknowledge...). Each
+    // key is listed once: views that give the same key the same meaning in their own place (Ctrl+R: ask
+    // for a remediation of the selected rows) share one line naming each.
+    QHash<QString, qsizetype> byKeys;
+    for (const Entry &e : std::as_const(out))
+        byKeys.insert(e.keys, -1); // a menu's key: the menu's line stands
+    const auto addViewEntry = [&](const QString &action, const QString &keys) {
+        if (keys.isEmpty() || action.isEmpty())
+            return;
+        const auto it = byKeys.constFind(keys);
+        if (it == byKeys.cend()) {
+            byKeys.insert(keys, out.size());
+            out.append({tr("Views"), action, keys});
+        } else if (*it >= 0 && !out[*it].action.split(u" / "_s).contains(action)) {
+            out[*it].action += u" / "_s + action;
+        }
+    };
     for (QAction *action : window->findChildren<QAction *>()) {
-        const QString keys = keysOf(action->shortcuts());
-        if (seen.contains(action) || keys.isEmpty() || action->text().isEmpty())
+        if (seen.contains(action))
             continue;
         seen.insert(action);
-        out.append({tr("Views"), plain(action->text()), keys});
+        addViewEntry(plain(action->text()), keysOf(action->shortcuts()));
     }
-    for (QShortcut *shortcut : window->findChildren<QShortcut *>()) {
-        const QString what = shortcut->whatsThis();
-        if (!what.isEmpty())
-            out.append({tr("Views"), what, keysOf(shortcut->keys())});
-    }
+    for (QAbstractButton *button : window->findChildren<QAbstractButton *>())
+        addViewEntry(plain(button->text()), keysOf({button->shortcut()}));
+    for (QShortcut *shortcut : window->findChildren<QShortcut *>())
+        addViewEntry(shortcut->whatsThis(), keysOf(shortcut->keys()));
     return out;
 }
 

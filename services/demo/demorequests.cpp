@@ -1,10 +1,12 @@
 #include "demorequests.h"
 
 #include "services/audit/auditstore.h"
+#include "services/inbox/inboxkeylookup.h"
 #include "services/inbox/inboxmappingset.h"
 #include "services/inbox/pgsession.h"
 #include "services/policy/policyloader.h"
 #include "services/remediation/replayexecutor.h"
+#include "services/remediation/replayverifier.h"
 #include "services/remediation/requestbuilder.h"
 #include "services/remediation/topicrangereader.h"
 #include "services/support/logging.h"
@@ -18,6 +20,51 @@ namespace {
 constexpr char16_t DlqTopic[] = u"orders-dlt";
 constexpr int CompletedItems = 2;
 constexpr int PendingItems = 3;
+constexpr char16_t Projection[] = u"order-projection";
+
+// A dead letter of order-projection whose inbox row is parked (an event type it does not handle), after
+// the ones the requests already name: the pending request releases and replays it. Invalid when none
+// appears in time.
+DlqSelection findParked(TopicRangeReader &reader, PgSession &db, const InboxMappingSet &mappings,
+                        const QList<DlqSelection> &taken, const std::function<bool()> &stopping,
+                        qint64 deadline)
+{
+    const InboxMapping *mapping = mappings.find(QString::fromUtf16(Projection));
+    const QString topic = QString::fromUtf16(DlqTopic);
+    QString error;
+    while (mapping && !stopping() && QDateTime::currentMSecsSinceEpoch() < deadline) {
+        QHash<QString, DlqSelection> byKey;
+        const int partitions = reader.partitionCount(topic, 5000, &error);
+        QList<TopicRangeReader::Range> ranges;
+        for (int p = 0; p < partitions; ++p) {
+            qint64 low = 0;
+            qint64 high = 0;
+            if (reader.watermarks(topic, p, &low, &high, 5000, &error))
+                ranges.append({topic, p, low, std::min(high, low + 500)});
+        }
+        reader.read(
+            ranges,
+            [&](const rd_kafka_message_t *m) {
+                const KafkaRecord record = KafkaRecord::fromMessage(m);
+                const DlqSelection at{topic, record.partition, record.offset};
+                const QString key = QString::fromUtf8(record.header("idempotency-key"));
+                const bool isTaken = std::any_of(taken.cbegin(), taken.cend(), [&](const DlqSelection &t) {
+                    return t.partition == at.partition && t.offset == at.offset;
+                });
+                if (!key.isEmpty() && !isTaken && !byKey.contains(key))
+                    byKey.insert(key, at);
+                return true;
+            },
+            5000, &error);
+        const InboxKeyStates states = InboxKeyLookup::lookup(db, {*mapping}, byKey.keys(), &error);
+        for (auto it = states.cbegin(); it != states.cend(); ++it) {
+            if (it->state == InboxState::Parked)
+                return byKey.value(it.key());
+        }
+        QThread::msleep(1000);
+    }
+    return {};
+}
 } // namespace
 
 DemoRequests::DemoRequests(Settings settings)
@@ -116,9 +163,27 @@ void DemoRequests::run()
     if (!outcome.started || stopping())
         return;
 
-    // Today's: waiting for a second pair of eyes.
+    // Followed to its consumer, so the trail shows what the replay did there.
+    VerifyOptions verifyOptions;
+    verifyOptions.timeoutMs = 30'000;
+    verifyOptions.policy = context.policy;
+    verifyOptions.inboxMappings = context.inboxMappings;
+    ReplayVerifier(bob, m_settings.cluster, &bob)
+        .verify(doneId, verifyOptions, [this](const ReplayVerification &) { return !stopping(); });
+    if (stopping())
+        return;
+
+    // Today's: waiting for a second pair of eyes. It releases and replays a parked row too, when one
+    // appears in time: its consumer would skip that record otherwise.
     RequestDraft pending;
     pending.selection = records.mid(CompletedItems, PendingItems);
+    const DlqSelection parked = findParked(
+        *reader, bob, context.inboxMappings, records, [this] { return stopping(); },
+        QDateTime::currentMSecsSinceEpoch() + 60'000);
+    if (parked.offset >= 0) {
+        pending.selection.append(parked);
+        pending.release = true;
+    }
     pending.reasonCode = u"poison-fixed"_s;
     pending.reason = u"order-projection 2.4.1 reads the new currency field; replay the orders it rejected."_s;
     pending.ticket = u"OPS-1042"_s;

@@ -12,9 +12,10 @@ class ReplayControl;
 
 // Remediation work in flight for the demo, so the approval queue and the audit trail are not empty on first
 // sight: once orders-dlt holds a few dead letters, bob files a replay of two of them that alice approves and
-// bob executes (completed, in the trail), and a replay of three more that waits for approval (alice's
-// Approvals tab). Both go through the real request builder, so their dry runs are real. On a worker thread:
-// the world starts at once and the requests appear when the first dead letters exist.
+// bob executes and verifies (completed, followed to order-projection, in the trail), and a replay of three
+// more plus a dead letter whose inbox row is parked, released and replayed, that waits for approval
+// (alice's Approvals tab). Both go through the real request builder, so their dry runs are real. On a worker
+// thread: the world starts at once and the requests appear when the first dead letters exist.
 class DemoRequests final {
 public:
     struct Settings {

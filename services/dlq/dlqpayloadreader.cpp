@@ -27,6 +27,14 @@ DlqPayloadReader::~DlqPayloadReader() = default;
 QHash<DlqPayloadReader::Coordinates, DlqPayloadReader::Payload>
 DlqPayloadReader::read(const QList<Coordinates> &records, QString *error)
 {
+    QHash<Coordinates, Payload> out;
+    visit(records, [&](const Coordinates &at, Payload &p) { out.insert(at, std::move(p)); }, error);
+    return out;
+}
+
+qint64 DlqPayloadReader::visit(const QList<Coordinates> &records,
+                               const std::function<void(const Coordinates &, Payload &)> &each, QString *error)
+{
     QMap<int, QPair<qint64, qint64>> span; // partition → [first, last]
     QSet<Coordinates> wanted;
     for (const Coordinates &c : records) {
@@ -40,7 +48,7 @@ DlqPayloadReader::read(const QList<Coordinates> &records, QString *error)
     QList<TopicRangeReader::Range> ranges;
     for (auto it = span.cbegin(); it != span.cend(); ++it)
         ranges.append({m_topic, it.key(), it->first, it->second + 1});
-    QHash<Coordinates, Payload> out;
+    qint64 handed = 0;
     const bool ok = m_reader->read(
         ranges,
         [&](const rd_kafka_message_t *m) {
@@ -58,17 +66,18 @@ DlqPayloadReader::read(const QList<Coordinates> &records, QString *error)
             QStringList verbatim;
             p.mask = PayloadMask::apply(m_masking.maskFor(m_topic, original), record, p.metadata, p.decoded, &verbatim);
             for (const QString &v : verbatim) {
-                if (!m_maskedValues.contains(v))
+                if (!m_maskedSeen.contains(v)) {
+                    m_maskedSeen.insert(v);
                     m_maskedValues.append(v);
+                }
             }
             p.value = record.value;
             p.key = record.key;
             p.keyIsNull = record.keyIsNull;
-            out.insert(at, std::move(p));
-            return out.size() < wanted.size();
+            each(at, p);
+            return ++handed < wanted.size();
         },
         10000, error);
-    if (!ok && out.isEmpty())
-        return {};
-    return out;
+    Q_UNUSED(ok); // *error says why a read stopped short; what was read was handed over
+    return handed;
 }

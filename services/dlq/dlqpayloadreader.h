@@ -8,8 +8,10 @@
 #include <QHash>
 #include <QList>
 #include <QPair>
+#include <QSet>
 #include <QString>
 
+#include <functional>
 #include <memory>
 
 class SchemaCatalog;
@@ -39,6 +41,10 @@ public:
     ~DlqPayloadReader();
 
     QHash<Coordinates, Payload> read(const QList<Coordinates> &records, QString *error);
+    // The same, each payload handed to `each` as it is read (in offset order per partition) rather than kept:
+    // for a reader of many (the field filter). Returns the number handed over.
+    qint64 visit(const QList<Coordinates> &records, const std::function<void(const Coordinates &, Payload &)> &each,
+                 QString *error);
     // Every value masked so far (to scrub what the scan built from the same records); never shown.
     const QStringList &maskedValues() const { return m_maskedValues; }
 
@@ -50,4 +56,5 @@ private:
     int m_waitMs = 0;
     DeliveryPolicy m_masking;
     QStringList m_maskedValues;
+    QSet<QString> m_maskedSeen; // m_maskedValues, for look-ups
 };

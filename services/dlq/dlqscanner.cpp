@@ -1,8 +1,10 @@
 #include "dlqscanner.h"
 
+#include "dlqpayloadreader.h"
 #include "dlqrecordfetcher.h"
 #include "dlqscanrun.h"
 #include "services/dlq/dlqheadercodec.h"
+#include "services/payload/fieldfilter.h"
 #include "services/payload/payloaddecoder.h"
 #include "services/payload/schemacatalog.h"
 #include "services/support/threadpriority.h"
@@ -29,6 +31,7 @@ DlqScanner::DlqScanner(QObject *parent)
     qRegisterMetaType<DlqScanBatch>();
     qRegisterMetaType<DlqScanResult>();
     qRegisterMetaType<DlqFetchedRecord>();
+    qRegisterMetaType<DlqFieldFilterResult>();
     for (QThreadPool *pool : {&m_scanThread, &m_fetchThread}) {
         pool->setMaxThreadCount(1);
         pool->setExpiryTimeout(-1);
@@ -42,6 +45,7 @@ DlqScanner::~DlqScanner()
     // Jobs post to this object: let them see the cancel and end before any member goes.
     m_scans.cancel();
     m_fetches.cancel();
+    m_fieldFilters.cancel();
     m_scanThread.waitForDone();
     m_fetchThread.waitForDone();
 }
@@ -215,4 +219,83 @@ void DlqScanner::launchFetch(quint64 id, const KafkaProperties &cluster, const Q
             }
             Q_EMIT recordFetched(fetched.answer);
         });
+}
+
+quint64 DlqScanner::filterFields(const FieldFilter &filter, std::vector<DlqFieldFilterItem> items)
+{
+    return filterFields(m_request.cluster, m_request.topic, filter, std::move(items));
+}
+
+quint64 DlqScanner::filterFields(const KafkaProperties &cluster, const QString &topic, const FieldFilter &filter,
+                                 std::vector<DlqFieldFilterItem> items)
+{
+    const quint64 id = ++m_fieldFilterId;
+    DlqFieldFilterResult refused;
+    refused.requestId = id;
+    refused.matched = std::make_shared<const std::vector<quint32>>();
+    if (!m_maskingKnown)
+        refused.error = tr("the delivery policy is still being read: its masking applies to the filter");
+    else if (!filter.isValid())
+        refused.error = tr("no field filter");
+    else
+        refused.error = filter.maskedComparison(m_masking.masking);
+    if (!refused.error.isEmpty()) {
+        m_fieldFilters.cancel();
+        QMetaObject::invokeMethod(
+            this, [this, refused] { Q_EMIT fieldFilterFinished(refused); }, Qt::QueuedConnection);
+        return id;
+    }
+    // Read in offset order, so each slice is a few ranges the brokers serve front to back.
+    std::sort(items.begin(), items.end(), [](const DlqFieldFilterItem &a, const DlqFieldFilterItem &b) {
+        return std::tie(a.partition, a.offset) < std::tie(b.partition, b.offset);
+    });
+    m_fieldFilters.start(
+        [id, filter, items = std::move(items), cluster, topic,
+         catalog = m_catalog ? m_catalog : std::make_shared<SchemaCatalog>(),
+         masking = m_masking](const JobControl &control) {
+            DlqFieldFilterResult r;
+            r.requestId = id;
+            auto matched = std::make_shared<std::vector<quint32>>();
+            QString error;
+            // A schema still being fetched is waited for a little: the registry answers on another thread.
+            const auto reader = DlqPayloadReader::create(cluster, topic, catalog, 5000, masking, &error);
+            const qint64 total = qint64(items.size());
+            for (size_t at = 0; reader && at < items.size() && !control.isCancelled(); at += FieldFilterSlice) {
+                const size_t end = std::min(items.size(), at + size_t(FieldFilterSlice));
+                QList<DlqPayloadReader::Coordinates> slice;
+                slice.reserve(qsizetype(end - at));
+                for (size_t i = at; i < end; ++i)
+                    slice.append({items[i].partition, items[i].offset});
+                // The slice's entry numbers by coordinates: payloads are evaluated as they are read, not kept.
+                QHash<DlqPayloadReader::Coordinates, quint32> entryAt;
+                entryAt.reserve(slice.size());
+                for (size_t i = at; i < end; ++i)
+                    entryAt.insert({items[i].partition, items[i].offset}, items[i].entry);
+                r.read += reader->visit(
+                    slice,
+                    [&](const DlqPayloadReader::Coordinates &c, DlqPayloadReader::Payload &p) {
+                        if (!p.decoded.isJson())
+                            ++r.undecoded;
+                        else if (filter.matches(p.decoded))
+                            matched->push_back(entryAt.value(c));
+                    },
+                    &error);
+                if (!error.isEmpty())
+                    break;
+                control.reportProgress(qint64(end), total);
+            }
+            std::sort(matched->begin(), matched->end());
+            r.matched = std::move(matched);
+            r.cancelled = control.isCancelled();
+            r.error = error;
+            return r;
+        },
+        [this](const DlqFieldFilterResult &r) { Q_EMIT fieldFilterFinished(r); },
+        [this](qint64 done, qint64 total) { Q_EMIT fieldFilterProgress(done, total); });
+    return id;
+}
+
+void DlqScanner::cancelFieldFilter()
+{
+    m_fieldFilters.cancel();
 }

@@ -10,6 +10,7 @@
 #include <optional>
 
 class DlqRecordFetcher;
+class FieldFilter;
 class SchemaCatalog;
 
 // Scans dead-letter topics into index entries, on threads of its own; the caller never waits.
@@ -38,6 +39,18 @@ public:
     quint64 fetchRecord(const KafkaProperties &cluster, const QString &topic, int partition, qint64 offset,
                         bool reveal = false);
 
+    // Runs a field filter (ARCHITECTURE.md, Contracts: field filters) over the payloads of the latest scan's
+    // entries: read back from the brokers in ranges of FieldFilterSlice records, decoded and masked as the
+    // inspector's are, on a background thread; progress and the answer come queued. A newer call or
+    // cancelFieldFilter() supersedes a running one. A filter that compares a masked field by value is
+    // answered with the reason, and nothing is read.
+    quint64 filterFields(const FieldFilter &filter, std::vector<DlqFieldFilterItem> items);
+    quint64 filterFields(const KafkaProperties &cluster, const QString &topic, const FieldFilter &filter,
+                         std::vector<DlqFieldFilterItem> items);
+    void cancelFieldFilter();
+    bool isFilteringFields() const { return m_fieldFilters.isRunning(); }
+    static constexpr int FieldFilterSlice = 20000;
+
     // Where fetched records' payloads find their schemas; decoding runs on the fetch thread.
     void setSchemaCatalog(std::shared_ptr<SchemaCatalog> catalog) { m_catalog = std::move(catalog); }
     // The policy's masking rules (ARCHITECTURE.md, Contracts: masking): a scan masks each entry as it reads
@@ -58,6 +71,8 @@ Q_SIGNALS:
     void scanFinished(const DlqScanResult &result);
     void recordFetched(const DlqFetchedRecord &record);
     void maskingChanged();
+    void fieldFilterProgress(qint64 done, qint64 total);
+    void fieldFilterFinished(const DlqFieldFilterResult &result);
 
 private:
     void launchScan();
@@ -89,6 +104,8 @@ private:
     QThreadPool m_fetchThread;
     JobTracker m_scans{this, &m_scanThread};
     JobTracker m_fetches{this, &m_fetchThread};
+    JobTracker m_fieldFilters{this};
+    quint64 m_fieldFilterId = 0;
 
     quint64 m_scanId = 0;
     bool m_running = false;

@@ -135,7 +135,23 @@ struct DlqFetchedRecord {
     bool ok() const { return error.isEmpty(); }
 };
 
+// A field filter's answer (DlqScanner::filterFields): the entries whose payload passed.
+struct DlqFieldFilterItem {
+    quint32 entry = 0; // the entry's number in the scan
+    int partition = -1;
+    qint64 offset = -1;
+};
+struct DlqFieldFilterResult {
+    quint64 requestId = 0;
+    std::shared_ptr<const std::vector<quint32>> matched; // entry numbers, ascending
+    qint64 read = 0;      // payloads read back and decoded
+    qint64 undecoded = 0; // of those, not JSON nor decoded by a schema: they cannot pass
+    bool cancelled = false;
+    QString error; // empty: every entry asked about was looked at
+};
+
 Q_DECLARE_METATYPE(DlqScanPlan)
+Q_DECLARE_METATYPE(DlqFieldFilterResult)
 Q_DECLARE_METATYPE(DlqScanBatch)
 Q_DECLARE_METATYPE(DlqScanResult)
 Q_DECLARE_METATYPE(DlqFetchedRecord)

@@ -23,14 +23,17 @@ void InboxKeyLookup::setMappingSet(const InboxMappingSet &set)
         return;
     m_set = set;
     clear(); // answers from other tables or databases would be wrong
+    Q_EMIT mappingsChanged();
 }
 
-void InboxKeyLookup::enqueue(quint64 tag, const QList<quint32> &ids, const QStringList &keys)
+void InboxKeyLookup::enqueue(quint64 tag, const QString &mapping, const QList<quint32> &ids,
+                             const QStringList &keys)
 {
     Q_ASSERT(ids.size() == keys.size());
     for (qsizetype from = 0; from < keys.size(); from += BatchSize) {
         InboxKeyLookupResult batch;
         batch.tag = tag;
+        batch.mapping = mapping;
         batch.ids = ids.mid(from, BatchSize);
         batch.keys = keys.mid(from, BatchSize);
         m_queue.enqueue(std::move(batch));
@@ -57,37 +60,35 @@ void InboxKeyLookup::startNext()
     m_running = true;
     m_jobs.start(
         [batch = m_queue.dequeue(), sessions = m_sessions, set = m_set](const JobControl &) mutable {
-            // One database after the other, each on its own reused connection; a database that cannot be
-            // reached costs only its own tables' answers.
-            QStringList problems;
-            for (const QString &conninfo : set.conninfos()) {
-                std::shared_ptr<PgSession> &session = (*sessions)[conninfo];
-                if (!session)
-                    session = std::make_shared<PgSession>();
-                QString error;
-                if (!session->isOpen()) {
-                    if (!session->connect(conninfo, &error)) {
-                        problems << error;
-                        continue;
-                    }
-                    // Bounded: a table without an index on its key must not hold the look-ups for minutes.
-                    session->exec(u"SELECT set_config('statement_timeout', $1, false)"_s,
-                                  {QString::number(StatementTimeoutMs)});
-                }
-                const InboxKeyStates found = lookup(*session, set.mappingsOn(conninfo), batch.keys, &error);
-                for (auto it = found.cbegin(); it != found.cend(); ++it) {
-                    auto existing = batch.found.find(it.key());
-                    if (existing == batch.found.end())
-                        batch.found.insert(it.key(), it.value());
-                    else if (it->state == InboxState::Completed && existing->state != InboxState::Completed)
-                        *existing = it.value();
-                }
-                if (!error.isEmpty())
-                    problems << error;
-                if (!error.isEmpty() && !session->isOpen())
-                    session->close(); // reconnect on the next batch
+            const InboxMapping *mapping = set.find(batch.mapping);
+            QString problem;
+            const QString conninfo = mapping ? set.conninfoFor(*mapping, &problem) : QString();
+            if (!mapping) {
+                batch.error = u"no inbox mapping for \u201c%1\u201d"_s.arg(batch.mapping);
+                return batch;
             }
-            batch.error = problems.join(u"; "_s);
+            if (conninfo.isEmpty()) {
+                batch.error = problem;
+                return batch;
+            }
+            // One reused connection per database; one that cannot be reached costs only its own answers.
+            std::shared_ptr<PgSession> &session = (*sessions)[conninfo];
+            if (!session)
+                session = std::make_shared<PgSession>();
+            QString error;
+            if (!session->isOpen()) {
+                if (!session->connect(conninfo, &error)) {
+                    batch.error = error;
+                    return batch;
+                }
+                // Bounded: a table without an index on its key must not hold the look-ups for minutes.
+                session->exec(u"SELECT set_config('statement_timeout', $1, false)"_s,
+                              {QString::number(StatementTimeoutMs)});
+            }
+            batch.found = lookup(*session, {*mapping}, batch.keys, &error);
+            batch.error = error;
+            if (!error.isEmpty() && !session->isOpen())
+                session->close(); // reconnect on the next batch
             return batch;
         },
         [this](InboxKeyLookupResult result) {

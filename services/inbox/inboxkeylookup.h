@@ -26,9 +26,11 @@ struct InboxKeyState {
 };
 using InboxKeyStates = QHash<QString, InboxKeyState>; // by key; keys no inbox knows are absent
 
-// One answered batch. ids are the caller's handles for the keys, passed through untouched.
+// One answered batch: keys asked of one mapping's table. ids are the caller's handles for the keys, passed
+// through untouched.
 struct InboxKeyLookupResult {
     quint64 tag = 0;
+    QString mapping; // the mapping (consumer) asked
     QList<quint32> ids;
     QStringList keys;
     InboxKeyStates found;
@@ -36,11 +38,12 @@ struct InboxKeyLookupResult {
 };
 Q_DECLARE_METATYPE(InboxKeyLookupResult)
 
-// Looks idempotency keys up in the consumers' inbox tables: is a dead letter's message already
-// COMPLETED there (a replay would be a no-op), parked, failed, or unknown? Batches run one at a time on
-// the thread pool over one reused connection, so the UI thread never waits and the database sees at most
-// one query from here. Keys go in as one array parameter per table (`= ANY($1)`), which the inbox's
-// primary key or unique index answers.
+// Looks idempotency keys up in a consumer's inbox table: is a dead letter's message already COMPLETED
+// there (a replay would be a no-op), parked, failed, or unknown? Each batch asks the one mapping of the
+// consumer the dead letters belong to (ARCHITECTURE.md, Data flows: Inbox), never every table: another
+// consumer's row for the same key says nothing about this one. Batches run one at a time on the thread
+// pool over one reused connection per database, so the UI thread never waits and a database sees at most
+// one query from here; the keys go in as one array parameter, one index probe each.
 class InboxKeyLookup final : public QObject {
     Q_OBJECT
 public:
@@ -54,8 +57,11 @@ public:
     void setMappingSet(const InboxMappingSet &set);
     bool isConfigured() const { return !m_set.conninfos().isEmpty(); }
 
-    // Queued in BatchSize pieces and answered in order by resolved().
-    void enqueue(quint64 tag, const QList<quint32> &ids, const QStringList &keys);
+    const InboxMappingSet &mappingSet() const { return m_set; }
+
+    // Keys asked of the mapping named `mapping`; queued in BatchSize pieces and answered in order by
+    // resolved(). A mapping the set does not have answers with an error.
+    void enqueue(quint64 tag, const QString &mapping, const QList<quint32> &ids, const QStringList &keys);
     // Drops queued batches and the answer of a running one (a new scan began).
     void clear();
     bool isIdle() const { return !m_running && m_queue.isEmpty(); }
@@ -68,6 +74,8 @@ public:
 
 Q_SIGNALS:
     void resolved(const InboxKeyLookupResult &result);
+    // The mapping set changed: earlier answers may be wrong, and queued questions were dropped.
+    void mappingsChanged();
 
 private:
     void startNext();

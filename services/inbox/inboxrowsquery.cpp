@@ -29,9 +29,12 @@ void InboxRowsQuery::fetch(const InboxMapping &mapping, const QList<InboxState> 
                 page.states = states;
                 page.error = conninfo.isEmpty() ? u"no inbox database is configured"_s
                                                 : u"cannot connect to the inbox database: "_s + error;
+                page.readAt = QDateTime::currentDateTimeUtc();
                 return page;
             }
-            return read(session, mapping, states, text, limit);
+            InboxRowsPage page = read(session, mapping, states, text, limit);
+            page.readAt = QDateTime::currentDateTimeUtc();
+            return page;
         },
         [this](const InboxRowsPage &page) { Q_EMIT pageReady(page); });
 }

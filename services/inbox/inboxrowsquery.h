@@ -33,6 +33,7 @@ struct InboxRowsPage {
     bool more = false;              // more rows match than the limit
     QString error;                  // one readable line
     bool isView = false;            // read from a view: skip and delete are refused
+    QDateTime readAt;               // when the table was read (UTC)
 };
 Q_DECLARE_METATYPE(InboxRowsPage)
 

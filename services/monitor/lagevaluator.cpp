@@ -100,7 +100,9 @@ void evaluateLag(LagSnapshot &snapshot, LagHistory &history, OffsetPeeker *peeke
     snapshot.groupRows.clear();
     for (PartitionLag &row : snapshot.rows) {
         const LagHistory::GroupProgress &progress = history.progress(row.group, {row.topic, row.partition});
-        const StatusVerdict verdict = evaluateStatus(progress, evaluation.rules);
+        const StatusVerdict verdict =
+            evaluateStatus(progress, evaluation.rules, row.timeLagMs, evaluation.rules.maxTimeLagFor(row.group),
+                           evaluation.rules.statedFor(row.group));
         row.status = verdict.status;
         row.statusReason = verdict.reason;
         rateAndTimeToClear(row, progress.samples, evaluation.rules.windowSamples);

@@ -25,7 +25,8 @@ int statusSamplesNeeded(const StatusRules &rules)
     return std::max({2, rules.windowSamples, rules.stopAfterSamples}) + 1;
 }
 
-StatusVerdict evaluateStatus(const LagHistory::GroupProgress &history, const StatusRules &rules)
+StatusVerdict evaluateStatus(const LagHistory::GroupProgress &history, const StatusRules &rules, qint64 timeLagMs,
+                             qint64 maxTimeLagMs, bool sloStated)
 {
     const SampleRing<LagHistory::Progress> &progress = history.samples;
     if (progress.empty())
@@ -57,6 +58,13 @@ StatusVerdict evaluateStatus(const LagHistory::GroupProgress &history, const Sta
         return {LagStatus::Stop, LagStatusText::tr("No progress for %1 s while %2 messages wait: the consumer appears stopped.")
                                      .arg(stillMs / 1000)
                                      .arg(now.lag)};
+    if (timeLagMs >= 0 && maxTimeLagMs >= 0 && timeLagMs <= maxTimeLagMs)
+        return {LagStatus::Ok, (sloStated ? LagStatusText::tr("%1 messages, %2 s behind: within the lag SLO of %3 s.")
+                                          : LagStatusText::tr("%1 messages, %2 s behind: within the lag SLO of %3 s (default).")
+                               )
+                                   .arg(now.lag)
+                                   .arg(timeLagMs / 1000)
+                                   .arg(maxTimeLagMs / 1000)};
     if (still >= window && window >= 2)
         return {LagStatus::Stall, LagStatusText::tr("Committed offset stuck at %1 for %2 s while %3 messages wait.")
                                       .arg(now.committed)

@@ -73,6 +73,20 @@ void MonitorService::applyScope()
             scoped.extraTopics.append(topic);
     }
     m_rules->setPolicy(AlertPolicy::from(m_policy, m_settings.sampler.extraTopics));
+    // Lag status follows each group's lag SLO (lagSlo.maxLagSeconds, else the default).
+    QHash<QString, qint64> slo;
+    for (const ConsumerPolicy &c : m_policy.consumers) {
+        if (c.lagSloMaxLagSeconds)
+            slo.insert(c.name, qint64(*c.lagSloMaxLagSeconds) * 1000);
+    }
+    if (slo != m_settings.sampler.evaluation.rules.maxTimeLagMsByGroup) {
+        LagEvaluation evaluation = m_settings.sampler.evaluation;
+        evaluation.rules.maxTimeLagMsByGroup = slo;
+        m_settings.sampler.evaluation = evaluation;
+        scoped.evaluation = evaluation;
+        if (m_started)
+            m_sampler->setEvaluation(evaluation);
+    }
     if (!m_started)
         return;
     if (scoped.extraTopics != m_tailedDlqTopics) {
@@ -97,8 +111,11 @@ QStringList MonitorService::dlqTopics() const
     return topics;
 }
 
-void MonitorService::setEvaluation(const LagEvaluation &evaluation)
+void MonitorService::setEvaluation(const LagEvaluation &given)
 {
+    LagEvaluation evaluation = given;
+    if (evaluation.rules.maxTimeLagMsByGroup.isEmpty()) // the policy's SLOs stay (applyScope sets them)
+        evaluation.rules.maxTimeLagMsByGroup = m_settings.sampler.evaluation.rules.maxTimeLagMsByGroup;
     m_settings.sampler.evaluation = evaluation;
     m_scoped.evaluation = evaluation;
     m_sampler->setEvaluation(evaluation);

@@ -238,8 +238,22 @@ void predictNoOps(const DryRunInput &input, PgSession *inboxDb, DryRunResult &r)
         }
         const InboxMapping &mapping = *input.inboxMappings.find(name);
         const auto found = states.value(name).constFind(input.items.at(i).idempotencyKey);
-        if (found != states.value(name).cend() && !mapping.retakesFrom(found->state))
-            ++r.predictedNoOps;
+        if (found == states.value(name).cend() || mapping.retakesFrom(found->state))
+            continue;
+        const bool releasable =
+            found->state == InboxState::Parked || found->state == InboxState::FailedTerminal;
+        if (input.release && releasable && !mapping.releaseTo.isEmpty()) {
+            QJsonObject ref = inboxRefFor(mapping.name, input.items.at(i).idempotencyKey,
+                                          mapping.consumerColumn.isEmpty() ? QString() : found->consumer);
+            ref.insert(u"release"_s, mapping.releaseTo);
+            ref.insert(u"pinnedStatus"_s, found->status);
+            r.releaseRefs.insert(int(i), ref);
+            ++r.releases;
+            continue;
+        }
+        if (input.release && releasable)
+            ++r.releaseNotOffered;
+        ++r.predictedNoOps;
     }
     r.inboxChecked = !states.isEmpty();
     r.inboxError = problems.join(u"; "_s);
@@ -313,6 +327,7 @@ DryRunResult evaluate(const DryRunInput &input, PgSession *inboxDb)
             r.sharedIdempotencyKeys << key;
     }
 
+    r.release = input.release;
     predictNoOps(input, inboxDb, r);
     r.predictedNoOpRate = r.count > 0 ? double(r.predictedNoOps) / double(r.count) : 0;
 
@@ -343,6 +358,9 @@ QJsonObject DryRunResult::toJson() const
         {u"notPredicted"_s, notPredicted},
         {u"predictedNoOpRate"_s, predictedNoOpRate},
         {u"inboxError"_s, inboxError},
+        {u"release"_s, release},
+        {u"releases"_s, releases},
+        {u"releaseNotOffered"_s, releaseNotOffered},
         {u"orderingChecked"_s, orderingChecked},
         {u"orderingRiskItems"_s, orderingRiskItems},
         {u"orderingRiskSamples"_s, toArray(orderingRiskSamples)},
@@ -375,6 +393,9 @@ DryRunResult DryRunResult::fromJson(const QJsonObject &j)
     r.notPredicted = j.value(u"notPredicted"_s).toInt();
     r.predictedNoOpRate = j.value(u"predictedNoOpRate"_s).toDouble();
     r.inboxError = j.value(u"inboxError"_s).toString();
+    r.release = j.value(u"release"_s).toBool();
+    r.releases = j.value(u"releases"_s).toInt();
+    r.releaseNotOffered = j.value(u"releaseNotOffered"_s).toInt();
     r.orderingChecked = j.value(u"orderingChecked"_s).toBool();
     r.orderingRiskItems = j.value(u"orderingRiskItems"_s).toInt();
     r.orderingRiskSamples = toList(j.value(u"orderingRiskSamples"_s));
@@ -429,6 +450,13 @@ QString DryRunResult::summary() const
              + u")\n"_s;
     else
         s += u"Expected no-op rate: unknown ("_s + inboxError + u")\n"_s;
+    if (release)
+        s += u"Release and replay: "_s + QString::number(releases)
+             + u" parked or failed inbox row(s) released right before their records are produced"_s
+             + (releaseNotOffered > 0 ? u"; "_s + QString::number(releaseNotOffered)
+                                            + u" cannot be released (their mapping has no releaseTo)"_s
+                                      : QString())
+             + u'\n';
     if (orderingChecked) {
         s += u"Ordering risk: "_s + QString::number(orderingRiskItems)
              + u" item(s) have a later record with the same key"_s;

@@ -5,6 +5,7 @@
 #include "services/policy/deliverypolicy.h"
 #include "services/remediation/remediationtypes.h"
 
+#include <QHash>
 #include <QJsonObject>
 #include <QList>
 #include <QMetaType>
@@ -32,6 +33,9 @@ struct DryRunInput {
     // not checked (the result says so).
     KafkaProperties cluster;
     qint64 orderingScanBudget = 200'000; // records read at most; beyond it the risk is reported unknown
+    // Release and replay: an item whose inbox row is parked or failed terminal, in a mapping that says
+    // what a release writes (`releaseTo`), gets its row released right before its record is produced.
+    bool release = false;
 };
 
 // The dry run: shown to requester and approver, stored in requests.dry_run (toJson()).
@@ -65,6 +69,13 @@ struct DryRunResult {
     int notPredicted = 0; // items with no key, no known consumer, or no inbox mapping for their consumer
     double predictedNoOpRate = 0; // predictedNoOps / count (0 when count is 0)
     QString inboxError;
+    // Release and replay: rows to release (not no-ops then), and rows a release cannot help (the mapping
+    // has no releaseTo). releaseRefs (not stored: the builder puts them into the items' inbox_ref) maps an
+    // item's index to {"mapping", "messageId", "consumer"?, "release": releaseTo, "pinnedStatus": status}.
+    bool release = false;
+    int releases = 0;
+    int releaseNotOffered = 0;
+    QHash<int, QJsonObject> releaseRefs;
 
     // Ordering risk: items with a later record of the same key on their original partition, i.e. a newer
     // state the consumer already moved past; replaying the older one may overwrite it.

@@ -138,4 +138,57 @@ bool deleteParked(PgSession &db, const InboxMapping &mapping, const QJsonObject 
     *rows = int(r.affected);
     return true;
 }
+bool release(PgSession &db, const InboxMapping &mapping, const QJsonObject &ref, ReleaseResult *result,
+             QString *currentStatus, QString *error)
+{
+    const QString releaseTo = ref.value(u"release"_s).toString();
+    const QString pinned = ref.value(u"pinnedStatus"_s).toString();
+    if (releaseTo.isEmpty() || releaseTo != mapping.releaseTo) {
+        *error = u"Inbox mapping "_s + mapping.name + u" does not release to \u201c"_s + releaseTo
+                 + u"\u201d (now: \u201c"_s + mapping.releaseTo + u"\u201d): release refused"_s;
+        return false;
+    }
+    const bool remove = releaseTo == u"delete"_s;
+    error->clear();
+    InboxTimeSql updated;
+    if (!writableCheck(db, mapping, u"release"_s, !remove, &updated, error))
+        return false;
+    const QString table = db.escapeTable(mapping.schema, mapping.table);
+    QVariantList params;
+    QString sql;
+    if (remove) {
+        sql = u"DELETE FROM "_s + table + whereClause(db, mapping, ref, &params, 1);
+    } else {
+        params.append(releaseTo);
+        sql = u"UPDATE "_s + table + u" SET "_s + db.escapeIdentifier(mapping.statusColumn) + u" = $1"_s;
+        if (!mapping.updatedColumn.isEmpty() && updated.kind != InboxTimeKind::Unsupported)
+            sql += u", "_s + db.escapeIdentifier(mapping.updatedColumn) + u" = "_s
+                   + updated.fromTimestamptz(u"now()"_s);
+        sql += whereClause(db, mapping, ref, &params, 2);
+    }
+    params.append(pinned);
+    sql += u" AND "_s + db.escapeIdentifier(mapping.statusColumn) + u"::text = $"_s
+           + QString::number(params.size());
+    const PgResult r = db.exec(sql, params);
+    if (!r.ok) {
+        *error = r.error;
+        return false;
+    }
+    if (r.affected > 0) {
+        *result = ReleaseResult::Released;
+        *currentStatus = remove ? QString() : releaseTo;
+        return true;
+    }
+    // Not at the pinned status: released already (a resumed run), or changed by someone else.
+    QJsonObject row;
+    if (!readRow(db, mapping, ref, &row, error))
+        return false;
+    const QJsonValue status = row.value(mapping.statusColumn);
+    *currentStatus = row.isEmpty()       ? QString()
+                     : status.isString() ? status.toString()
+                                         : QString::number(status.toDouble());
+    const bool released = remove ? row.isEmpty() : !row.isEmpty() && *currentStatus == releaseTo;
+    *result = released ? ReleaseResult::AlreadyReleased : ReleaseResult::Changed;
+    return true;
+}
 } // namespace InboxRemediation

@@ -248,7 +248,7 @@ ReplayOutcome Run::execute()
             m_source = SourceCursor::create(m_cluster, &error);
         if (!m_producer)
             m_producer = m_source ? KafkaProducer::create(producerProperties(), &error) : nullptr;
-        if (!m_producer || !loadMarks(&error))
+        if (!m_producer || !loadMarks(&error) || !markDeadLetters(&error))
             return fail(error);
         // A second session records delivery results while the next batch goes out; without one (a connection
         // limit, say) they are written in line.

@@ -189,8 +189,8 @@ bool Run::produceBatch(const QList<int> &batch, const QList<int> &next, qsizetyp
 {
     // 1. This batch, prepared ahead or now; then the next one, prepared while this one is produced.
     const Prepared prepared = takePrepared(batch);
-    const QList<Prepared::Ready> &ready = prepared.ready;
-    const QHash<int, QString> &refused = prepared.refused;
+    QList<Prepared::Ready> ready = prepared.ready;
+    QHash<int, QString> refused = prepared.refused;
     // 2. Mark new destinations, then journal the intents: both durable before anything is produced.
     if (!prepared.journaled) {
         for (const QString &topic : std::as_const(prepared.topics)) {
@@ -206,6 +206,9 @@ bool Run::produceBatch(const QList<int> &batch, const QList<int> &next, qsizetyp
         }
     }
     prepareAhead(next);
+    // Release and replay: the batch's inbox rows are released after their intents, right before producing.
+    if (!releaseRows(&ready, &refused, error))
+        return false;
     // 3. Produce, paced; stop early on pause or cancel (the rest stays pending, never produced).
     QHash<quint64, DeliveryReport> reports;
     m_producer->setDeliveryHandler([&reports](const DeliveryReport &r) { reports.insert(r.tag, r); });

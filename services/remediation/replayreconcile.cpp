@@ -66,6 +66,29 @@ bool Run::markDestination(const QString &topic, QString *error)
     return true;
 }
 
+// Where the items' dead-letter topics end as this run starts: a record that fails again at the consumer
+// comes back after these offsets, which is where verification looks for its berth-replay-id
+// (ARCHITECTURE.md, Data flows: Remediation).
+bool Run::markDeadLetters(QString *error)
+{
+    QStringList topics;
+    for (const RequestItem &item : std::as_const(m_items)) {
+        if (!item.sourceTopic.isEmpty() && !topics.contains(item.sourceTopic))
+            topics.append(item.sourceTopic);
+    }
+    QHash<QString, QHash<int, qint64>> ends;
+    if (topics.isEmpty() || !dlqEnds(topics, &ends, error))
+        return topics.isEmpty();
+    QJsonObject marks;
+    for (auto t = ends.cbegin(); t != ends.cend(); ++t) {
+        QJsonObject partitions;
+        for (auto p = t->cbegin(); p != t->cend(); ++p)
+            partitions.insert(QString::number(p.key()), p.value());
+        marks.insert(t.key(), partitions);
+    }
+    return m_store.appendEvent(u"replay.dlq_marked"_s, m_requestId, {{u"ends"_s, marks}}, error) != 0;
+}
+
 bool Run::reconcile(const QList<int> &itemNos, QString *error)
 {
     if (itemNos.isEmpty())

@@ -3,9 +3,11 @@
 // The executor's working state for one run of one request, shared by the files that implement it:
 // replayexecutor.cpp (setup, loading, the run's course and its end), replayproduce.cpp (pinning checks,
 // journaling, producing, pacing), replayreconcile.cpp (finding what earlier runs delivered; the canary's
-// watch) and replaydispose.cpp (skip and delete). Not for use outside them.
+// watch), replaydispose.cpp (skip and delete) and replayrelease.cpp (release and replay). Not for use
+// outside them.
 
 #include "services/audit/auditstore.h"
+#include "services/inbox/inboxsessions.h"
 #include "services/kafka/kafkaproducer.h"
 #include "services/remediation/intentjournal.h"
 #include "services/remediation/replayexecutor.h"
@@ -95,6 +97,7 @@ private:
     void primeSources();
     bool loadMarks(QString *error);
     bool markDestination(const QString &topic, QString *error);
+    bool markDeadLetters(QString *error);
     bool reconcile(const QList<int> &itemNos, QString *error);
     bool produceItems(QList<int> itemNos, bool retryRound, QString *error);
     bool produceBatch(const QList<int> &batch, const QList<int> &next, qsizetype *consumed, QString *error);
@@ -107,6 +110,7 @@ private:
                      QString *error);
     bool dlqEnds(const QStringList &topics, QHash<QString, QHash<int, qint64>> *ends, QString *error);
     bool disposeItems(QString *error);
+    bool releaseRows(QList<Prepared::Ready> *ready, QHash<int, QString> *refused, QString *error);
     void pace();
     void report(ReplayPhase phase, bool force = false);
     void problem(int itemNo, const QString &error);
@@ -137,6 +141,7 @@ private:
     std::unique_ptr<TopicRangeReader> m_reader;
     std::unique_ptr<KafkaProducer> m_producer;
     std::unique_ptr<SettleQueue> m_settler; // null: delivery results are written in line, on m_audit
+    std::unique_ptr<InboxSessions> m_releaseSessions; // release and replay: the inbox databases, on first use
     QSet<int> m_refused;                    // source changed or gone: not produced again in this run
     QHash<int, qsizetype> m_problemAt;      // item no -> its line in m_out.problems
     double m_rate = 0;

@@ -380,9 +380,34 @@ ReplayVerification ReplayVerifier::verify(qint64 requestId, const VerifyOptions 
         v.error = error;
         return v;
     }
-    // Where each DLQ partition is read from: a while before the run began (returns can only come after).
+    // Where each DLQ partition is read from: where it ended when the first run began (the executor's
+    // replay.dlq_marked), else a while before the run began, found by timestamps (returns come after).
     QHash<TopicPartition, qint64> dlqNext;
+    EventFilter dlqMarks;
+    dlqMarks.requestId = requestId;
+    dlqMarks.actions = {u"replay.dlq_marked"_s};
+    dlqMarks.limit = 100;
+    const QList<AuditEvent> dlqMarked = store.listEvents(dlqMarks, &error);
+    error.clear();
+    QSet<QString> markedTopics;
+    for (const AuditEvent &e : dlqMarked) {
+        const QJsonObject ends = e.details.value(u"ends"_s).toObject();
+        for (auto t = ends.begin(); t != ends.end(); ++t) {
+            if (!v.dlqTopics.contains(t.key()))
+                continue;
+            markedTopics.insert(t.key());
+            const QJsonObject partitions = t.value().toObject();
+            for (auto p = partitions.begin(); p != partitions.end(); ++p) {
+                const TopicPartition tp{t.key(), p.key().toInt()};
+                const qint64 end = p.value().toInteger();
+                if (!dlqNext.contains(tp) || dlqNext.value(tp) > end)
+                    dlqNext.insert(tp, end);
+            }
+        }
+    }
     for (const QString &topic : std::as_const(v.dlqTopics)) {
+        if (markedTopics.contains(topic))
+            continue;
         const int count = reader->partitionCount(topic, 10'000, &error);
         if (count <= 0) {
             v.notes << u"DLQ "_s + topic + u" not read: "_s + error;
@@ -535,7 +560,7 @@ ReplayVerification ReplayVerifier::verify(qint64 requestId, const VerifyOptions 
             std::clamp<qint64>(options.timeoutMs - waited.elapsed(), 0, options.pollMs)));
     }
 
-    if (options.recordEvent) {
+    if (options.recordEvent && (options.recordUnverified || v.result != VerificationResult::Unverified)) {
         v.eventSeq = store.appendEvent(u"replay.verified"_s, requestId, v.eventDetails(), &error);
         if (v.eventSeq == 0)
             v.notes << u"the verification could not be written to the audit log: "_s + error;

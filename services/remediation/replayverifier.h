@@ -84,6 +84,7 @@ struct VerifyOptions {
     InboxMappingSet inboxMappings;
     int dlqLookBackMs = 300'000; // DLQ records are read from this long before the run started
     bool recordEvent = true;     // write `replay.verified` into the audit chain
+    bool recordUnverified = true; // false: an unverified result is not written (a desk's interim pass)
 };
 
 // Follows each delivered item of an executed replay request to its outcome at the request's target

@@ -142,9 +142,17 @@ BuiltRequest build(const RequestDraft &draft, const RequestBuilderContext &conte
     input.policy = context.policy;
     input.inboxMappings = context.inboxMappings;
     input.cluster = context.cluster;
+    input.release =
+        draft.release
+        && (draft.action == RemediationAction::Replay || draft.action == RemediationAction::EditReplay);
     out.dryRun = DryRun::evaluate(input, context.inboxDb);
     out.dryRun.mergedCopies = mergedCopies;
     out.dryRun.mergedCopySamples = mergedSamples;
+    // The rows to release, pinned with the status the dry run saw (a row that changed is refused later).
+    for (auto it = out.dryRun.releaseRefs.cbegin(); it != out.dryRun.releaseRefs.cend(); ++it) {
+        req.items[it.key()].inboxRef = it.value();
+        out.pinned[it.key()].inboxRef = it.value();
+    }
     req.dryRun = out.dryRun.toJson();
     req.policyVerdict = policyVerdictName(out.dryRun.verdict);
     req.requiredApprovals = out.dryRun.requiredApprovals;

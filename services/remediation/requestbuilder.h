@@ -28,6 +28,9 @@ struct RequestDraft {
     QString reason;
     QString ticket;
     QDateTime expiresAt; // invalid: the database default (24 h)
+    // Release and replay (replay, edit_replay): parked or failed-terminal inbox rows of the items' keys are
+    // released (the mapping's releaseTo) right before each record is produced; pinned in inbox_ref.
+    bool release = false;
 };
 
 struct BuiltRequest {

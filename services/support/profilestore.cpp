@@ -140,6 +140,21 @@ QHash<QString, QString> ProfileStore::save(const ConnectionProfile &profile, con
     return secrets;
 }
 
+bool ProfileStore::saveInboxMappings(const QString &name, const QList<InboxMapping> &mappings)
+{
+    if (!load(name))
+        return false;
+    QSettings &s = settings();
+    s.beginGroup(groupOf(name));
+    if (mappings.isEmpty())
+        s.remove(u"inboxMappings"_s);
+    else
+        s.setValue(u"inboxMappings"_s, InboxPolicyYaml::write(mappings));
+    s.endGroup();
+    s.sync();
+    return true;
+}
+
 void ProfileStore::remove(const QString &name)
 {
     settings().remove(groupOf(name));

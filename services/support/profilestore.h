@@ -32,6 +32,9 @@ public:
     // still has a place for them.
     QHash<QString, QString> save(const ConnectionProfile &profile, const QStringList &keptSecretIds = {});
     void remove(const QString &name);
+    // Replaces only the inbox mappings of a stored profile (the mapping editor opened from the Inbox
+    // view): no secret is touched. False when no profile of that name is stored.
+    bool saveInboxMappings(const QString &name, const QList<InboxMapping> &mappings);
 
     QString lastUsed() const;
     void setLastUsed(const QString &name);

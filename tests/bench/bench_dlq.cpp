@@ -107,15 +107,9 @@ int serve(qint64 records)
     const int partitions = int(qMax<qint64>(6, (records + 2399) / 2400));
     cluster.createTopic(kTopic, partitions);
     QString error;
-    auto producer = KafkaProducer::create({{u"bootstrap.servers"_s, cluster.bootstrapServers()},
-                                           {u"linger.ms"_s, u"20"_s},
-                                           {u"batch.num.messages"_s, u"5000"_s},
-                                           {u"queue.buffering.max.kbytes"_s, u"1048576"_s}},
-                                          &error);
-    if (!producer) {
-        std::cerr << "producer: " << qPrintable(error) << std::endl;
+    auto producer = BenchDeadLetters::bulkProducer(cluster.bootstrapServers());
+    if (!producer)
         return 1;
-    }
     QElapsedTimer clock;
     clock.start();
     for (qint64 i = 0; i < records; ++i) {

@@ -19,6 +19,8 @@
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
 
 #include <algorithm>
 #include <cstdio>
@@ -173,5 +175,28 @@ UPDATE inbox SET status = 'quarantined' WHERE message_id IN ('m-100', 'm-2000', 
            "ms");
     std::fprintf(stderr, "bench_inbox: first page %lld rows%s %s\n", qlonglong(page.rows.size()), page.more ? " (more)" : "",
                  qPrintable(page.error));
+
+    // BERTH_BENCH_EXPLAIN=FILE: once more, after the figures, with every statement's plan and timings
+    // (auto_explain, EXPLAIN ANALYZE BUFFERS) written to FILE: where a refresh spends its time.
+    const QString explainTo = qEnvironmentVariable("BERTH_BENCH_EXPLAIN");
+    if (!explainTo.isEmpty()) {
+        PgSession session;
+        QString e;
+        session.connect(conninfo, &e);
+        const qint64 logStart = QFileInfo(pg.logFile()).size();
+        session.execScript(u"LOAD 'auto_explain'; SET auto_explain.log_min_duration = 0; "
+                           u"SET auto_explain.log_analyze = on; SET auto_explain.log_buffers = on;"_s,
+                           &e);
+        InboxBoardQuery::collect(session, m);
+        InboxKeyLookup::lookup(session, {m}, keys, &e);
+        InboxRowsQuery::read(session, m, {InboxState::Parked});
+        session.close();
+        QFile log(pg.logFile());
+        QFile out(explainTo);
+        if (log.open(QIODevice::ReadOnly) && out.open(QIODevice::WriteOnly)) {
+            log.seek(logStart);
+            out.write(log.readAll());
+        }
+    }
     return 0;
 }

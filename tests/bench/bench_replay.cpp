@@ -1,5 +1,6 @@
-// Approved replay throughput, journal included, against kcat producing the same payloads in the same run.
-// Usage: bench_replay [--quick] [--messages N] [--payload BYTES] [--batch ITEMS-PER-JOURNAL-STATEMENT]
+// Approved replay throughput, journal included, against kcat reading and producing the same records in the
+// same run; then the verification of every replayed item at its consumer. Usage: bench_replay [--quick]
+// [--messages N] [--payload BYTES] [--batch ITEMS-PER-JOURNAL-STATEMENT]
 //
 // One mock cluster and one throwaway PostgreSQL. The DLQ is seeded with N dead letters (headers as the
 // demo services write them); alice files a request for all of them and bob approves it (not timed). Timed:
@@ -12,8 +13,22 @@
 // disposition), each paying the audit schema's per-row triggers and foreign keys, plus a hash-chained audit
 // event per statement. The executor overlaps them (source read-ahead, two settle sessions beside the
 // journal session), so the rate follows the database's CPU, not Kafka's.
+//
+// replay_ratio_vs_kcat_read_and_produce: what kcat needs to do the same work without pins or journal
+// (read the N dead letters, `kcat -C -e`, then produce them, `kcat -P`), divided by Berth's replay time.
+//
+// replay_verify_100k_s: the consumer's side is then made to look finished (the group's offsets committed
+// at the ends; an inbox row per key: most completed after the run began, every tenth completed and every
+// tenth parked before it; one item in a hundred back in the DLQ with its replay id), and ReplayVerifier
+// follows every item once; the per-outcome counts are printed and sum to N.
 
+#include "services/inbox/inboxmapping.h"
+#include "services/kafka/kafkaproducer.h"
+#include "services/kafka/offsetcommitter.h"
+#include "services/remediation/remediationtypes.h"
 #include "services/remediation/replayexecutor.h"
+#include "services/remediation/replayverifier.h"
+#include "services/remediation/topicrangereader.h"
 #include "services/support/memorypolicy.h"
 #include "support/replayworld.h"
 
@@ -122,9 +137,74 @@ int main(int argc, char **argv)
     figure("replay_kcat_s", kcatSeconds, "s");
     figure("replay_rate_msgs_s", berthRate, "msgs/s");
     figure("replay_kcat_rate_msgs_s", kcatRate, "msgs/s");
-    figure("replay_ratio_vs_kcat", berthRate / kcatRate, "x");
     figure("replay_source_read_kcat_s", readSeconds, "s");
-    // The best ratio a replay could reach if reading its sources were all it did.
-    figure("replay_source_read_bound_ratio", kcatSeconds / readSeconds, "x");
+    figure("replay_ratio_vs_kcat_read_and_produce", (readSeconds + kcatSeconds) / berthSeconds, "x");
+
+    // The consumer's side, made to look finished.
+    const QString orders = QString::fromLatin1(ReplayWorld::OriginalTopic);
+    const QString consumer = QString::fromLatin1(ReplayWorld::Consumer);
+    PartitionOffsets ends;
+    std::unique_ptr<TopicRangeReader> reader2 = TopicRangeReader::create(world.kafka(), &error);
+    for (int p = 0; reader2 && p < Partitions; ++p) {
+        qint64 low = 0;
+        qint64 high = 0;
+        if (!reader2->watermarks(orders, p, &low, &high, 10'000, &error))
+            return fail(error);
+        ends.insert({orders, p}, high);
+    }
+    if (!reader2 || !OffsetCommitter::commit(world.kafka(), consumer, ends, &error))
+        return fail(u"cannot commit the consumer's offsets: "_s + error);
+    if (!world.admin().execScript(
+            u"CREATE TABLE processed_message (consumer_name text NOT NULL, message_id text NOT NULL, "
+            u"status text NOT NULL, first_seen_at timestamptz NOT NULL DEFAULT now(), "
+            u"updated_at timestamptz NOT NULL DEFAULT now(), error_code text, "
+            u"PRIMARY KEY (consumer_name, message_id));"
+            u"INSERT INTO processed_message (consumer_name, message_id, status, updated_at) "
+            u"SELECT 'orders-projector', 'idem-' || i, CASE WHEN i % 10 = 1 THEN 'PARKED' ELSE 'COMPLETED' "
+            u"END, "
+            u"CASE WHEN i % 10 IN (0, 1) THEN now() - interval '1 day' ELSE now() END "
+            u"FROM generate_series(0, "_s
+                + QString::number(messages - 1) + u") AS i;ANALYZE processed_message;"_s,
+            &error))
+        return fail(error);
+    std::unique_ptr<KafkaProducer> producer = KafkaProducer::create(world.kafka(), &error);
+    if (!producer)
+        return fail(error);
+    int returned = 0;
+    for (int item = 1; item <= messages; item += 100) {
+        OutgoingRecord r{QString::fromLatin1(ReplayWorld::DlqTopic),
+                         -1,
+                         "k",
+                         false,
+                         "{}",
+                         {{RemediationHeaders::ReplayId, replayIdFor(id, item).toUtf8(), false}},
+                         0};
+        if (!producer->produce(r, &error))
+            return fail(error);
+        ++returned;
+    }
+    if (!producer->flush(30'000, &error))
+        return fail(error);
+    InboxMapping mapping = InboxMapping::seed000ProcessedMessage();
+    mapping.name = mapping.consumerValue = consumer;
+    VerifyOptions verify;
+    verify.timeoutMs = 0; // one pass: everything is decided already
+    verify.inboxMappings = InboxMappingSet::resolve({}, {mapping}, {});
+    timer.restart();
+    const ReplayVerification v =
+        ReplayVerifier(world.alice(), world.kafka(), &world.admin()).verify(id, verify);
+    const double verifySeconds = double(timer.nsecsElapsed()) / 1e9;
+    if (!v.error.isEmpty())
+        return fail(u"verification: "_s + v.error);
+    figure("replay_verify_100k_s", verifySeconds, "s");
+    qint64 sum = 0;
+    for (int o = 0; o < VerifyOutcomeCount; ++o) {
+        const QByteArray name = "replay_verify_" + verifyOutcomeName(VerifyOutcome(o)).toLatin1();
+        figure(name.constData(), v.counts[size_t(o)], "items");
+        sum += v.counts[size_t(o)];
+    }
+    figure("replay_verify_items", double(sum), "items");
+    if (sum != messages || v.count(VerifyOutcome::ReturnedToDlq) != returned)
+        return fail(u"the verification's counts do not add up"_s);
     return 0;
 }

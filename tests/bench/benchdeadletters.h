@@ -5,7 +5,11 @@
 // times (poison). Header-only: each benchmark is one executable.
 
 #include "services/dlq/dlqheadercodec.h"
+#include "services/kafka/kafkaproducer.h"
 #include "services/kafka/kafkarecord.h"
+
+#include <iostream>
+#include <memory>
 
 namespace BenchDeadLetters {
 struct Letter {
@@ -57,5 +61,18 @@ inline Letter letter(qint64 i)
     l.key = "ORD-" + QByteArray::number(id);
     l.value = "{\"orderId\":\"" + l.key + "\",\"note\":\"" + padding + "\"}";
     return l;
+}
+// A producer for filling the mock cluster fast (large batches); nullptr after saying why on stderr.
+inline std::unique_ptr<KafkaProducer> bulkProducer(const QString &bootstrap)
+{
+    QString error;
+    auto producer = KafkaProducer::create({{QStringLiteral("bootstrap.servers"), bootstrap},
+                                           {QStringLiteral("linger.ms"), QStringLiteral("20")},
+                                           {QStringLiteral("batch.num.messages"), QStringLiteral("5000")},
+                                           {QStringLiteral("queue.buffering.max.kbytes"), QStringLiteral("1048576")}},
+                                          &error);
+    if (!producer)
+        std::cerr << "producer: " << qPrintable(error) << std::endl;
+    return producer;
 }
 } // namespace BenchDeadLetters

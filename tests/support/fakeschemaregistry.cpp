@@ -3,7 +3,11 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QFile>
 #include <QPointer>
+#include <QSslConfiguration>
+#include <QSslKey>
+#include <QSslServer>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTimer>
@@ -24,9 +28,34 @@ bool FakeSchemaRegistry::listen()
     return m_server->listen(QHostAddress::LocalHost, 0);
 }
 
+bool FakeSchemaRegistry::listenTls(const QString &certificateFile, const QString &keyFile, QString *error)
+{
+    QFile key(keyFile);
+    const QList<QSslCertificate> certificates = QSslCertificate::fromPath(certificateFile);
+    if (certificates.isEmpty() || !key.open(QIODevice::ReadOnly)) {
+        *error = u"cannot read "_s + certificateFile + u" or "_s + keyFile;
+        return false;
+    }
+    QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
+    tls.setLocalCertificate(certificates.first());
+    tls.setPrivateKey(QSslKey(&key, QSsl::Rsa));
+    auto *server = new QSslServer(this);
+    server->setSslConfiguration(tls);
+    // Handshakes that fail (a client that does not trust the certificate) just close.
+    delete m_server;
+    m_server = server;
+    connect(m_server, &QTcpServer::pendingConnectionAvailable, this, &FakeSchemaRegistry::onConnection);
+    m_tls = true;
+    if (!m_server->listen(QHostAddress::LocalHost, 0)) {
+        *error = m_server->errorString();
+        return false;
+    }
+    return true;
+}
+
 QString FakeSchemaRegistry::url() const
 {
-    return u"http://127.0.0.1:%1"_s.arg(m_server->serverPort());
+    return u"%1://127.0.0.1:%2"_s.arg(m_tls ? u"https"_s : u"http"_s).arg(m_server->serverPort());
 }
 
 void FakeSchemaRegistry::addSchema(int id, const QString &subject, int version, const QByteArray &schema,

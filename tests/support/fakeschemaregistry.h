@@ -20,6 +20,8 @@ public:
     ~FakeSchemaRegistry() override;
 
     bool listen();
+    // Serves https with this certificate and key (PEM files) instead of http.
+    bool listenTls(const QString &certificateFile, const QString &keyFile, QString *error);
     QString url() const;
 
     // A schema as the registry stores it; schemaType "" (Avro), "PROTOBUF" or "JSON".
@@ -45,4 +47,5 @@ private:
     QHash<QString, Answer> m_answers;
     QHash<QString, int> m_requests;
     QByteArray m_authorization;
+    bool m_tls = false;
 };
