@@ -8,6 +8,7 @@
 // keeps 5 MB per partition: the topic gets enough partitions to hold every record.
 // Usage: bench_account [--quick] [--records N]
 
+#include "benchcluster.h"
 #include "benchfigure.h"
 #include "models/accountingmodel.h"
 #include "services/accounting/accountingservice.h"
@@ -103,25 +104,9 @@ int serve(qint64 records)
         std::cerr << "commit: " << qPrintable(error) << std::endl;
         return 1;
     }
-    std::cout << "READY " << qPrintable(cluster.bootstrapServers()) << std::endl;
-    std::string line;
-    while (std::getline(std::cin, line)) {
-    }
-    return 0;
+    return BenchCluster::serveUntilStdinCloses(cluster.bootstrapServers());
 }
 
-double kcatSeconds(const QString &bootstrap)
-{
-    QProcess kcat;
-    kcat.setStandardOutputFile(QProcess::nullDevice());
-    QElapsedTimer clock;
-    clock.start();
-    kcat.start(u"kcat"_s,
-               {u"-C"_s, u"-b"_s, bootstrap, u"-t"_s, kTopic, u"-e"_s, u"-o"_s, u"beginning"_s, u"-q"_s});
-    if (!kcat.waitForFinished(1'800'000) || kcat.exitCode() != 0)
-        return -1;
-    return double(clock.nsecsElapsed()) / 1e9;
-}
 } // namespace
 
 int main(int argc, char **argv)
@@ -155,20 +140,10 @@ int main(int argc, char **argv)
     }
 
     QProcess server;
-    server.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-    server.start(app.applicationFilePath(), {u"--serve"_s, QString::number(records)});
-    QString bootstrap;
-    while (bootstrap.isEmpty() && server.waitForReadyRead(1'800'000)) {
-        while (server.canReadLine()) {
-            const QByteArray line = server.readLine().trimmed();
-            if (line.startsWith("READY "))
-                bootstrap = QString::fromUtf8(line.mid(6));
-        }
-    }
-    if (bootstrap.isEmpty()) {
-        std::cerr << "the mock cluster did not start" << std::endl;
+    const QString bootstrap =
+        BenchCluster::startChild(server, app.applicationFilePath(), {u"--serve"_s, QString::number(records)});
+    if (bootstrap.isEmpty())
         return 1;
-    }
 
     InboxMapping inbox;
     inbox.name = kGroup;
@@ -206,7 +181,7 @@ int main(int argc, char **argv)
         since.restart();
     });
     const double kcatBefore =
-        QStandardPaths::findExecutable(u"kcat"_s).isEmpty() ? -1 : kcatSeconds(bootstrap);
+        QStandardPaths::findExecutable(u"kcat"_s).isEmpty() ? -1 : BenchCluster::kcatReadSeconds(bootstrap, kTopic);
     QElapsedTimer clock;
     clock.start();
     since.start();
@@ -221,7 +196,7 @@ int main(int argc, char **argv)
     while (settle.elapsed() < 300)
         QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
     beat.stop();
-    const double kcatAfter = kcatBefore < 0 ? -1 : kcatSeconds(bootstrap);
+    const double kcatAfter = kcatBefore < 0 ? -1 : BenchCluster::kcatReadSeconds(bootstrap, kTopic);
     const double kcat = kcatAfter > 0 && (kcatBefore < 0 || kcatAfter < kcatBefore) ? kcatAfter : kcatBefore;
 
     if (!result->error.isEmpty()) {

@@ -7,6 +7,7 @@
 // every record. Usage: bench_dlq [--quick] [--records N] [--property librdkafka-key=value ...]
 // [--stock-delegate] [--scans-only K | --stalls-only K] [--bootstrap B --mock-pid P]
 
+#include "benchcluster.h"
 #include "benchdeadletters.h"
 #include "models/dlqbrowsermodel.h"
 #include "services/demo/mockkafkacluster.h"
@@ -125,11 +126,7 @@ int serve(qint64 records)
     }
     std::cerr << "# produced " << records << " records in " << partitions << " partitions in "
               << clock.elapsed() << " ms" << std::endl;
-    std::cout << "READY " << qPrintable(cluster.bootstrapServers()) << std::endl;
-    std::string line;
-    while (std::getline(std::cin, line)) {
-    }
-    return 0;
+    return BenchCluster::serveUntilStdinCloses(cluster.bootstrapServers());
 }
 
 struct KcatFigures {
@@ -322,20 +319,11 @@ int main(int argc, char **argv)
     if (const qsizetype i = args.indexOf(u"--mock-pid"_s); i >= 0 && i + 1 < args.size())
         mockPid = args.at(i + 1).toLongLong();
     QProcess server;
-    server.setProcessChannelMode(QProcess::ForwardedErrorChannel);
     if (bootstrap.isEmpty())
-        server.start(app.applicationFilePath(), {u"--serve"_s, QString::number(records)});
-    while (bootstrap.isEmpty() && server.waitForReadyRead(1'800'000)) {
-        while (server.canReadLine()) {
-            const QByteArray line = server.readLine().trimmed();
-            if (line.startsWith("READY "))
-                bootstrap = QString::fromLatin1(line.mid(6));
-        }
-    }
-    if (bootstrap.isEmpty()) {
-        std::cerr << "the mock cluster did not start" << std::endl;
+        bootstrap = BenchCluster::startChild(server, app.applicationFilePath(),
+                                             {u"--serve"_s, QString::number(records)});
+    if (bootstrap.isEmpty())
         return 1;
-    }
     if (server.state() != QProcess::NotRunning)
         mockPid = server.processId();
 

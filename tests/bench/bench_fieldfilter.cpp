@@ -6,6 +6,7 @@
 //   dlq_kcat_avro_s                  kcat's time
 // The payloads are 1,000 distinct records encoded by python3-avro (support/referenceencoder.h), cycled.
 // Usage: bench_fieldfilter [--quick] [--records N]   (--quick: 50,000 records)
+#include "benchcluster.h"
 #include "benchdeadletters.h"
 #include "benchfigure.h"
 
@@ -45,18 +46,6 @@ QJsonObject payment(int k)
     return r;
 }
 
-double kcatSeconds(const QString &bootstrap)
-{
-    QProcess kcat;
-    kcat.setStandardOutputFile(QProcess::nullDevice());
-    QElapsedTimer clock;
-    clock.start();
-    kcat.start(u"kcat"_s,
-               {u"-C"_s, u"-b"_s, bootstrap, u"-t"_s, kTopic, u"-e"_s, u"-o"_s, u"beginning"_s, u"-q"_s});
-    if (!kcat.waitForFinished(1'800'000) || kcat.exitCode() != 0)
-        return -1;
-    return double(clock.nsecsElapsed()) / 1e9;
-}
 } // namespace
 
 int main(int argc, char **argv)
@@ -154,7 +143,7 @@ int main(int argc, char **argv)
     std::cerr << "# " << result.matched->size() << " of " << result.read << " passed" << std::endl;
 
     const bool haveKcat = !QStandardPaths::findExecutable(u"kcat"_s).isEmpty();
-    const double kcat = haveKcat ? kcatSeconds(cluster.bootstrapServers()) : -1;
+    const double kcat = haveKcat ? BenchCluster::kcatReadSeconds(cluster.bootstrapServers(), kTopic) : -1;
     figure(records == 1'000'000 ? "dlq_field_filter_1m_s" : "dlq_field_filter_s", seconds, "s");
     if (kcat > 0) {
         figure("dlq_kcat_avro_s", kcat, "s");
