@@ -114,10 +114,7 @@ int main(int argc, char **argv)
     qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     const QStringList args = app.arguments();
-    const bool quick = args.contains(u"--quick"_s);
-    qint64 records = quick ? 50'000 : 1'000'000;
-    if (const qsizetype i = args.indexOf(u"--records"_s); i >= 0 && i + 1 < args.size())
-        records = args.at(i + 1).toLongLong();
+    const qint64 records = recordCount(args, 50'000, 1'000'000);
     if (const qsizetype i = args.indexOf(u"--serve"_s); i >= 0 && i + 1 < args.size())
         return serve(args.at(i + 1).toLongLong());
 

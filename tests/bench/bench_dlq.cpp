@@ -8,6 +8,7 @@
 // [--stock-delegate] [--scans-only K | --stalls-only K] [--bootstrap B --mock-pid P]
 
 #include "benchcluster.h"
+#include "benchfigure.h"
 #include "benchdeadletters.h"
 #include "models/dlqbrowsermodel.h"
 #include "services/demo/mockkafkacluster.h"
@@ -40,12 +41,6 @@ namespace {
 const QString kTopic = u"bench-dlt"_s;
 qint64 mockPid = 0; // the child serving the cluster
 KafkaProperties extraProperties;
-
-void figure(const char *name, double value, const char *unit)
-{
-    std::printf("FIGURE %s %.3f %s\n", name, value, unit);
-    std::fflush(stdout);
-}
 
 double rssMb()
 {
@@ -299,10 +294,7 @@ int main(int argc, char **argv)
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     const QStringList args = app.arguments();
-    const bool quick = args.contains(u"--quick"_s);
-    qint64 records = quick ? 50'000 : 1'000'000;
-    if (const qsizetype i = args.indexOf(u"--records"_s); i >= 0 && i + 1 < args.size())
-        records = args.at(i + 1).toLongLong();
+    const qint64 records = recordCount(args, 50'000, 1'000'000);
     for (qsizetype i = args.indexOf(u"--property"_s); i >= 0 && i + 1 < args.size();
          i = args.indexOf(u"--property"_s, i + 2)) {
         const QString kv = args.at(i + 1);

@@ -4,6 +4,7 @@
 // tuning the index. Usage: bench_dlqindex [--quick] [--records N]
 
 #include "benchdeadletters.h"
+#include "benchfigure.h"
 #include "services/dlq/dlqentrybuilder.h"
 #include "services/dlq/failuregroups.h"
 #include "services/support/memorypolicy.h"
@@ -32,9 +33,7 @@ int main(int argc, char **argv)
     MemoryPolicy::apply(); // as berth does
     QCoreApplication app(argc, argv);
     const QStringList args = app.arguments();
-    qint64 records = args.contains(u"--quick"_s) ? 100'000 : 1'000'000;
-    if (const qsizetype i = args.indexOf(u"--records"_s); i >= 0 && i + 1 < args.size())
-        records = args.at(i + 1).toLongLong();
+    const qint64 records = recordCount(args, 100'000, 1'000'000);
 
     auto pool = std::make_shared<StringPool>();
     DlqEntryBuilder builder(*pool);

@@ -52,9 +52,7 @@ int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
     const QStringList args = app.arguments();
-    qint64 records = args.contains(u"--quick"_s) ? 50'000 : 1'000'000;
-    if (const qsizetype at = args.indexOf(u"--records"_s); at > 0 && at + 1 < args.size())
-        records = args.at(at + 1).toLongLong();
+    const qint64 records = recordCount(args, 50'000, 1'000'000);
 
     QString error;
     if (!ReferenceEncoder::available(&error)) {
