@@ -71,3 +71,36 @@ QHash<TopicPartition, qint64> OffsetPeeker::timestamps(const PartitionOffsets &r
     rd_kafka_assign(m_rk.get(), nullptr);
     return out;
 }
+
+QHash<TopicPartition, qint64> OffsetPeeker::lastRecords(const PartitionOffsets &from, const PartitionOffsets &ends,
+                                                        int timeoutMs)
+{
+    QHash<TopicPartition, qint64> out;
+    rd_kafka_topic_partition_list_t *assignment = rd_kafka_topic_partition_list_new(int(from.size()));
+    for (auto it = from.cbegin(); it != from.cend(); ++it)
+        rd_kafka_topic_partition_list_add(assignment, it.key().topic.toUtf8().constData(), it.key().partition)
+            ->offset = it.value();
+    rd_kafka_assign(m_rk.get(), assignment);
+    rd_kafka_topic_partition_list_destroy(assignment);
+    QSet<TopicPartition> waiting(from.keyBegin(), from.keyEnd());
+    QElapsedTimer clock;
+    clock.start();
+    while (!waiting.isEmpty() && clock.elapsed() < timeoutMs) {
+        rd_kafka_message_t *m = rd_kafka_consumer_poll(m_rk.get(), 50);
+        if (!m)
+            continue;
+        if (m->rkt) {
+            const TopicPartition tp{QString::fromUtf8(rd_kafka_topic_name(m->rkt)), int(m->partition)};
+            const bool end = m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF;
+            if ((!m->err || end) && waiting.contains(tp)) {
+                // A record before the end: the consumer has something to read. The end (or a record past
+                // the sampled end) first: nothing in between is handed to a consumer.
+                waiting.remove(tp);
+                out.insert(tp, !end && m->offset < ends.value(tp) ? m->offset : from.value(tp) - 1);
+            }
+        }
+        rd_kafka_message_destroy(m);
+    }
+    rd_kafka_assign(m_rk.get(), nullptr);
+    return out;
+}

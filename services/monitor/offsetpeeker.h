@@ -14,6 +14,11 @@ public:
 
     // Record timestamps (ms) for as many of the requests as answer within the timeout; cached.
     QHash<TopicPartition, qint64> timestamps(const PartitionOffsets &requests, int timeoutMs);
+    // Per partition, the first offset in [from, end) a consumer is handed, or from - 1 when it reaches the
+    // end first (nothing but markers, or records its isolation level skips, is left); partitions that do
+    // not answer within the timeout are absent.
+    QHash<TopicPartition, qint64> lastRecords(const PartitionOffsets &from, const PartitionOffsets &ends,
+                                              int timeoutMs);
 
 private:
     OffsetPeeker() = default;
