@@ -5,6 +5,8 @@
 
 #include <QCache>
 
+#include <functional>
+
 // Reads the one record at a given offset to learn its timestamp, without a group and without committing.
 // The sampler uses it when a committed offset is older than its own history.
 class OffsetPeeker final {
@@ -22,6 +24,10 @@ public:
 
 private:
     OffsetPeeker() = default;
+    // Reads from each partition's offset until it gives its first event (a record, its end, an error) or
+    // the timeout passes, and hands each first event to `each`.
+    void firstEvents(const PartitionOffsets &from, int timeoutMs,
+                     const std::function<void(const TopicPartition &, const rd_kafka_message_t *)> &each);
     KafkaHandle m_rk;
     struct Key {
         TopicPartition tp;
