@@ -817,6 +817,13 @@ QList<InboxIndexRequirement> InboxBoardQuery::indexRequirements(const InboxMappi
         open.excludedStatus = dominantStatus;
         open.purpose = u"the exact counts of every state but \u201c%1\u201d on a table this large"_s.arg(dominantStatus);
         out << open;
+        // The Parked tab's first page on a table this large: one range in time order (InboxRowsQuery).
+        InboxIndexRequirement byTime;
+        byTime.table = inbox.table;
+        byTime.leadingColumns = {mapping.updatedColumn, mapping.statusColumn};
+        byTime.excludedStatus = dominantStatus;
+        byTime.purpose = u"the Parked tab's rows in time order on a table this large"_s;
+        out << byTime;
         // The DLQ inbox column's look-ups read the status, consumer and updated time of each key: with them
         // in the key's index, a probe never visits the table.
         InboxIndexRequirement key;
