@@ -437,7 +437,13 @@ BodyDecode ProtobufSchema::decode(const pb::Descriptor *message, QByteArrayView 
 {
     BodyDecode r;
     const pb::Message *prototype = m_factory->GetPrototype(message);
-    pb::Arena arena;
+    // The arena starts in a block of this thread's that the next decode reuses: a message of a few KB
+    // is parsed without a malloc (the arena grows into the heap beyond it).
+    alignas(std::max_align_t) static thread_local char firstBlock[64 * 1024];
+    pb::ArenaOptions options;
+    options.initial_block = firstBlock;
+    options.initial_block_size = sizeof firstBlock;
+    pb::Arena arena(options);
     pb::Message *m = prototype->New(&arena);
     // Parsing stops at protobuf's default recursion limit (100): a recursive message cannot run it deep.
     if (body.size() > std::numeric_limits<int>::max() || !m->ParsePartialFromArray(body.data(), int(body.size()))) {
