@@ -1,7 +1,8 @@
 #include "inboxrowsview.h"
-#include "elidedlabel.h"
 
-#include "headerwidth.h"
+#include "elidedlabel.h"
+#include "views/tablecolumns.h"
+
 #include "models/inboxrowsmodel.h"
 #include "refreshclock.h"
 #include "remediationwidgets.h"
@@ -70,11 +71,7 @@ InboxRowsView::InboxRowsView(InboxRowsModel *model, QWidget *parent)
     m_table->setAlternatingRowColors(true);
     m_table->setWordWrap(false);
     m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setStretchLastSection(true);
-    HeaderWidth::fitAllColumns(m_table);
-    m_table->setColumnWidth(InboxRowsModel::MessageId, 220);
-    m_table->setColumnWidth(InboxRowsModel::Status, 200);
-    m_table->setColumnWidth(InboxRowsModel::Error, 320);
+    TableColumns::apply(m_table)->setMaxChars(InboxRowsModel::Error, 60);
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top);
@@ -93,10 +90,6 @@ InboxRowsView::InboxRowsView(InboxRowsModel *model, QWidget *parent)
         m_clock->readFinished(m_model->page().readAt);
         m_status->setText(m_model->statusLine() + u" — "_s + m_clock->freshness());
         restoreSelection();
-        // At most a page of rows: measuring them is cheap, and no id or timestamp is clipped.
-        m_table->resizeColumnsToContents();
-        m_table->setColumnWidth(InboxRowsModel::Error,
-                                std::min(m_table->columnWidth(InboxRowsModel::Error), 420));
     });
     m_status->setText(m_model->statusLine());
 }
