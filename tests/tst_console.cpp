@@ -1,4 +1,5 @@
 #include "app/console.h"
+#include "app/translation.h"
 #include "models/grouplagmodel.h"
 #include "models/lagtablemodel.h"
 #include "services/demo/mockkafkacluster.h"
@@ -260,6 +261,51 @@ private Q_SLOTS:
         QVERIFY(alertsIndex >= 0 && alertsIndex < 9);
         QTest::keyClick(window, Qt::Key(Qt::Key_1 + alertsIndex), Qt::AltModifier);
         QCOMPARE(tabs->currentWidget(), views[u"alerts"_s]);
+    }
+
+    // In German the window still fits the screenshots' 1400 px: no view's minimum width forces it wider.
+    void germanWindowFitsTheScreenshotsWidth()
+    {
+        QCOMPARE(Translation::install(u"de"_s), u"de"_s);
+        const auto restore = qScopeGuard([] { Translation::uninstall(); });
+        ConnectionProfile profile;
+        profile.cluster = {{u"bootstrap.servers"_s, u"127.0.0.1:1"_s}};
+        profile.inboxMappings = InboxMapping::presets();
+        Console console(profile);
+        MainWindow *window = console.window();
+        window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(window));
+        auto *tabs = window->findChild<QTabWidget *>();
+        QString report;
+        int widest = 0;
+        for (int i = 0; i < tabs->count(); ++i) {
+            tabs->setCurrentIndex(i);
+            QCoreApplication::processEvents();
+            const int width = window->minimumSizeHint().width();
+            widest = std::max(widest, width);
+            if (width > 1400) {
+                report += tabs->tabText(i) + u": "_s + QString::number(width) + u" ("_s;
+                for (QWidget *w : tabs->widget(i)->findChildren<QWidget *>()) {
+                    if (w->isVisibleTo(window) && w->minimumSizeHint().width() > 900)
+                        report += QString::fromLatin1(w->metaObject()->className()) + u' ' + w->objectName()
+                                  + u' ' + QString::number(w->minimumSizeHint().width()) + u"; "_s;
+                }
+                report += u") "_s;
+            }
+        }
+        if (widest > 1400) {
+            report += u"tab bar "_s + QString::number(tabs->tabBar()->minimumSizeHint().width()) + u"; "_s;
+            for (int i = 0; i < tabs->count(); ++i) {
+                report += tabs->tabText(i) + u" page "_s
+                          + QString::number(tabs->widget(i)->minimumSizeHint().width()) + u"; "_s;
+                for (QWidget *w : tabs->widget(i)->findChildren<QWidget *>()) {
+                    if (w->minimumSizeHint().width() > 700 || w->minimumWidth() > 700)
+                        report += QString::fromLatin1(w->metaObject()->className()) + u' '
+                                  + QString::number(w->minimumSizeHint().width()) + u"; "_s;
+                }
+            }
+        }
+        QVERIFY2(widest <= 1400, qPrintable(QString::number(widest) + u": "_s + report));
     }
 
     void databaseDownThenBackIsShown()

@@ -50,11 +50,13 @@ QString timeText(qint64 ms)
            + QString::number(ms) + u')';
 }
 
-// A command line wrapped in the Summary breaks between arguments, never between a flag and its value.
+// A command line wrapped in the Summary breaks between arguments, never inside a flag or before its value
+// (the Copy button copies the command itself).
 QString keepFlagsWhole(QString command)
 {
-    static const QRegularExpression flagAndValue(u"(?<=^| )(-\\w) "_s);
-    return command.replace(flagAndValue, u"\\1\u00a0"_s);
+    // A word joiner after the dash (a line may break after a hyphen) and a no-break space before the value.
+    static const QRegularExpression flagAndValue(u"(?<=^|[ \u00a0])-(\\w) "_s);
+    return command.replace(flagAndValue, u"-\u2060\\1\u00a0"_s);
 }
 
 void line(QString &out, const QString &label, const QString &value)

@@ -34,7 +34,9 @@ InboxRowsView::InboxRowsView(InboxRowsModel *model, QWidget *parent)
     , m_debounce(new QTimer(this))
     , m_clock(new RefreshClock(this, [this] { requestRefresh(); }))
 {
-    m_selector->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    // Mapping names can be long: the box shows a good part, the list the whole of each.
+    m_selector->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_selector->setMinimumContentsLength(24);
     const QList<QPair<QString, InboxState>> states = {{tr("Parked"), InboxState::Parked},
                                                       {tr("Failed terminal"), InboxState::FailedTerminal},
                                                       {tr("Failed retryable"), InboxState::FailedRetryable},
@@ -49,14 +51,18 @@ InboxRowsView::InboxRowsView(InboxRowsModel *model, QWidget *parent)
         top->addWidget(box);
         m_states.append({box, state});
     }
+    top->addStretch(1);
+    // The filter and the actions on a row of their own: in one row with the states, longer labels (German)
+    // made the view, and so the window, wider than the screen.
+    auto *actions = new QHBoxLayout;
     m_filter->setPlaceholderText(tr("Filter by message id or error"));
     m_filter->setClearButtonEnabled(true);
-    top->addWidget(m_filter, 1);
+    actions->addWidget(m_filter, 1);
     auto *refresh = new QPushButton(tr("Refresh"), this);
-    top->addWidget(refresh);
+    actions->addWidget(refresh);
     // Skip or delete the rows the operator picked: a request another person approves.
     QAction *remediate = RemediationWidgets::addRequestAction(
-        this, m_table, top, tr("&Skip / delete…"),
+        this, m_table, actions, tr("&Skip / delete…"),
         tr("File a skip or delete request for the selected inbox rows (Ctrl+R)"));
     connect(remediate, &QAction::triggered, this, &InboxRowsView::requestRemediation);
 
@@ -75,6 +81,7 @@ InboxRowsView::InboxRowsView(InboxRowsModel *model, QWidget *parent)
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top);
+    layout->addLayout(actions);
     layout->addWidget(m_status);
     layout->addWidget(m_table, 1);
 
