@@ -115,6 +115,7 @@ void Console::buildViews()
     m_alertView = new AlertView(m_alertModel);
     m_window->addTab(u"alerts"_s, m_alertView, tr("&Alerts"));
     m_desk = new RemediationDesk(m_profile, this); // requests, approvals, execution, audit trail
+    m_desk->setSchemaCatalog(m_schemaCatalog);
     m_desk->addTo(m_window.get());
     m_desk->attachDlqBrowser(m_dlqView);
     m_desk->attachInboxRows(m_inboxRowsView);
