@@ -1,46 +1,50 @@
 #include "console.h"
 
+#include "app/remediationdesk.h"
 #include "models/accountingmodel.h"
 #include "models/alertmodel.h"
-#include "services/accounting/accountingservice.h"
-#include "services/accounting/deliverysemantics.h"
-#include "views/accountingview.h"
+#include "models/approvalqueuemodel.h"
+#include "models/checklistmodel.h"
 #include "models/connectionsmodel.h"
+#include "models/desksummary.h"
+#include "models/dlqbrowsermodel.h"
 #include "models/grouplagmodel.h"
 #include "models/inboxboardmodel.h"
-#include "services/inbox/inboxkeylookup.h"
-#include "services/inbox/inboxmappingset.h"
-#include "services/inbox/inboxwatch.h"
-#include "models/dlqbrowsermodel.h"
-#include "views/inboxboardview.h"
-#include "views/inboxmappingdialog.h"
+#include "models/inboxrowsmodel.h"
 #include "models/lagseriesstore.h"
 #include "models/lagtablemodel.h"
+#include "models/logmodel.h"
+#include "services/accounting/accountingservice.h"
+#include "services/accounting/deliverysemantics.h"
+#include "services/dlq/dlqscanner.h"
+#include "services/inbox/inboxkeylookup.h"
+#include "services/inbox/inboxmappingset.h"
+#include "services/inbox/inboxrowsquery.h"
+#include "services/inbox/inboxwatch.h"
 #include "services/inbox/pgconnection.h"
 #include "services/monitor/alertengine.h"
-#include "services/policy/policywatcher.h"
+#include "services/monitor/alertrules.h"
 #include "services/monitor/monitorservice.h"
-#include "services/dlq/dlqscanner.h"
 #include "services/payload/schemacatalog.h"
 #include "services/payload/schemaregistryclient.h"
+#include "services/policy/policywatcher.h"
 #include "services/support/logging.h"
-#include "views/dlqinspectorview.h"
-#include "models/inboxrowsmodel.h"
-#include "services/inbox/inboxrowsquery.h"
-#include "models/logmodel.h"
-#include "models/checklistmodel.h"
-#include "views/alertview.h"
-#include "views/checklistview.h"
-#include "views/logview.h"
-#include "views/inboxrowsview.h"
-#include "views/dlqbrowserview.h"
-#include "views/lagchartview.h"
-#include "views/lagview.h"
-#include "views/mainwindow.h"
-#include "app/remediationdesk.h"
-#include "views/profiledialog.h"
 #include "services/support/profilestore.h"
 #include "services/support/secretstore.h"
+#include "views/accountingview.h"
+#include "views/alertview.h"
+#include "views/checklistview.h"
+#include "views/dlqbrowserview.h"
+#include "views/dlqinspectorview.h"
+#include "views/inboxboardview.h"
+#include "views/inboxmappingdialog.h"
+#include "views/inboxrowsview.h"
+#include "views/lagchartview.h"
+#include "views/lagview.h"
+#include "views/logview.h"
+#include "views/mainwindow.h"
+#include "views/profiledialog.h"
+#include "views/summarystrip.h"
 
 #include <QApplication>
 #include <QDir>
@@ -64,6 +68,7 @@ Console::Console(const ConnectionProfile &profile, QObject *parent)
     , m_groupModel(new GroupLagModel(this))
     , m_series(new LagSeriesStore(this))
     , m_alertModel(new AlertModel(this))
+    , m_summary(new DeskSummary(this))
     , m_window(std::make_unique<MainWindow>(m_connections))
 {
     buildViews();
@@ -72,6 +77,7 @@ Console::Console(const ConnectionProfile &profile, QObject *parent)
     wireAlerts();
     wireKafka();
     wireDatabase();
+    wireSummary();
     refreshThresholds();
 }
 
@@ -105,6 +111,9 @@ void Console::buildViews()
     m_inboxRowsModel = new InboxRowsModel(this);
     m_inboxRowsView = new InboxRowsView(m_inboxRowsModel);
     m_window->addTab(u"parked"_s, m_inboxRowsView, tr("&Parked"));
+    // Alerts among the first nine views, so Alt+N reaches it like the others.
+    m_alertView = new AlertView(m_alertModel);
+    m_window->addTab(u"alerts"_s, m_alertView, tr("&Alerts"));
     m_desk = new RemediationDesk(m_profile, this); // requests, approvals, execution, audit trail
     m_desk->setSchemaCatalog(m_schemaCatalog);
     m_desk->addTo(m_window.get());
@@ -119,23 +128,12 @@ void Console::buildViews()
     m_accountingView->setGroups(m_profile.namedGroups);
     m_window->addTab(u"accounting"_s, m_accountingView, tr("Accou&nting"));
     wireAccounting();
-    m_alertView = new AlertView(m_alertModel);
-    m_window->addTab(u"alerts"_s, m_alertView, tr("&Alerts"));
     connect(m_alertView, &AlertView::acknowledgeRequested, m_alerts, &AlertEngine::acknowledge);
     connect(m_alertView, &AlertView::snoozeRequested, m_alerts, [this](quint64 id, int minutes, const QString &reason) {
         m_alerts->snooze(id, QDateTime::currentMSecsSinceEpoch() + qint64(minutes) * 60000, reason);
     });
     // An alert names the main view that shows its evidence (the tab names above) and the subject there.
-    connect(m_alertView, &AlertView::evidenceRequested, this, [this](const QString &view, const QString &subject) {
-        if (view == u"charts")
-            m_chartView->showGroup(subject);
-        else if (view == u"dlq")
-            m_dlqView->setTopic(subject);
-        for (const MainWindow::MainView &main : m_window->mainViews()) {
-            if (main.name == view)
-                m_window->showView(main.widget);
-        }
-    });
+    connect(m_alertView, &AlertView::evidenceRequested, this, &Console::showEvidence);
     m_window->addPanel(u"log"_s, new LogView(new LogModel(LogBuffer::instance(), this)), tr("&Log"),
                        QKeySequence(Qt::CTRL | Qt::Key_L));
     m_window->setLayoutGroup(ProfileStore::layoutGroup(m_profile.name));
@@ -365,6 +363,58 @@ void Console::wireInboxBoard()
     applyInboxMappings(); // the profile's; the policy's are applied when it loads (wirePolicy)
 }
 
+void Console::showEvidence(const QString &view, const QString &subject)
+{
+    if (view == u"charts" && !subject.isEmpty())
+        m_chartView->showGroup(subject);
+    else if (view == u"dlq" && !subject.isEmpty())
+        m_dlqView->setTopic(subject);
+    for (const MainWindow::MainView &main : m_window->mainViews()) {
+        if (main.name == view)
+            m_window->showView(main.widget);
+    }
+}
+
+void Console::wireSummary()
+{
+    m_summaryStrip = new SummaryStrip;
+    m_window->setSummaryStrip(m_summaryStrip);
+    connect(m_monitor, &MonitorService::sampled, m_summary, [this](const LagSnapshot &snapshot) {
+        if (!snapshot.reachable)
+            return;
+        m_summary->setLag(snapshot);
+        const qint64 now = snapshot.takenAt.toMSecsSinceEpoch();
+        QMap<QString, qint64> deadLetters;
+        for (const QString &topic : m_monitor->dlqTopics())
+            deadLetters.insert(topic, m_monitor->rules().dlqArrivals().inWindow(
+                                          topic, now, qint64(DeskSummary::DeadLetterWindowMinutes) * 60000));
+        m_summary->setDeadLetters(deadLetters, now);
+    });
+    connect(m_monitor, &MonitorService::boardReady, m_summary, [this](const InboxBoard &board) {
+        if (board.ok())
+            m_summary->setParkedRows(board.mappingName,
+                                     board.totals[size_t(InboxState::Parked)]
+                                         + board.totals[size_t(InboxState::FailedTerminal)]);
+    });
+    connect(m_alerts, &AlertEngine::changed, m_summary,
+            [this] { m_summary->setAlertsFiring(m_alerts->activeCount()); });
+    m_summary->setAlertsFiring(m_alerts->activeCount());
+    ApprovalQueueModel *queue = m_desk->queueModel();
+    const auto pending = [this, queue] { m_summary->setPendingApprovals(queue->rowCount()); };
+    connect(queue, &QAbstractItemModel::modelReset, m_summary, pending);
+    connect(queue, &QAbstractItemModel::rowsInserted, m_summary, pending);
+    connect(queue, &QAbstractItemModel::rowsRemoved, m_summary, pending);
+    // The strip and the tabs show the same figures.
+    connect(m_summary, &DeskSummary::changed, m_summaryStrip, [this] {
+        m_summaryStrip->setItems(m_summary->items());
+        for (const MainWindow::MainView &view : m_window->mainViews()) {
+            if (view.isTab)
+                m_window->setTabCount(view.widget, m_summary->tabCount(view.name));
+        }
+    });
+    connect(m_summaryStrip, &SummaryStrip::viewRequested, this, &Console::showEvidence);
+}
+
 void Console::wireAccounting()
 {
     // The request comes from the policy (its DLQ topic, key, isolation level, inbox and sequence field).
@@ -582,7 +632,7 @@ void Console::editProfiles()
     ProfileStore store;
     auto *secrets = new SecretStore(QStringLiteral("Berth"), this);
     ProfileDialog dialog(&store, secrets, m_window.get());
-    dialog.selectProfile(m_profile.name);
+    dialog.showProfileInUse(m_profile);
     std::optional<ConnectionProfile> chosen;
     connect(&dialog, &ProfileDialog::connectRequested, this, [&chosen](const ConnectionProfile &p) { chosen = p; });
     dialog.exec();

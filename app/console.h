@@ -19,6 +19,7 @@ class AlertView;
 class ChecklistModel;
 class ChecklistView;
 class ConnectionsModel;
+class DeskSummary;
 class DlqBrowserView;
 class DlqScanner;
 class SchemaCatalog;
@@ -40,6 +41,7 @@ class LagTableModel;
 class LagView;
 class MainWindow;
 class PgConnection;
+class SummaryStrip;
 
 // The composition root: services -> models -> views, wired here and nowhere else.
 class Console final : public QObject {
@@ -70,6 +72,9 @@ private:
     void wireAlerts();
     void wireInboxBoard();
     void wireAccounting();
+    void wireSummary();
+    // Shows a main view by name (the tab names), and the subject in it: a group's chart, a DLQ topic.
+    void showEvidence(const QString &view, const QString &subject);
     void applyInboxMappings();
     void wireServiceDatabases(const InboxMappingSet &set);
     void onSample(const LagSnapshot &snapshot);
@@ -89,6 +94,8 @@ private:
     LagSeriesStore *m_series;
     AlertModel *m_alertModel;
     AlertView *m_alertView = nullptr;
+    DeskSummary *m_summary;
+    SummaryStrip *m_summaryStrip = nullptr;
     QStringList m_thresholdGroups; // the scope the thresholds list was built for
     QStringList m_thresholdTopics;
     bool m_thresholdsStale = true;

@@ -1,20 +1,25 @@
 #include "app/console.h"
-#include "models/lagtablemodel.h"
+#include "app/translation.h"
 #include "models/grouplagmodel.h"
+#include "models/lagtablemodel.h"
 #include "services/demo/mockkafkacluster.h"
 #include "services/demo/temppostgres.h"
+#include "services/inbox/inboxmapping.h"
 #include "services/inbox/pgsession.h"
+#include "services/kafka/kafkaproducer.h"
 #include "services/monitor/alertengine.h"
 #include "services/monitor/alertrules.h"
-#include "services/inbox/inboxmapping.h"
 #include "support/testsupport.h"
 #include "views/inboxboardview.h"
 #include "views/mainwindow.h"
 #include "views/shortcutsdialog.h"
+#include "views/summarystrip.h"
+#include "views/tablecolumns.h"
 
 #include <QLabel>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTest>
 
 using namespace Qt::StringLiterals;
@@ -145,6 +150,14 @@ private Q_SLOTS:
         QVERIFY(keys.contains(native(Qt::CTRL | Qt::Key_R)));
         QVERIFY(keys.contains(native(Qt::CTRL | Qt::Key_PageDown)));
 
+        // Every table of every view sizes and elides by the one policy (ARCHITECTURE.md, Views: tables).
+        QStringList unmanaged;
+        for (QTableView *table : window->findChildren<QTableView *>()) {
+            if (!TableColumns::of(table))
+                unmanaged << QString::fromLatin1(table->parentWidget()->metaObject()->className());
+        }
+        QVERIFY2(unmanaged.isEmpty(), qPrintable(unmanaged.join(u", "_s)));
+
         auto *tabs = window->findChild<QTabWidget *>();
         QVERIFY(tabs && tabs->count() > 9);
         tabs->setCurrentIndex(0);
@@ -154,6 +167,145 @@ private Q_SLOTS:
         }
         QTest::keyClick(window, Qt::Key_PageUp, Qt::ControlModifier);
         QCOMPARE(tabs->currentIndex(), tabs->count() - 1);
+    }
+
+    // The first window answers "is anything wrong right now?": the strip and the tabs count what SQL and the
+    // brokers hold, follow them as they change, and each part opens the view that shows it. Alerts is
+    // reached with Alt+N like the other views.
+    void summaryStripAndTabCountsFollowTheSources()
+    {
+        MockKafkaCluster cluster(1);
+        QVERIFY2(cluster.isValid(), qPrintable(cluster.error()));
+        QVERIFY(cluster.createTopic(u"orders-dlt"_s, 1));
+        TempPostgres pg;
+        QString error;
+        QVERIFY2(pg.start(&error), qPrintable(error));
+        PgSession sql;
+        QVERIFY2(sql.connect(pg.conninfo(), &error), qPrintable(error));
+        QVERIFY2(sql.execScript(u"CREATE TABLE inbox (msg text PRIMARY KEY, state text, touched timestamptz);"
+                                u"INSERT INTO inbox VALUES ('a', 'done', now()), ('b', 'parked', now()),"
+                                u"  ('c', 'parked', now()), ('d', 'dead', now()),"
+                                u"  ('e', 'working', now() - interval '1 hour');"_s,
+                                &error),
+                 qPrintable(error));
+        InboxMapping mapping;
+        mapping.name = u"order-projection"_s;
+        mapping.table = u"inbox"_s;
+        mapping.messageIdColumn = u"msg"_s;
+        mapping.statusColumn = u"state"_s;
+        mapping.updatedColumn = u"touched"_s;
+        mapping.statuses = {{u"done"_s, InboxState::Completed},
+                            {u"working"_s, InboxState::InProgress},
+                            {u"parked"_s, InboxState::Parked},
+                            {u"dead"_s, InboxState::FailedTerminal}};
+        mapping.stuckAfterSeconds = 300;
+        ConnectionProfile profile;
+        profile.cluster = cluster.clientProperties();
+        profile.dlqTopics = {u"orders-dlt"_s};
+        profile.sampleIntervalMs = 500;
+        profile.databaseConninfo = pg.conninfo();
+        profile.inboxMappings = {mapping};
+        const auto parkedInSql = [&sql] {
+            return sql.exec(u"SELECT count(*) FROM inbox WHERE state IN ('parked', 'dead')"_s)
+                .rows.value(0)
+                .value(0)
+                .toInt();
+        };
+
+        Console console(profile);
+        MainWindow *window = console.window();
+        window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(window));
+        auto *strip = window->findChild<SummaryStrip *>();
+        QVERIFY(strip);
+        QHash<QString, QWidget *> views;
+        for (const MainWindow::MainView &view : window->mainViews())
+            views.insert(view.name, view.widget);
+
+        QTRY_VERIFY_WITH_TIMEOUT(strip->plainText().contains(u"%1 parked row(s)"_s.arg(parkedInSql())),
+                                 20000);
+        QCOMPARE(window->tabText(views[u"parked"_s]), u"&Parked (3)"_s);
+        QTRY_VERIFY_WITH_TIMEOUT(console.alerts()->activeCount() > 0, 20000); // the stuck row
+        const int firing = console.alerts()->activeCount();
+        QTRY_VERIFY(strip->plainText().contains(u"%1 alert(s) firing"_s.arg(firing)));
+        QCOMPARE(window->tabText(views[u"alerts"_s]), u"&Alerts (%1)"_s.arg(firing));
+
+        // Dead letters arriving after Berth's first reading of the DLQ's end are counted per topic.
+        QTRY_VERIFY_WITH_TIMEOUT(strip->plainText().contains(u"orders-dlt: 0 dead letter(s)"_s), 20000);
+        auto producer = KafkaProducer::create(cluster.clientProperties(), &error);
+        QVERIFY2(producer, qPrintable(error));
+        for (int i = 0; i < 4; ++i)
+            QVERIFY(producer->produce({u"orders-dlt"_s, 0, "k", false, "v", {}, 0}));
+        QVERIFY2(producer->flush(10000, &error), qPrintable(error));
+        QTRY_VERIFY_WITH_TIMEOUT(strip->plainText().contains(u"orders-dlt: 4 dead letter(s)"_s), 20000);
+        QCOMPARE(window->tabText(views[u"dlq"_s]), u"&DLQ (4)"_s);
+
+        // Rows change in the database: the next reading (F5 reads now) shows what SQL counts.
+        QVERIFY2(sql.execScript(u"UPDATE inbox SET state = 'parked' WHERE msg = 'a';"_s, &error),
+                 qPrintable(error));
+        QTest::keyClick(window, Qt::Key_F5);
+        QTRY_VERIFY_WITH_TIMEOUT(strip->plainText().contains(u"%1 parked row(s)"_s.arg(parkedInSql())),
+                                 20000);
+        QCOMPARE(window->tabText(views[u"parked"_s]), u"&Parked (4)"_s);
+
+        // Each part opens its view; Alerts has its Alt+N.
+        auto *tabs = window->findChild<QTabWidget *>();
+        for (qsizetype i = 0; i < strip->items().size(); ++i) {
+            if (strip->items()[i].view == u"parked") {
+                Q_EMIT strip->linkActivated(QString::number(i));
+                break;
+            }
+        }
+        QCOMPARE(tabs->currentWidget(), views[u"parked"_s]);
+        const int alertsIndex = tabs->indexOf(views[u"alerts"_s]);
+        QVERIFY(alertsIndex >= 0 && alertsIndex < 9);
+        QTest::keyClick(window, Qt::Key(Qt::Key_1 + alertsIndex), Qt::AltModifier);
+        QCOMPARE(tabs->currentWidget(), views[u"alerts"_s]);
+    }
+
+    // In German the window still fits the screenshots' 1400 px: no view's minimum width forces it wider.
+    void germanWindowFitsTheScreenshotsWidth()
+    {
+        QCOMPARE(Translation::install(u"de"_s), u"de"_s);
+        const auto restore = qScopeGuard([] { Translation::uninstall(); });
+        ConnectionProfile profile;
+        profile.cluster = {{u"bootstrap.servers"_s, u"127.0.0.1:1"_s}};
+        profile.inboxMappings = InboxMapping::presets();
+        Console console(profile);
+        MainWindow *window = console.window();
+        window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(window));
+        auto *tabs = window->findChild<QTabWidget *>();
+        QString report;
+        int widest = 0;
+        for (int i = 0; i < tabs->count(); ++i) {
+            tabs->setCurrentIndex(i);
+            QCoreApplication::processEvents();
+            const int width = window->minimumSizeHint().width();
+            widest = std::max(widest, width);
+            if (width > 1400) {
+                report += tabs->tabText(i) + u": "_s + QString::number(width) + u" ("_s;
+                for (QWidget *w : tabs->widget(i)->findChildren<QWidget *>()) {
+                    if (w->isVisibleTo(window) && w->minimumSizeHint().width() > 900)
+                        report += QString::fromLatin1(w->metaObject()->className()) + u' ' + w->objectName()
+                                  + u' ' + QString::number(w->minimumSizeHint().width()) + u"; "_s;
+                }
+                report += u") "_s;
+            }
+        }
+        if (widest > 1400) {
+            report += u"tab bar "_s + QString::number(tabs->tabBar()->minimumSizeHint().width()) + u"; "_s;
+            for (int i = 0; i < tabs->count(); ++i) {
+                report += tabs->tabText(i) + u" page "_s
+                          + QString::number(tabs->widget(i)->minimumSizeHint().width()) + u"; "_s;
+                for (QWidget *w : tabs->widget(i)->findChildren<QWidget *>()) {
+                    if (w->minimumSizeHint().width() > 700 || w->minimumWidth() > 700)
+                        report += QString::fromLatin1(w->metaObject()->className()) + u' '
+                                  + QString::number(w->minimumSizeHint().width()) + u"; "_s;
+                }
+            }
+        }
+        QVERIFY2(widest <= 1400, qPrintable(QString::number(widest) + u": "_s + report));
     }
 
     void databaseDownThenBackIsShown()

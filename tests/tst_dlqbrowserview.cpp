@@ -11,6 +11,7 @@
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTest>
 
 using namespace Qt::StringLiterals;
@@ -101,6 +102,57 @@ private Q_SLOTS:
         DlqBrowserView other(&scanner);
         other.restoreState(state);
         QCOMPARE(other.saveState(), state);
+    }
+
+    // The Headers tab reads a dialect's numbers as the Summary does (Spring writes binary big-endian ints and
+    // longs), and a replayed record that failed again shows Berth's replay headers.
+    void headersTabDecodesNumbersAndShowsReplay()
+    {
+        const QString topic = u"replayed-dlt"_s;
+        QVERIFY(m_cluster->createTopic(topic, 1));
+        DlqMetadata m;
+        m.originalTopic = u"orders"_s;
+        m.originalPartition = 5;
+        m.originalOffset = 2;
+        m.originalTimestampMs = 1764190800123; // 2025-11-26T21:00:00.123Z
+        m.consumerGroup = u"order-projection"_s;
+        m.exceptionClass = u"com.acme.OrderNotFound"_s;
+        m.reason = u"Order 5 not found"_s;
+        RecordHeaders h = encodeDlqHeaders(DlqDialect::SpringDlt, m);
+        h.append({"berth-replay-id", "3-2", false});
+        h.append({"berth-request-id", "3", false});
+        h.append({"berth-replayed-from", "orders-dlt/0/17", false});
+        h.append({"berth-replay-count", "1", false});
+        QVERIFY(m_producer->produce({topic, 0, "ORD-5", false, "{\"order\":5}", h, 0}));
+        QVERIFY(m_producer->flush(20000));
+
+        DlqScanner scanner;
+        DlqBrowserView view(&scanner);
+        view.show();
+        view.setBootstrap(m_cluster->bootstrapServers());
+        view.setTopics({topic});
+        view.setTopic(topic);
+        view.startScan();
+        QTRY_COMPARE_WITH_TIMEOUT(view.model()->rowCount(), 1, 20000);
+        QSignalSpy loaded(view.inspector(), &DlqInspectorView::recordLoaded);
+        view.table()->setCurrentIndex(view.model()->index(0, 0));
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 20000);
+
+        QHash<QString, QString> shown;
+        const QTableWidget *headers = view.inspector()->headerTable();
+        for (int row = 0; row < headers->rowCount(); ++row)
+            shown.insert(headers->item(row, 0)->text(), headers->item(row, 1)->text());
+        QCOMPARE(shown.value(u"kafka_dlt-original-partition"_s), u"5"_s);
+        QCOMPARE(shown.value(u"kafka_dlt-original-offset"_s), u"2"_s);
+        QVERIFY2(shown.value(u"kafka_dlt-original-timestamp"_s).contains(u"2025-11-26T21:00:00.123Z"_s),
+                 qPrintable(shown.value(u"kafka_dlt-original-timestamp"_s)));
+        QVERIFY(shown.value(u"kafka_dlt-original-timestamp"_s).contains(u"1764190800123"_s));
+        QCOMPARE(shown.value(u"berth-replay-id"_s), u"3-2"_s);
+        QCOMPARE(shown.value(u"berth-replayed-from"_s), u"orders-dlt/0/17"_s);
+        const QString summary = view.inspector()->summaryText();
+        QVERIFY2(summary.contains(u"request 3, item 2, from orders-dlt/0/17; replay number 1"_s),
+                 qPrintable(summary));
+        QVERIFY(summary.contains(u"orders [5] @ 2"_s));
     }
 
     // ARCHITECTURE.md, Contracts: field filters: the payloads are read back from the brokers off the UI

@@ -9,7 +9,9 @@
 #include <QAbstractItemModelTester>
 #include <QComboBox>
 #include <QFile>
+#include <QHeaderView>
 #include <QLabel>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -651,6 +653,20 @@ private Q_SLOTS:
         view.setBoard(board(mapping(u"seed000"_s)));
         QVERIFY(!view.indexWarningLabel()->isVisibleTo(&view));
         QVERIFY(!view.attemptsPlot()->isVisibleTo(&view)); // seed 000 has no attempts column
+
+        // Few consumers and no attempts column leave no empty band: the table is as tall as its rows,
+        // the histogram's place goes to the errors.
+        view.resize(1400, 800);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(!view.attemptsPane()->isVisibleTo(&view));
+        const QTableView *table = view.table();
+        const int rowsHeight = table->horizontalHeader()->height()
+                               + table->model()->rowCount() * table->verticalHeader()->defaultSectionSize();
+        QVERIFY2(table->height()
+                     <= rowsHeight + 4 * table->frameWidth() + table->horizontalScrollBar()->height(),
+                 qPrintable(u"%1 > %2"_s.arg(table->height()).arg(rowsHeight)));
+        QVERIFY(view.errorList()->width() > view.width() * 3 / 4);
     }
 };
 

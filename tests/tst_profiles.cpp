@@ -18,12 +18,15 @@
 
 #include <QFile>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QPushButton>
+#include <QScreen>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
-#include <QScreen>
 #include <QTest>
+#include <QTimer>
 
 using namespace Qt::StringLiterals;
 
@@ -268,6 +271,69 @@ private Q_SLOTS:
         QVERIFY(file.open(QIODevice::ReadOnly));
         QVERIFY(!file.readAll().contains(KafkaSecret));
         QCOMPARE(store.load(u"mock"_s)->secretIds, QStringList{u"kafka/sasl.password"_s});
+    }
+
+    // The dialog opens on the profile in use (secrets left out), a test keeps the focus where it was and
+    // says librdkafka's cause, an edit clears the stale result, and closing with unsaved edits asks.
+    void dialogOpensOnTheProfileInUseAndGuardsEdits()
+    {
+        QTemporaryDir dir;
+        QSettings settings(dir.filePath(u"berth.ini"_s), QSettings::IniFormat);
+        ProfileStore store(&settings);
+        ConnectionProfile other;
+        other.name = u"other"_s;
+        other.cluster = {{u"bootstrap.servers"_s, u"other:9092"_s}};
+        store.save(other, {});
+        qputenv("DBUS_SESSION_BUS_ADDRESS", QByteArray("unix:path=") + dir.filePath(u"no-bus"_s).toUtf8());
+        SecretStore secrets(u"Berth-test"_s);
+        ProfileDialog dialog(&store, &secrets);
+        ConnectionProfile inUse;
+        inUse.name = u"demo"_s;
+        inUse.cluster = {{u"bootstrap.servers"_s, u"nosuchhost.invalid:9092"_s},
+                         {u"sasl.password"_s, QString::fromLatin1(KafkaSecret)}};
+        dialog.showProfileInUse(inUse);
+        QCOMPARE(dialog.formProfile().name, u"demo"_s);
+        QCOMPARE(dialog.formProfile().cluster.value(0),
+                 (std::pair{u"bootstrap.servers"_s, u"nosuchhost.invalid:9092"_s}));
+        for (const auto &[key, value] : dialog.formProfile().cluster)
+            QVERIFY(!value.contains(QString::fromLatin1(KafkaSecret)));
+        QVERIFY(!dialog.hasUnsavedEdits());
+
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        QPushButton *test = nullptr;
+        for (QPushButton *b : dialog.findChildren<QPushButton *>()) {
+            if (b->text() == ProfileDialog::tr("&Test connection"))
+                test = b;
+        }
+        QVERIFY(test);
+        test->setFocus();
+        QSignalSpy tested(&dialog, &ProfileDialog::tested);
+        QTest::keyClick(test, Qt::Key_Space);
+        QVERIFY(tested.wait(20000));
+        QCOMPARE(QApplication::focusWidget(), test);
+        QVERIFY2(dialog.resultText().contains(u"Failed to resolve"_s), qPrintable(dialog.resultText()));
+
+        // An edit makes the result stale; closing now asks, and Cancel keeps the dialog and the edit.
+        auto *bootstrap = dialog.findChildren<QLineEdit *>().value(1);
+        QCOMPARE(bootstrap->text(), u"nosuchhost.invalid:9092"_s);
+        bootstrap->setFocus();
+        QTest::keyClicks(bootstrap, u"0"_s);
+        QVERIFY(dialog.resultText().isEmpty());
+        QVERIFY(dialog.hasUnsavedEdits());
+        const auto answer = [&dialog](QMessageBox::StandardButton button) {
+            QTimer::singleShot(0, &dialog, [&dialog, button] {
+                QTRY_VERIFY(dialog.findChild<QMessageBox *>(u"unsavedChanges"_s));
+                dialog.findChild<QMessageBox *>(u"unsavedChanges"_s)->button(button)->click();
+            });
+        };
+        answer(QMessageBox::Cancel);
+        QTest::keyClick(&dialog, Qt::Key_Escape);
+        QVERIFY(dialog.isVisible());
+        QCOMPARE(bootstrap->text(), u"nosuchhost.invalid:90920"_s);
+        answer(QMessageBox::Discard);
+        QTest::keyClick(&dialog, Qt::Key_Escape);
+        QVERIFY(!dialog.isVisible());
     }
 
     void shortcutsDialogListsTheMenus()

@@ -879,10 +879,6 @@
         <translation>Kommentar:</translation>
     </message>
     <message>
-        <source>Request %1 left the queue: it was decided, expired or cancelled.</source>
-        <translation>Antrag %1 hat die Warteschlange verlassen: Er wurde entschieden, ist abgelaufen oder wurde zurückgezogen.</translation>
-    </message>
-    <message>
         <source>Select an edited item to compare its payload with the original record.</source>
         <translation>Wählen Sie einen bearbeiteten Eintrag, um seine Payload mit dem ursprünglichen Record zu vergleichen.</translation>
     </message>
@@ -1035,6 +1031,30 @@
     <message>
         <source>The audit database cannot be read, so the queue is unknown: %1</source>
         <translation>Die Audit-Datenbank ist nicht lesbar, die Warteschlange ist daher unbekannt: %1</translation>
+    </message>
+    <message>
+        <source>Request %1 left the queue; reading what happened to it…</source>
+        <translation>Antrag %1 hat die Warteschlange verlassen; was mit ihm geschah, wird gelesen …</translation>
+    </message>
+    <message>
+        <source>approved by %1</source>
+        <translation>genehmigt von %1</translation>
+    </message>
+    <message>
+        <source>rejected by %1</source>
+        <translation>abgelehnt von %1</translation>
+    </message>
+    <message>
+        <source>Request %1 left the queue: it is %2 now.</source>
+        <translation>Antrag %1 hat die Warteschlange verlassen: Er ist jetzt %2.</translation>
+    </message>
+    <message>
+        <source>Request %1 left the queue: it is %2 now (%3).</source>
+        <translation>Antrag %1 hat die Warteschlange verlassen: Er ist jetzt %2 (%3).</translation>
+    </message>
+    <message>
+        <source>Request %1 left the queue; what happened to it could not be read: %2</source>
+        <translation>Antrag %1 hat die Warteschlange verlassen; was mit ihm geschah, ließ sich nicht lesen: %2</translation>
     </message>
 </context>
 <context>
@@ -2032,6 +2052,55 @@ vorheriger %2</translation>
     </message>
 </context>
 <context>
+    <name>DeskSummary</name>
+    <message numerus="yes">
+        <source>%n group(s) behind their lag SLO</source>
+        <translation>
+            <numerusform>%n Gruppe hinter ihrem Lag-SLO</numerusform>
+            <numerusform>%n Gruppen hinter ihrem Lag-SLO</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>all %n group(s) within their lag SLO</source>
+        <translation>
+            <numerusform>%n Gruppe innerhalb ihres Lag-SLO</numerusform>
+            <numerusform>alle %n Gruppen innerhalb ihres Lag-SLO</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>since %1</source>
+        <translation>seit %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>in the last %n min</source>
+        <translation>
+            <numerusform>in der letzten %n min</numerusform>
+            <numerusform>in den letzten %n min</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n dead letter(s) %2</source>
+        <translation>
+            <numerusform>%1: %n Dead Letter %2</numerusform>
+            <numerusform>%1: %n Dead Letters %2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n parked row(s)</source>
+        <translation>
+            <numerusform>%n geparkte Zeile</numerusform>
+            <numerusform>%n geparkte Zeilen</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n alert(s) firing</source>
+        <translation>
+            <numerusform>%n Alarm aktiv</numerusform>
+            <numerusform>%n Alarme aktiv</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>DisplayFormat</name>
     <message>
         <source>%1 ms</source>
@@ -2643,6 +2712,18 @@ vorheriger %2</translation>
     <message>
         <source>Not revealed: %1</source>
         <translation>Nicht aufgedeckt: %1</translation>
+    </message>
+    <message>
+        <source>Copied to the clipboard: %1</source>
+        <translation>In die Zwischenablage kopiert: %1</translation>
+    </message>
+    <message>
+        <source>Replayed by Berth</source>
+        <translation>Replay durch Berth</translation>
+    </message>
+    <message>
+        <source>request %1, item %2, from %3; replay number %4</source>
+        <translation>Antrag %1, Element %2, aus %3; Replay Nummer %4</translation>
     </message>
 </context>
 <context>
@@ -3524,14 +3605,6 @@ Beispiel: %5</translation>
         <translation>Alle Gruppen</translation>
     </message>
     <message>
-        <source>Lag (messages, sum over partitions)</source>
-        <translation>Lag (Nachrichten, Summe über Partitionen)</translation>
-    </message>
-    <message>
-        <source>Time lag (seconds, worst partition)</source>
-        <translation>Zeit-Lag (Sekunden, schlechteste Partition)</translation>
-    </message>
-    <message>
         <source>5 min</source>
         <translation>5 min</translation>
     </message>
@@ -3610,6 +3683,22 @@ Beispiel: %5</translation>
     <message>
         <source>Time lag (s)</source>
         <translation>Zeit-Lag (s)</translation>
+    </message>
+    <message>
+        <source>Lag (messages, each group&apos;s partitions summed)</source>
+        <translation>Lag (Nachrichten, Partitionen jeder Gruppe summiert)</translation>
+    </message>
+    <message>
+        <source>Lag (messages, a line per partition)</source>
+        <translation>Lag (Nachrichten, eine Linie je Partition)</translation>
+    </message>
+    <message>
+        <source>Time lag (seconds, each group&apos;s worst partition)</source>
+        <translation>Zeit-Lag (Sekunden, schlechteste Partition jeder Gruppe)</translation>
+    </message>
+    <message>
+        <source>Time lag (seconds, a line per partition)</source>
+        <translation>Zeit-Lag (Sekunden, eine Linie je Partition)</translation>
     </message>
 </context>
 <context>
@@ -3899,6 +3988,10 @@ Eine Konsole für Zustellkorrektheit auf Kafka: Lag, Dead Letters und auditierte
         <source>&amp;Previous view</source>
         <translation>&amp;Vorige Ansicht</translation>
     </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
 </context>
 <context>
     <name>ProfileDialog</name>
@@ -4135,6 +4228,18 @@ sasl.password=…</translation>
     <message>
         <source>Inbox mappings changed; Save keeps them in the profile.</source>
         <translation>Inbox-Zuordnungen geändert; Speichern übernimmt sie ins Profil.</translation>
+    </message>
+    <message>
+        <source>“%1” is in use but not saved; Save keeps it.</source>
+        <translation>„%1“ ist in Gebrauch, aber nicht gespeichert; Speichern behält es.</translation>
+    </message>
+    <message>
+        <source>Unsaved changes</source>
+        <translation>Ungespeicherte Änderungen</translation>
+    </message>
+    <message>
+        <source>The profile “%1” has changes that are not saved.</source>
+        <translation>Das Profil „%1“ hat Änderungen, die nicht gespeichert sind.</translation>
     </message>
 </context>
 <context>
@@ -4774,6 +4879,13 @@ sasl.password=…</translation>
     <message>
         <source>Keys</source>
         <translation>Tasten</translation>
+    </message>
+</context>
+<context>
+    <name>SummaryStrip</name>
+    <message>
+        <source>Status at a glance</source>
+        <translation>Lage auf einen Blick</translation>
     </message>
 </context>
 </TS>

@@ -1,5 +1,7 @@
 #include "views/accountingview.h"
 
+#include "views/tablecolumns.h"
+
 #include "models/accountingmodel.h"
 #include "views/qcustomplotinclude.h"
 
@@ -101,12 +103,11 @@ AccountingView::AccountingView(AccountingModel *model, QWidget *parent)
     form->addWidget(m_cancel);
 
     m_counts->setHorizontalHeaderLabels({tr("Class"), tr("Records")});
+    TableColumns::apply(m_counts);
     m_counts->verticalHeader()->setVisible(false);
     m_counts->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_counts->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_counts->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    m_counts->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
-    m_counts->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
     for (int c = 0; c < AccountClassCount; ++c) {
         auto *name = new QTableWidgetItem(AccountingModel::className(AccountClass(c)));
         name->setData(Qt::DecorationRole, classColor(AccountClass(c)));
@@ -146,18 +147,7 @@ AccountingView::AccountingView(AccountingModel *model, QWidget *parent)
     m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_table->verticalHeader()->setVisible(false);
     m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
-    m_table->horizontalHeader()->setStretchLastSection(true);
-    m_table->setWordWrap(false);
-    m_table->setTextElideMode(Qt::ElideMiddle);
-    const QFontMetrics metrics = fontMetrics();
-    m_table->setColumnWidth(AccountingModel::ClassColumn, metrics.horizontalAdvance(u"Dead-lettered"_s) + 24);
-    m_table->setColumnWidth(AccountingModel::PartitionColumn, metrics.horizontalAdvance(u"Partition"_s) + 24);
-    m_table->setColumnWidth(AccountingModel::OffsetColumn, metrics.horizontalAdvance(u"0000000000"_s) + 24);
-    m_table->setColumnWidth(AccountingModel::TimeColumn,
-                            metrics.horizontalAdvance(u"2026-12-31 23:59:59.999"_s) + 24);
-    m_table->setColumnWidth(AccountingModel::KeyColumn, metrics.horizontalAdvance(u"M"_s) * 14);
-    m_table->setColumnWidth(AccountingModel::IdempotencyKeyColumn, metrics.horizontalAdvance(u"M"_s) * 20);
-    m_table->setColumnWidth(AccountingModel::SequenceColumn, metrics.horizontalAdvance(u"Sequence"_s) + 24);
+    TableColumns::apply(m_table);
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &AccountingView::updateButtons);
     connect(m_model, &QAbstractItemModel::modelReset, this, &AccountingView::updateButtons);

@@ -1,5 +1,7 @@
 #include "alertview.h"
 
+#include "views/tablecolumns.h"
+
 #include "models/alertmodel.h"
 
 #include <QComboBox>
@@ -29,9 +31,7 @@ AlertView::AlertView(QAbstractItemModel *model, QWidget *parent)
     m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_table->verticalHeader()->hide();
     m_table->setWordWrap(false);
-    QHeaderView *header = m_table->horizontalHeader();
-    header->setSectionResizeMode(QHeaderView::ResizeToContents);
-    header->setSectionResizeMode(AlertModel::Message, QHeaderView::Stretch);
+    TableColumns::apply(m_table)->setMaxChars(AlertModel::Message, 80);
     m_acknowledge->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
     m_acknowledge->setToolTip(tr("Acknowledge the selected alerts (Ctrl+K)"));
     m_evidence->setToolTip(tr("Open the view that shows the selected alert's evidence"));

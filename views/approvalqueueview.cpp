@@ -1,6 +1,8 @@
 #include "approvalqueueview.h"
-#include "wrappinglabel.h"
+
 #include "elidedlabel.h"
+#include "views/tablecolumns.h"
+#include "wrappinglabel.h"
 
 #include "models/approvalqueuemodel.h"
 #include "models/dlqbrowsermodel.h"
@@ -94,10 +96,12 @@ ApprovalQueueView::ApprovalQueueView(ApprovalQueueModel *model, QWidget *parent)
                     return;
                 QTimer::singleShot(0, this, [this, id] {
                     m_table->selectionModel()->clear();
-                    if (id != m_decidedId) // our own decision already said what happened
-                        setResult(
-                            tr("Request %1 left the queue: it was decided, expired or cancelled.").arg(id),
-                            false);
+                    if (id == m_decidedId || id == m_decidingId)
+                        return; // our own decision says what happened
+                    // What happened is read from the database: its status now, and who decided.
+                    m_leftId = id;
+                    setResult(tr("Request %1 left the queue; reading what happened to it…").arg(id), false);
+                    Q_EMIT detailWanted(id);
                 });
             });
     auto *proxy = new QSortFilterProxyModel(this);
@@ -111,9 +115,7 @@ ApprovalQueueView::ApprovalQueueView(ApprovalQueueModel *model, QWidget *parent)
     m_table->setAlternatingRowColors(true);
     m_table->setWordWrap(false);
     m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setStretchLastSection(true);
-    m_table->setColumnWidth(ApprovalQueueModel::DryRun, 260);
-    m_table->setColumnWidth(ApprovalQueueModel::Reason, 260);
+    TableColumns::apply(m_table);
 
     m_items->setColumnCount(6);
     m_items->setHorizontalHeaderLabels(
@@ -122,7 +124,7 @@ ApprovalQueueView::ApprovalQueueView(ApprovalQueueModel *model, QWidget *parent)
     m_items->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_items->setSelectionMode(QAbstractItemView::SingleSelection);
     m_items->verticalHeader()->hide();
-    m_items->horizontalHeader()->setStretchLastSection(true);
+    TableColumns::apply(m_items);
     m_summary->setLineWrapMode(
         QPlainTextEdit::WidgetWidth); // prose: the ordering method is one long sentence
     m_tabs->addTab(m_summary, tr("Summary and dry run"));
@@ -160,17 +162,6 @@ ApprovalQueueView::ApprovalQueueView(ApprovalQueueModel *model, QWidget *parent)
         connect(m_model, signal, this, &ApprovalQueueView::updateButtons);
     connect(m_model, &QAbstractItemModel::dataChanged, this, &ApprovalQueueView::updateButtons);
     connect(m_model, &QAbstractItemModel::modelReset, this, &ApprovalQueueView::updateButtons);
-    // Short columns fit their contents, so the free-text reason keeps the rest of the width.
-    // Once, when the first rows arrive: after that the widths are the operator's.
-    const auto fitColumns = [this, fitted = std::make_shared<bool>(false)] {
-        if (*fitted || m_model->rowCount() == 0)
-            return;
-        *fitted = true;
-        for (int c = ApprovalQueueModel::Id; c < ApprovalQueueModel::DryRun; ++c)
-            m_table->resizeColumnToContents(c);
-    };
-    connect(m_model, &QAbstractItemModel::rowsInserted, this, fitColumns);
-    connect(m_model, &QAbstractItemModel::modelReset, this, fitColumns);
     connect(m_items, &QTableWidget::currentCellChanged, this, [this](int row) { showItem(row); });
     // Ages and expiry move on between database reads.
     m_tick->setInterval(5000);
@@ -243,6 +234,22 @@ void ApprovalQueueView::updateButtons()
 
 void ApprovalQueueView::setDetail(const RequestDetail &detail)
 {
+    if (detail.request.id == m_leftId && m_leftId != m_shownId) {
+        m_leftId = 0;
+        QStringList who;
+        for (const Approval &a : detail.approvals)
+            who << (a.approved ? tr("approved by %1") : tr("rejected by %1"))
+                       .arg(DlqBrowserModel::visibleText(a.approver));
+        setResult(who.isEmpty()
+                      ? tr("Request %1 left the queue: it is %2 now.")
+                            .arg(detail.request.id)
+                            .arg(ApprovalQueueModel::statusText(detail.request.status))
+                      : tr("Request %1 left the queue: it is %2 now (%3).")
+                            .arg(detail.request.id)
+                            .arg(ApprovalQueueModel::statusText(detail.request.status), who.join(u", "_s)),
+                  false);
+        return;
+    }
     if (detail.request.id != m_shownId)
         return; // an answer for a request no longer selected
     m_detail = detail;
@@ -299,13 +306,21 @@ void ApprovalQueueView::setDetail(const RequestDetail &detail)
         for (int c = 0; c < cells.size(); ++c)
             m_items->setItem(row, c, new QTableWidgetItem(cells.at(c)));
     }
-    m_items->resizeColumnsToContents();
+    TableColumns::of(m_items)->fit();
     if (r.action == RemediationAction::EditReplay && !detail.items.isEmpty())
         selectItem(0);
 }
 
 void ApprovalQueueView::setDetailError(qint64 requestId, const QString &error)
 {
+    if (requestId == m_leftId && m_leftId != m_shownId) {
+        m_leftId = 0;
+        setResult(tr("Request %1 left the queue; what happened to it could not be read: %2")
+                      .arg(requestId)
+                      .arg(error),
+                  true);
+        return;
+    }
     if (requestId == m_shownId)
         m_summary->setPlainText(tr("Could not read request %1: %2").arg(requestId).arg(error));
 }
@@ -397,6 +412,7 @@ void ApprovalQueueView::submitDecision(bool approve)
     if (id == 0)
         return;
     setResult(approve ? tr("Approving request %1…").arg(id) : tr("Rejecting request %1…").arg(id), false);
+    m_decidingId = id;
     Q_EMIT decisionRequested(id, approve, m_comment->text().trimmed());
 }
 

@@ -87,6 +87,8 @@ private:
     QTimer *m_tick;
     qint64 m_shownId = 0;   // the request whose detail is on screen
     qint64 m_decidedId = 0; // the request this desk decided last
+    qint64 m_decidingId = 0; // the request this desk asked to decide, before the answer
+    qint64 m_leftId = 0;     // a selected request that left the queue, its status being read
     RequestDetail m_detail;
     struct Original {
         QByteArray payload;

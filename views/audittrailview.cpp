@@ -1,6 +1,8 @@
 #include "audittrailview.h"
-#include "wrappinglabel.h"
+
 #include "elidedlabel.h"
+#include "views/tablecolumns.h"
+#include "wrappinglabel.h"
 
 #include "models/audittrailmodel.h"
 #include "models/dlqbrowsermodel.h"
@@ -106,19 +108,7 @@ AuditTrailView::AuditTrailView(AuditTrailModel *model, QWidget *parent)
     m_table->setAlternatingRowColors(true);
     m_table->setWordWrap(false);
     m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setStretchLastSection(true);
-    // Narrow numbers and names, so the details column is on screen next to the event pane.
-    const QFontMetrics metrics(m_table->horizontalHeader()->font());
-    const auto numberWidth = [&](int column) {
-        return std::max(metrics.horizontalAdvance(m_model->headerData(column, Qt::Horizontal).toString()),
-                        metrics.horizontalAdvance(u"000000"_s))
-               + 24;
-    };
-    m_table->setColumnWidth(AuditTrailModel::Seq, numberWidth(AuditTrailModel::Seq));
-    m_table->setColumnWidth(AuditTrailModel::Time, 180);
-    m_table->setColumnWidth(AuditTrailModel::Actor, 110);
-    m_table->setColumnWidth(AuditTrailModel::Action, 190);
-    m_table->setColumnWidth(AuditTrailModel::Request, numberWidth(AuditTrailModel::Request));
+    TableColumns::apply(m_table);
     m_details->setReadOnly(true);
     m_details->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_split->setStretchFactor(0, 3);

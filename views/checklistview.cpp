@@ -1,4 +1,6 @@
 #include "checklistview.h"
+
+#include "views/tablecolumns.h"
 #include "wrappinglabel.h"
 
 #include "models/checklistmodel.h"
@@ -54,15 +56,10 @@ ChecklistView::ChecklistView(ChecklistModel *model, QWidget *parent)
     m_table->setAlternatingRowColors(true);
     m_table->setWordWrap(false);
     m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setStretchLastSection(false);
-    m_table->horizontalHeader()->setSectionResizeMode(ChecklistModel::Evidence, QHeaderView::Stretch);
     // The verdict beside the question, and the live evidence given whatever width is left: it is the
     // longest text and the reason this view exists.
     m_table->horizontalHeader()->moveSection(ChecklistModel::Verdict, ChecklistModel::Policy);
-    m_table->setColumnWidth(ChecklistModel::Consumer, 140);
-    m_table->setColumnWidth(ChecklistModel::Question, 270);
-    m_table->setColumnWidth(ChecklistModel::Policy, 250);
-    m_table->setColumnWidth(ChecklistModel::Verdict, 95);
+    TableColumns::apply(m_table);
     m_summary->setTextFormat(Qt::PlainText);
     m_summary->setWordWrap(true);
 

@@ -1,9 +1,10 @@
 #include "dlqbrowserview.h"
 
+#include "views/tablecolumns.h"
+
 #include "cachedtextdelegate.h"
 #include "dlqinspectorview.h"
 #include "flatscrollbars.h"
-#include "headerwidth.h"
 #include "models/dlqbrowsermodel.h"
 #include "models/failuregroupmodel.h"
 #include "remediationwidgets.h"
@@ -65,13 +66,7 @@ void DlqBrowserView::setUpEntryTable(QTableView *table, DlqBrowserModel *model)
     table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     table->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
     table->setSortingEnabled(true); // the model sorts, as a background job
-    // Every header readable with its sort indicator; the wide columns get room for their usual text.
-    HeaderWidth::fitAllColumns(table);
-    table->setColumnWidth(int(DlqColumn::Consumer), 150);
-    table->setColumnWidth(int(DlqColumn::Time), 170);
-    table->setColumnWidth(int(DlqColumn::Original), 200);
-    table->setColumnWidth(int(DlqColumn::Exception), 220);
-    table->setColumnWidth(int(DlqColumn::Reason), 300);
+    TableColumns::apply(table);     // the inspector beside it is the row's detail pane
     FlatScrollBars::apply(table); // it repaints with every batch of a scan
 }
 
@@ -152,12 +147,8 @@ DlqBrowserView::DlqBrowserView(DlqScanner *scanner, QWidget *parent)
     FlatScrollBars::apply(m_groupTable); // updates with every batch too, and looks as the entry table does
     m_groupTable->setSelectionMode(QAbstractItemView::SingleSelection);
     m_groupTable->verticalHeader()->hide();
-    m_groupTable->horizontalHeader()->setStretchLastSection(true);
-    m_groupTable->setColumnWidth(FailureGroupModel::Exception, 200);
-    // The count and the pattern side by side in the panel's default width; the rest scrolls in.
-    HeaderWidth::fitColumn(m_groupTable, FailureGroupModel::Count);
-    m_groupTable->setColumnWidth(FailureGroupModel::Pattern, 300);
-    m_groupTable->setWordWrap(false);
+    // Elided in the middle, so patterns that share a long beginning read apart; whole in the tooltip.
+    TableColumns::apply(m_groupTable)->setMaxChars(FailureGroupModel::Pattern, 60);
     // The pattern tells groups apart at a glance (they often share one wrapper exception): show it first.
     m_groupTable->horizontalHeader()->moveSection(FailureGroupModel::Pattern, FailureGroupModel::Exception);
     m_groupTable->horizontalHeader()->moveSection(FailureGroupModel::Cause, FailureGroupModel::Exception + 1);

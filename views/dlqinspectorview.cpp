@@ -1,8 +1,11 @@
 #include "dlqinspectorview.h"
 
+#include "views/tablecolumns.h"
+
 #include "services/dlq/dlqheadercodec.h"
 #include "services/dlq/dlqrecordformat.h"
 #include "services/dlq/dlqscanner.h"
+#include "services/remediation/remediationtypes.h"
 
 #include <QClipboard>
 #include <QDateTime>
@@ -19,6 +22,7 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSaveFile>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -44,6 +48,15 @@ QString timeText(qint64 ms)
         return {};
     return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODateWithMs) + u" ("_s
            + QString::number(ms) + u')';
+}
+
+// A command line wrapped in the Summary breaks between arguments, never inside a flag or before its value
+// (the Copy button copies the command itself).
+QString keepFlagsWhole(QString command)
+{
+    // A word joiner after the dash (a line may break after a hyphen) and a no-break space before the value.
+    static const QRegularExpression flagAndValue(u"(?<=^|[ \u00a0])-(\\w) "_s);
+    return command.replace(flagAndValue, u"-\u2060\\1\u00a0"_s);
 }
 
 void line(QString &out, const QString &label, const QString &value)
@@ -88,7 +101,7 @@ DlqInspectorView::DlqInspectorView(DlqScanner *scanner, QWidget *parent)
     m_headers->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_headers->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_headers->verticalHeader()->hide();
-    m_headers->horizontalHeader()->setStretchLastSection(true);
+    TableColumns::apply(m_headers);
     m_headers->setWordWrap(false);
 
     auto *payloadPage = new QWidget(this);
@@ -119,8 +132,10 @@ DlqInspectorView::DlqInspectorView(DlqScanner *scanner, QWidget *parent)
     layout->addLayout(buttons);
 
     connect(m_more, &QPushButton::clicked, this, &DlqInspectorView::showMore);
-    connect(m_copyKcat, &QPushButton::clicked, this,
-            [this] { QGuiApplication::clipboard()->setText(kcatCommand()); });
+    connect(m_copyKcat, &QPushButton::clicked, this, [this] {
+        QGuiApplication::clipboard()->setText(kcatCommand());
+        setBusy(tr("Copied to the clipboard: %1").arg(kcatCommand()));
+    });
     connect(m_export, &QPushButton::clicked, this, &DlqInspectorView::exportInteractively);
     connect(m_reveal, &QPushButton::clicked, this, [this] {
         bool ok = false;
@@ -248,8 +263,8 @@ void DlqInspectorView::showRecord()
              + (m.originalTimestampType.isEmpty() ? QString() : u' ' + m.originalTimestampType));
     if (m.originalPartition >= 0 && m.originalOffset >= 0 && !m.originalTopic.isEmpty())
         line(s, tr("Original fetch"),
-             DlqRecordFormat::kcatCommand(m_bootstrap, m.originalTopic, m.originalPartition,
-                                          m.originalOffset));
+             keepFlagsWhole(DlqRecordFormat::kcatCommand(m_bootstrap, m.originalTopic, m.originalPartition,
+                                                         m.originalOffset)));
     line(s, tr("Consumer group"), m.consumerGroup);
     line(s, tr("Exception"), m.exceptionClass);
     line(s, tr("Cause"), m.causeClass);
@@ -265,6 +280,25 @@ void DlqInspectorView::showRecord()
                                    : tr("%1 task %2").arg(m.connectorName, m.connectorTask));
     line(s, tr("Stage"),
          m.connectorStage + (m.connectorClass.isEmpty() ? QString() : u" ("_s + m.connectorClass + u')'));
+    // A replayed record that failed again comes back with Berth's replay headers (ARCHITECTURE.md, Contracts:
+    // Replay headers): which request and item sent it, from where, and how often it has been replayed.
+    QByteArray replayId, replayedFrom, replayCount;
+    for (const RecordHeader &h : r.headers) {
+        if (h.name == RemediationHeaders::ReplayId)
+            replayId = h.value;
+        else if (h.name == RemediationHeaders::ReplayedFrom)
+            replayedFrom = h.value;
+        else if (h.name == RemediationHeaders::ReplayCount)
+            replayCount = h.value;
+    }
+    qint64 requestId = 0;
+    int itemNo = 0;
+    if (parseReplayId(replayId, &requestId, &itemNo))
+        line(s, tr("Replayed by Berth"),
+             tr("request %1, item %2, from %3; replay number %4")
+                 .arg(requestId)
+                 .arg(itemNo)
+                 .arg(DlqRecordFormat::visibleText(replayedFrom), DlqRecordFormat::visibleText(replayCount)));
     for (const QString &note : m.notes)
         line(s, tr("Note"), note);
     m_summary->setPlainText(DlqRecordFormat::visibleText(s.toUtf8()));
@@ -273,15 +307,19 @@ void DlqInspectorView::showRecord()
     for (int i = 0; i < r.headers.size(); ++i) {
         const RecordHeader &h = r.headers[i];
         const bool text = h.value.isValidUtf8();
+        // A dialect's numbers read as the Summary reads them (Spring writes them as binary big-endian).
+        const DlqHeaderNumber number = decodeDlqHeaderNumber(h);
         const QString value = h.isNull ? tr("(null)")
-                              : text   ? DlqRecordFormat::visibleText(h.value.left(4096))
-                                       : tr("(binary, %n byte(s))", nullptr, int(h.value.size()));
+                              : number.ok
+                                  ? (number.isTime ? timeText(number.value) : QString::number(number.value))
+                              : text ? DlqRecordFormat::visibleText(h.value.left(4096))
+                                     : tr("(binary, %n byte(s))", nullptr, int(h.value.size()));
         // QTableWidgetItem text is display text, never rendered as markup.
         m_headers->setItem(i, 0, new QTableWidgetItem(DlqRecordFormat::visibleText(h.name)));
         m_headers->setItem(i, 1, new QTableWidgetItem(value));
         m_headers->setItem(i, 2, new QTableWidgetItem(hexOf(h.value, 256)));
     }
-    m_headers->resizeColumnToContents(0);
+    TableColumns::of(m_headers)->fit();
 
     m_key->setPlainText(r.keyIsNull ? tr("(null key)")
                                     : DlqRecordFormat::visibleText(r.key.left(PayloadStep)) + u"\n\n"_s

@@ -9,11 +9,16 @@ constexpr int kSortIndicatorRoom = 36; // the arrow and the section's margins, w
 }
 
 namespace HeaderWidth {
-void fitColumn(QTableView *table, int column)
+int of(const QTableView *table, int column)
 {
     const QFontMetrics metrics(table->horizontalHeader()->font());
     const QString text = table->model()->headerData(column, Qt::Horizontal).toString();
-    table->setColumnWidth(column, metrics.horizontalAdvance(text) + kSortIndicatorRoom);
+    return metrics.horizontalAdvance(text) + kSortIndicatorRoom;
+}
+
+void fitColumn(QTableView *table, int column)
+{
+    table->setColumnWidth(column, of(table, column));
 }
 
 void fitAllColumns(QTableView *table)

@@ -1,4 +1,6 @@
 #include "inboxboardview.h"
+
+#include "views/tablecolumns.h"
 #include "wrappinglabel.h"
 
 #include "models/inboxboardmodel.h"
@@ -10,6 +12,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSignalBlocker>
 #include <QTableView>
 #include <QTextDocument>
@@ -69,8 +72,7 @@ InboxBoardView::InboxBoardView(InboxBoardModel *model, QWidget *parent)
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setAlternatingRowColors(true);
     m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setSectionResizeMode(InboxBoardModel::Consumer, QHeaderView::Stretch);
+    TableColumns::apply(m_table);
 
     // Attempts histogram: fixed categories, counts on an integer axis.
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
@@ -115,25 +117,29 @@ InboxBoardView::InboxBoardView(InboxBoardModel *model, QWidget *parent)
     top->addWidget(editMappings);
     top->addStretch(1);
 
-    auto *attempts = new QVBoxLayout;
+    m_attemptsPane = new QWidget(this);
+    auto *attempts = new QVBoxLayout(m_attemptsPane);
+    attempts->setContentsMargins(0, 0, 0, 0);
     attempts->addWidget(sectionTitle(tr("Attempts histogram"), this));
     attempts->addWidget(m_plot, 1);
-    attempts->addWidget(m_noAttempts);
     auto *errors = new QVBoxLayout;
     errors->addWidget(sectionTitle(tr("Top errors (rows not completed)"), this));
     errors->addWidget(m_errors, 1);
     auto *bottom = new QHBoxLayout;
-    bottom->addLayout(attempts, 1);
+    bottom->addWidget(m_attemptsPane, 1);
     bottom->addLayout(errors, 1);
 
+    // The consumer table is as tall as its rows (a scroll bar past a dozen); what is left goes to the
+    // histogram and the errors, so one consumer leaves no empty band.
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top);
     layout->addWidget(m_status);
     layout->addWidget(m_indexWarning);
-    layout->addWidget(m_table, 1);
+    layout->addWidget(m_table);
     layout->addWidget(m_stuck);
     layout->addWidget(m_outbox);
     layout->addWidget(m_redelivery);
+    layout->addWidget(m_noAttempts);
     layout->addLayout(bottom, 1);
 
     setMappings({});
@@ -183,12 +189,25 @@ void InboxBoardView::setBoard(const InboxBoard &board)
     m_redelivery->setVisible(!m_redelivery->text().isEmpty());
     showHistogram(board);
     showErrors(board);
+    fitTableHeight();
+}
+
+void InboxBoardView::fitTableHeight()
+{
+    constexpr int kRowsShown = 12;
+    const int rows = std::clamp(m_model->rowCount(), 1, kRowsShown);
+    const int height =
+        m_table->horizontalHeader()->sizeHint().height()
+        + rows * m_table->verticalHeader()->defaultSectionSize() + 2 * m_table->frameWidth()
+        + (m_table->horizontalScrollBar()->isVisible() ? m_table->horizontalScrollBar()->sizeHint().height()
+                                                       : 0);
+    m_table->setFixedHeight(height);
 }
 
 void InboxBoardView::showHistogram(const InboxBoard &board)
 {
     const bool show = board.ok() && board.hasAttempts;
-    m_plot->setVisible(show);
+    m_attemptsPane->setVisible(show);
     m_noAttempts->setVisible(board.ok() && !board.hasAttempts);
     QList<double> keys;
     QList<double> values;

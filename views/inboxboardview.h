@@ -34,6 +34,7 @@ public:
     QComboBox *mappingSelector() const { return m_selector; }
     QTableView *table() const { return m_table; }
     QCustomPlot *attemptsPlot() const { return m_plot; }
+    QWidget *attemptsPane() const { return m_attemptsPane; }
     QTreeWidget *errorList() const { return m_errors; }
     QLabel *indexWarningLabel() const { return m_indexWarning; }
     QLabel *stuckLabel() const { return m_stuck; }
@@ -52,6 +53,7 @@ Q_SIGNALS:
     void editMappingsRequested(const QString &mappingName);
 
 private:
+    void fitTableHeight();
     void showHistogram(const InboxBoard &board);
     void showErrors(const InboxBoard &board);
 
@@ -68,5 +70,6 @@ private:
     QCustomPlot *m_plot;
     QCPBars *m_bars;
     QLabel *m_noAttempts;
+    QWidget *m_attemptsPane; // hidden when the mapping has no attempts column: the errors take the width
     QTreeWidget *m_errors;
 };

@@ -1,5 +1,7 @@
 #include "inboxmappingdialog.h"
 
+#include "views/tablecolumns.h"
+
 #include "models/inboxboardmodel.h"
 #include "services/policy/inboxpolicyyaml.h"
 #include "services/support/profilesecrets.h"
@@ -421,8 +423,7 @@ void InboxMappingDialog::buildPreviewTab(QWidget *page)
     m_previewTable = new QTableView(page);
     m_previewTable->setModel(m_previewModel);
     m_previewTable->verticalHeader()->hide();
-    m_previewTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_previewTable->horizontalHeader()->setSectionResizeMode(InboxBoardModel::Consumer, QHeaderView::Stretch);
+    TableColumns::apply(m_previewTable);
     auto *layout = new QVBoxLayout(page);
     auto *row = new QHBoxLayout;
     row->addWidget(m_previewButton);

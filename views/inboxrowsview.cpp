@@ -1,7 +1,8 @@
 #include "inboxrowsview.h"
-#include "elidedlabel.h"
 
-#include "headerwidth.h"
+#include "elidedlabel.h"
+#include "views/tablecolumns.h"
+
 #include "models/inboxrowsmodel.h"
 #include "refreshclock.h"
 #include "remediationwidgets.h"
@@ -33,7 +34,9 @@ InboxRowsView::InboxRowsView(InboxRowsModel *model, QWidget *parent)
     , m_debounce(new QTimer(this))
     , m_clock(new RefreshClock(this, [this] { requestRefresh(); }))
 {
-    m_selector->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    // Mapping names can be long: the box shows a good part, the list the whole of each.
+    m_selector->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_selector->setMinimumContentsLength(24);
     const QList<QPair<QString, InboxState>> states = {{tr("Parked"), InboxState::Parked},
                                                       {tr("Failed terminal"), InboxState::FailedTerminal},
                                                       {tr("Failed retryable"), InboxState::FailedRetryable},
@@ -48,14 +51,18 @@ InboxRowsView::InboxRowsView(InboxRowsModel *model, QWidget *parent)
         top->addWidget(box);
         m_states.append({box, state});
     }
+    top->addStretch(1);
+    // The filter and the actions on a row of their own: in one row with the states, longer labels (German)
+    // made the view, and so the window, wider than the screen.
+    auto *actions = new QHBoxLayout;
     m_filter->setPlaceholderText(tr("Filter by message id or error"));
     m_filter->setClearButtonEnabled(true);
-    top->addWidget(m_filter, 1);
+    actions->addWidget(m_filter, 1);
     auto *refresh = new QPushButton(tr("Refresh"), this);
-    top->addWidget(refresh);
+    actions->addWidget(refresh);
     // Skip or delete the rows the operator picked: a request another person approves.
     QAction *remediate = RemediationWidgets::addRequestAction(
-        this, m_table, top, tr("&Skip / delete…"),
+        this, m_table, actions, tr("&Skip / delete…"),
         tr("File a skip or delete request for the selected inbox rows (Ctrl+R)"));
     connect(remediate, &QAction::triggered, this, &InboxRowsView::requestRemediation);
 
@@ -70,14 +77,11 @@ InboxRowsView::InboxRowsView(InboxRowsModel *model, QWidget *parent)
     m_table->setAlternatingRowColors(true);
     m_table->setWordWrap(false);
     m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setStretchLastSection(true);
-    HeaderWidth::fitAllColumns(m_table);
-    m_table->setColumnWidth(InboxRowsModel::MessageId, 220);
-    m_table->setColumnWidth(InboxRowsModel::Status, 200);
-    m_table->setColumnWidth(InboxRowsModel::Error, 320);
+    TableColumns::apply(m_table)->setMaxChars(InboxRowsModel::Error, 60);
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top);
+    layout->addLayout(actions);
     layout->addWidget(m_status);
     layout->addWidget(m_table, 1);
 
@@ -93,10 +97,6 @@ InboxRowsView::InboxRowsView(InboxRowsModel *model, QWidget *parent)
         m_clock->readFinished(m_model->page().readAt);
         m_status->setText(m_model->statusLine() + u" — "_s + m_clock->freshness());
         restoreSelection();
-        // At most a page of rows: measuring them is cheap, and no id or timestamp is clipped.
-        m_table->resizeColumnsToContents();
-        m_table->setColumnWidth(InboxRowsModel::Error,
-                                std::min(m_table->columnWidth(InboxRowsModel::Error), 420));
     });
     m_status->setText(m_model->statusLine());
 }

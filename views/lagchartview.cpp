@@ -36,8 +36,9 @@ LagChartView::LagChartView(LagSeriesStore *store, QWidget *parent)
     , m_redraw(new QTimer(this))
 {
     m_scope->addItem(tr("All groups"), QString());
-    m_metric->addItem(tr("Lag (messages, sum over partitions)"));
-    m_metric->addItem(tr("Time lag (seconds, worst partition)"));
+    m_metric->addItem(QString());
+    m_metric->addItem(QString());
+    nameMetrics();
     const QList<QPair<QString, int>> ranges = {{tr("5 min"), 300},
                                                {tr("15 min"), 900},
                                                {tr("1 h"), 3600},
@@ -89,6 +90,7 @@ LagChartView::LagChartView(LagSeriesStore *store, QWidget *parent)
         rebuildScopes();
         scheduleRedraw();
     });
+    connect(m_scope, &QComboBox::currentIndexChanged, this, &LagChartView::nameMetrics);
     for (QComboBox *box : {m_scope, m_metric, m_range, m_side})
         connect(box, &QComboBox::currentIndexChanged, this, [this] {
             m_followLatest = true;
@@ -146,6 +148,21 @@ void LagChartView::setSideIndex(int index)
 int LagChartView::sideIndex() const
 {
     return m_side->currentIndex();
+}
+
+void LagChartView::nameMetrics()
+{
+    // What the lines are depends on the scope: a line per group, or one group's partitions a line each.
+    const bool allGroups = m_scope->currentData().toString().isEmpty();
+    m_metric->setItemText(0, allGroups ? tr("Lag (messages, each group's partitions summed)")
+                                       : tr("Lag (messages, a line per partition)"));
+    m_metric->setItemText(1, allGroups ? tr("Time lag (seconds, each group's worst partition)")
+                                       : tr("Time lag (seconds, a line per partition)"));
+}
+
+QString LagChartView::metricText() const
+{
+    return m_metric->currentText();
 }
 
 void LagChartView::showGroup(const QString &group)

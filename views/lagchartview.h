@@ -25,8 +25,10 @@ public:
     bool exportPng(const QString &path);
     QCustomPlot *lagPlot() const { return m_lagPlot; }
     void redrawNow();
+    QString metricText() const; // what the lag plot's lines are, as the metric box says
 
 private:
+    void nameMetrics();
     void scheduleRedraw();
     void rebuildScopes();
     void updateReadout(QCustomPlot *plot, QLabel *label, double key);

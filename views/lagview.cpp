@@ -1,5 +1,7 @@
 #include "lagview.h"
+
 #include "elidedlabel.h"
+#include "views/tablecolumns.h"
 
 #include "models/grouplagmodel.h"
 #include "models/lagtablemodel.h"
@@ -26,7 +28,6 @@ void setUpTable(QTableView *table, QSortFilterProxyModel *proxy)
     table->setAlternatingRowColors(true);
     table->verticalHeader()->hide();
     table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 8);
-    table->horizontalHeader()->setStretchLastSection(true);
     table->horizontalHeader()->setSectionsMovable(true);
     // Room for the sort indicator, so headers are never clipped.
     table->horizontalHeader()->setMinimumSectionSize(table->fontMetrics().horizontalAdvance(QStringLiteral("Lag (msgs)")) + 36);
@@ -65,7 +66,7 @@ LagView::LagView(QAbstractItemModel *groups, QAbstractItemModel *partitions, QWi
     connect(m_filter, &QLineEdit::textChanged, m_groupProxy, &QSortFilterProxyModel::setFilterFixedString);
     setUpTable(m_groups, m_groupProxy);
     m_groups->sortByColumn(GroupLagModel::Lag, Qt::DescendingOrder);
-    m_groups->setColumnWidth(GroupLagModel::Group, 200);
+    TableColumns::apply(m_groups);
 
     // The partitions of the selected group only: the proxy filters on the group column.
     m_partitionProxy->setSourceModel(partitions);
@@ -75,7 +76,7 @@ LagView::LagView(QAbstractItemModel *groups, QAbstractItemModel *partitions, QWi
     m_partitionProxy->setDynamicSortFilter(true);
     setUpTable(m_partitions, m_partitionProxy);
     m_partitions->sortByColumn(LagTableModel::Lag, Qt::DescendingOrder);
-    m_partitions->setColumnWidth(LagTableModel::Group, 180);
+    TableColumns::apply(m_partitions);
 
     connect(m_groups->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex &current) {
         const QString group = current.siblingAtColumn(GroupLagModel::Group).data(GroupLagModel::SortRole).toString();

@@ -1,5 +1,7 @@
 #include "logview.h"
 
+#include "views/tablecolumns.h"
+
 #include "models/logmodel.h"
 
 #include <QComboBox>
@@ -35,10 +37,7 @@ LogView::LogView(LogModel *model, QWidget *parent)
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 4);
     m_table->setWordWrap(false);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->horizontalHeader()->setStretchLastSection(true);
-    m_table->setColumnWidth(LogModel::Time, m_table->fontMetrics().horizontalAdvance(u"00:00:00.000__"_s) + 12);
-    m_table->setColumnWidth(LogModel::Level, 80);
-    m_table->setColumnWidth(LogModel::Category, 130);
+    TableColumns::apply(m_table);
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);

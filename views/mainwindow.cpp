@@ -12,6 +12,7 @@
 #include <QHeaderView>
 #include <QKeySequence>
 #include <QLabel>
+#include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScreen>
@@ -82,6 +83,7 @@ void MainWindow::addTab(const QString &name, QWidget *view, const QString &title
 {
     const int index = m_tabs->addTab(view, title);
     m_views.append({name, view, true});
+    m_tabTitles.insert(view, title);
     auto *action = m_viewMenu->addAction(QString(title).remove(u'&'), this, [this, view] { showView(view); });
     if (index < 9)
         action->setShortcut(QKeySequence(Qt::ALT | Qt::Key(Qt::Key_1 + index)));
@@ -101,6 +103,27 @@ void MainWindow::addPanel(const QString &name, QWidget *panel, const QString &ti
 }
 
 MainWindow::~MainWindow() = default;
+
+void MainWindow::setTabCount(QWidget *view, qint64 count)
+{
+    const int index = m_tabs->indexOf(view);
+    if (index < 0)
+        return;
+    const QString title = m_tabTitles.value(view);
+    m_tabs->setTabText(index, count < 0 ? title : tr("%1 (%2)").arg(title, QLocale().toString(count)));
+}
+
+QString MainWindow::tabText(QWidget *view) const
+{
+    const int index = m_tabs->indexOf(view);
+    return index < 0 ? QString() : m_tabs->tabText(index);
+}
+
+void MainWindow::setSummaryStrip(QWidget *strip)
+{
+    auto *layout = static_cast<QVBoxLayout *>(centralWidget()->layout());
+    layout->insertWidget(layout->indexOf(m_tabs), strip);
+}
 
 void MainWindow::createActions()
 {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QHash>
 #include <QMainWindow>
 
 class ConnectionsModel;
@@ -26,6 +27,11 @@ public:
     void addTab(const QString &name, QWidget *view, const QString &title);
     // A dockable panel (log...), hidden until the operator opens it from the View menu or its shortcut.
     void addPanel(const QString &name, QWidget *panel, const QString &title, const QKeySequence &shortcut);
+    // A figure on a view's tab ("DLQ (12)"); a negative count shows the bare title.
+    void setTabCount(QWidget *view, qint64 count);
+    QString tabText(QWidget *view) const;
+    // The status-at-a-glance strip, over the tabs and under the banner.
+    void setSummaryStrip(QWidget *strip);
     void setBanner(BannerKind kind, const QString &text);
     QString bannerText() const;
     void setKafkaStatus(const QString &text);
@@ -64,6 +70,7 @@ private:
     QMenu *m_viewMenu;
     QMenu *m_panelMenu = nullptr;
     QList<MainView> m_views;
+    QHash<QWidget *, QString> m_tabTitles; // as added, with their mnemonic
     QLabel *m_banner;
     ElidedLabel *m_kafkaStatus;
     ElidedLabel *m_databaseStatus;

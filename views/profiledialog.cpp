@@ -166,9 +166,77 @@ ProfileDialog::ProfileDialog(ProfileStore *store, SecretStore *secrets, QWidget 
     connect(connectButton, &QPushButton::clicked, this, &ProfileDialog::connectSelected);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
 
+    // A test's outcome describes the form as it was tested: an edit makes it stale, so it goes.
+    const auto edited = [this] {
+        if (m_showingTest)
+            showResult({});
+    };
+    for (QLineEdit *edit : {m_name, m_bootstrap, m_groups, m_dlqTopics, m_duplicateTopics, m_database,
+                            m_databasePassword, m_policy})
+        connect(edit, &QLineEdit::textEdited, this, edited);
+    connect(m_properties, &QPlainTextEdit::textChanged, this, [this, edited] {
+        if (m_properties->hasFocus())
+            edited();
+    });
+    connect(m_interval, &QSpinBox::valueChanged, this, edited);
+
     reloadNames();
     if (m_names->count() == 0)
         setFormProfile(ConnectionProfile{tr("local"), {{u"bootstrap.servers"_s, u"localhost:9092"_s}}});
+}
+
+void ProfileDialog::showProfileInUse(const ConnectionProfile &inUse)
+{
+    if (!m_names->findItems(inUse.name, Qt::MatchExactly).isEmpty()) {
+        selectProfile(inUse.name);
+        return;
+    }
+    ConnectionProfile shown = inUse;
+    ProfileSecrets::extract(&shown); // never put a secret on screen
+    m_names->setCurrentRow(-1);
+    // Not the list: taking the focus, it would make its first profile current and load it over this one.
+    m_name->setFocus();
+    setFormProfile(shown);
+    showResult(tr("“%1” is in use but not saved; Save keeps it.").arg(shown.name));
+}
+
+QStringList ProfileDialog::formState() const
+{
+    return {m_name->text(),
+            m_bootstrap->text(),
+            m_properties->toPlainText(),
+            m_groups->text(),
+            m_dlqTopics->text(),
+            m_duplicateTopics->text(),
+            m_database->text(),
+            m_databasePassword->text(),
+            m_policy->text(),
+            QString::number(m_interval->value())};
+}
+
+void ProfileDialog::markClean()
+{
+    m_cleanState = formState();
+    m_mappingsEdited = false;
+}
+
+bool ProfileDialog::hasUnsavedEdits() const
+{
+    return m_mappingsEdited || formState() != m_cleanState;
+}
+
+void ProfileDialog::reject()
+{
+    if (hasUnsavedEdits()) {
+        QMessageBox ask(QMessageBox::Question, tr("Unsaved changes"),
+                        tr("The profile “%1” has changes that are not saved.").arg(m_name->text()),
+                        QMessageBox::Discard | QMessageBox::Cancel, this);
+        ask.setDefaultButton(QMessageBox::Cancel);
+        ask.setObjectName(u"unsavedChanges"_s);
+        if (ask.exec() != QMessageBox::Discard)
+            return;
+    }
+    QDialog::reject();
 }
 
 void ProfileDialog::reloadNames()
@@ -262,6 +330,7 @@ void ProfileDialog::setFormProfile(const ConnectionProfile &profile, const QStri
                    ? QString()
                    : tr("Kept in the keychain, not shown: %1. Leave a value empty to keep it.")
                          .arg(kafkaSecrets.join(u", "_s)));
+    markClean();
 }
 
 QString ProfileDialog::resultText() const
@@ -272,6 +341,7 @@ QString ProfileDialog::resultText() const
 void ProfileDialog::showResult(const QString &text)
 {
     m_result->setText(text);
+    m_showingTest = false;
 }
 
 bool ProfileDialog::save()
@@ -283,6 +353,7 @@ bool ProfileDialog::save()
         return false;
     }
     const QHash<QString, QString> secrets = m_store->save(profile, m_storedSecretIds);
+    markClean();
     m_store->setLastUsed(profile.name);
     const auto stored = m_store->load(profile.name);
     m_storedSecretIds = stored ? stored->secretIds : QStringList();
@@ -307,15 +378,18 @@ void ProfileDialog::testConnection()
 {
     ConnectionProfile profile = formProfile();
     showResult(tr("Testing…"));
+    // Disabling the button would hand the focus to the next one (Close): a space would then close.
+    const bool hadFocus = m_test->hasFocus();
     m_test->setEnabled(false);
-    const auto run = [this](const ConnectionProfile &p) {
+    const auto run = [this, hadFocus](const ConnectionProfile &p) {
         m_testJobs.start(
             [p](const JobControl &) {
                 const ConnectionCheck kafka = ConnectionTest::kafka(p.cluster);
                 const ConnectionCheck db = p.databaseConninfo.isEmpty() ? ConnectionCheck{} : ConnectionTest::database(p.databaseConninfo);
                 return std::pair{kafka, db};
             },
-            [this, hasDb = !p.databaseConninfo.isEmpty()](const std::pair<ConnectionCheck, ConnectionCheck> &result) {
+            [this, hadFocus, hasDb = !p.databaseConninfo.isEmpty()](
+                const std::pair<ConnectionCheck, ConnectionCheck> &result) {
                 const auto &[kafka, db] = result;
                 QStringList text{(kafka.ok ? tr("Kafka ✔ %1") : tr("Kafka ✘ %1")).arg(kafka.summary)};
                 if (!kafka.detail.isEmpty())
@@ -328,7 +402,10 @@ void ProfileDialog::testConnection()
                     text.append(tr("No inbox database configured."));
                 }
                 showResult(text.join(u'\n'));
+                m_showingTest = true;
                 m_test->setEnabled(true);
+                if (hadFocus)
+                    m_test->setFocus();
                 Q_EMIT tested(kafka.ok, !hasDb || db.ok);
             });
     };
@@ -375,6 +452,7 @@ void ProfileDialog::editInboxMappings()
         if (dialog.exec() != QDialog::Accepted)
             return;
         m_inboxMappings = dialog.mappings();
+        m_mappingsEdited = true;
         showMappingCount();
         showResult(tr("Inbox mappings changed; Save keeps them in the profile."));
     });

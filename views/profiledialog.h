@@ -25,6 +25,13 @@ public:
     ProfileDialog(ProfileStore *store, SecretStore *secrets, QWidget *parent = nullptr);
 
     void selectProfile(const QString &name);
+    // Opens on the profile the console is connected with: the stored one of that name, else the profile
+    // itself (a demo's, a command line's), its secrets left out.
+    void showProfileInUse(const ConnectionProfile &inUse);
+    // True when the form differs from what was loaded or last saved.
+    bool hasUnsavedEdits() const;
+    // Close with unsaved edits asks first (Escape, the Close button, the window's close).
+    void reject() override;
     // The form as a profile, secrets as typed (not yet stripped).
     ConnectionProfile formProfile() const;
     void setFormProfile(const ConnectionProfile &profile, const QStringList &storedSecretIds = {});
@@ -54,6 +61,8 @@ private:
     // Runs `then` with the profile's secrets: those typed in the form, the rest from the keychain.
     void withSecrets(ConnectionProfile profile, std::function<void(const ConnectionProfile &)> then);
     void showMappingCount();
+    QStringList formState() const;
+    void markClean();
 
     ProfileStore *m_store;
     SecretStore *m_secrets;
@@ -79,4 +88,7 @@ private:
     QList<InboxMapping> m_inboxMappings;
     QMap<QString, QString> m_databases;
     JobTracker m_testJobs{this};
+    QStringList m_cleanState;
+    bool m_mappingsEdited = false;
+    bool m_showingTest = false; // the result pane holds a test's outcome, which edits make stale
 };

@@ -1,5 +1,8 @@
 #include "replayexecutionpanel.h"
 
+#include "views/tablecolumns.h"
+#include "views/wrappinglabel.h"
+
 #include "actionconfirmation.h"
 #include "models/actionsummary.h"
 #include "models/approvalqueuemodel.h"
@@ -72,7 +75,7 @@ ReplayExecutionPanel::ReplayExecutionPanel(QWidget *parent)
     m_table->setAlternatingRowColors(true);
     m_table->setWordWrap(false);
     m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setObjectName(u"requestTable"_s);
 
     m_canary->setRange(0, 1'000'000);
     m_canary->setSpecialValueText(tr("no canary"));
@@ -108,6 +111,8 @@ ReplayExecutionPanel::ReplayExecutionPanel(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top);
     layout->addWidget(m_table, 1);
+    // The request's reason is free text: the selected row is shown whole under the table.
+    layout->addWidget(TableColumns::apply(m_table)->detailPane());
     layout->addLayout(run);
     layout->addWidget(m_why);
     layout->addWidget(m_progress);
@@ -172,8 +177,7 @@ void ReplayExecutionPanel::setListing(const QList<RemediationRequest> &requests,
         for (int c = 0; c < cells.size(); ++c)
             m_table->setItem(row, c, new QTableWidgetItem(cells.at(c)));
     }
-    m_table->resizeColumnsToContents();
-    m_table->setColumnWidth(7, std::min(m_table->columnWidth(7), 600)); // the reason is free text
+    TableColumns::of(m_table)->fit();
     selectRequest(selected);
     updateButtons();
 }

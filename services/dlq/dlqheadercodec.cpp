@@ -99,6 +99,8 @@ public:
         return true;
     }
 
+    bool number(const HeaderSpec &s, QByteArrayView v, qint64 &out) { return decodeNumber(s, v, out); }
+
 private:
     void note(const HeaderSpec &s, const QString &text)
     {
@@ -282,6 +284,23 @@ DlqMetadata decodeDlqHeaders(const RecordHeaders &headers)
     if (keyFailure)
         m.notes.append(u"The record key, not the value, failed (kafka_dlt-key-exception-* headers)"_s);
     return m;
+}
+
+DlqHeaderNumber decodeDlqHeaderNumber(const RecordHeader &header)
+{
+    const int s = specIndex(header.name);
+    if (s < 0 || header.isNull || kSpecs[s].codec == Codec::Text)
+        return {};
+    const HeaderSpec &spec = kSpecs[s];
+    DlqMetadata scratch; // notes are the full decode's business
+    FieldDecoder decoder(scratch);
+    // Field::None rows (retry_topic-backoff-timestamp) hold a time; only the named time fields else.
+    const bool isTime = spec.field == Field::OriginalTimestamp || spec.field == Field::FirstFailure
+                        || spec.field == Field::LastFailure || spec.field == Field::None;
+    DlqHeaderNumber out;
+    out.isTime = isTime;
+    out.ok = decoder.number(spec, header.value, out.value);
+    return out;
 }
 
 QByteArray toBigEndian32(qint32 value)

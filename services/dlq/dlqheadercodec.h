@@ -16,6 +16,16 @@
 // `correlation-id` and `idempotency-key` are read whatever the dialect.
 DlqMetadata decodeDlqHeaders(const RecordHeaders &headers);
 
+// A recognised numeric header's value as its dialect's codec reads it (the same decode as decodeDlqHeaders:
+// Spring's binary big-endian ints and longs, Java BigIntegers, decimal text, ISO-8601 times), for whoever
+// shows headers one by one (the inspector's Headers tab). isTime: epoch milliseconds.
+struct DlqHeaderNumber {
+    bool ok = false;
+    qint64 value = 0;
+    bool isTime = false;
+};
+DlqHeaderNumber decodeDlqHeaderNumber(const RecordHeader &header);
+
 // Writes `m`'s diagnostic headers the way the dialect's real producer does: binary big-endian numbers
 // for Spring Kafka and Spring Cloud Stream, UTF-8 text for Kafka Connect, Kafka Streams and Berth.
 // Unset fields (empty, -1) are not written. Spring Kafka DLT also gets retry_topic-attempts and

@@ -83,6 +83,9 @@ KafkaResult<ClusterSnapshot> ClusterInspector::metadata(int timeoutMs) const
     const rd_kafka_resp_err_t err = rd_kafka_metadata(m_rk.get(), 1, nullptr, &md, timeoutMs);
     if (err) {
         result.error = u"Cannot read metadata from " + m_bootstrap + u": " + KafkaConfig::errorText(err);
+        // librdkafka's log says why ("Failed to resolve ..."), where the error code says only "transport".
+        if (const QString cause = KafkaConfig::lastLoggedError(m_rk.get()); !cause.isEmpty())
+            result.error += u" (" + cause + u')';
         return result;
     }
     ClusterSnapshot &snap = result.value;

@@ -2,23 +2,37 @@
 
 #include "services/support/logging.h"
 
+#include <QHash>
+#include <QMutex>
+
 using namespace Qt::StringLiterals;
+
+namespace {
+// Per client, its last error-level log line; written on librdkafka's threads, read on the caller's.
+QMutex g_loggedErrorsLock;
+QHash<const rd_kafka_t *, QString> g_loggedErrors;
+} // namespace
 
 void KafkaHandleDeleter::operator()(rd_kafka_t *rk) const
 {
-    if (rk)
-        rd_kafka_destroy(rk);
+    if (!rk)
+        return;
+    rd_kafka_destroy(rk);
+    const QMutexLocker lock(&g_loggedErrorsLock);
+    g_loggedErrors.remove(rk);
 }
 
 namespace {
-void routeLog(const rd_kafka_t *, int level, const char *facility, const char *message)
+void routeLog(const rd_kafka_t *rk, int level, const char *facility, const char *message)
 {
     // Syslog levels: 0..3 errors, 4 warning, 5..6 info, 7 debug. Called on librdkafka threads; the
     // logging framework is thread-safe, and nothing else happens here.
     const QString text = QString::fromUtf8(facility) + u": " + QString::fromUtf8(message);
-    if (level <= 3)
+    if (level <= 3) {
         qCWarning(lcKafka).noquote() << text;
-    else if (level == 4)
+        const QMutexLocker lock(&g_loggedErrorsLock);
+        g_loggedErrors.insert(rk, QString::fromUtf8(message));
+    } else if (level == 4)
         qCInfo(lcKafka).noquote() << text;
     else
         qCDebug(lcKafka).noquote() << text;
@@ -26,6 +40,12 @@ void routeLog(const rd_kafka_t *, int level, const char *facility, const char *m
 } // namespace
 
 namespace KafkaConfig {
+QString lastLoggedError(const rd_kafka_t *rk)
+{
+    const QMutexLocker lock(&g_loggedErrorsLock);
+    return g_loggedErrors.value(rk);
+}
+
 rd_kafka_conf_t *build(const KafkaProperties &properties, QString *error)
 {
     rd_kafka_conf_t *conf = rd_kafka_conf_new();

@@ -46,4 +46,7 @@ struct ReaderOptions {
 KafkaProperties readerProperties(const KafkaProperties &cluster, const ReaderOptions &options);
 QString bootstrapOf(const KafkaProperties &properties);
 QString errorText(rd_kafka_resp_err_t err);
+// The last error librdkafka logged for this client (e.g. "Failed to resolve 'nosuchhost.invalid:9092'"),
+// which says why where an API call says only "Broker transport failure"; empty when none.
+QString lastLoggedError(const rd_kafka_t *rk);
 } // namespace KafkaConfig
