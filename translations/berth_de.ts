@@ -4467,6 +4467,22 @@ sasl.password=…</translation>
         <source>item %1 (%2): %3%4</source>
         <translation>Element %1 (%2): %3%4</translation>
     </message>
+    <message>
+        <source>Reading the verification recorded for request %1…</source>
+        <translation>Die für Anfrage %1 aufgezeichnete Verifikation wird gelesen…</translation>
+    </message>
+    <message>
+        <source>Could not read the verification recorded for request %1: %2</source>
+        <translation>Die für Anfrage %1 aufgezeichnete Verifikation konnte nicht gelesen werden: %2</translation>
+    </message>
+    <message>
+        <source>No verification recorded for request %1.</source>
+        <translation>Für Anfrage %1 ist keine Verifikation aufgezeichnet.</translation>
+    </message>
+    <message>
+        <source>Recorded %1 (audit event %2): </source>
+        <translation>Aufgezeichnet %1 (Audit-Ereignis %2): </translation>
+    </message>
 </context>
 <context>
     <name>ReplayRequestDialog</name>
