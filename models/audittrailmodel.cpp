@@ -37,7 +37,7 @@ void AuditTrailModel::setPage(const AuditEventsPage &page)
     endInsertRows();
 }
 
-const AuditEvent *AuditTrailModel::event(int row) const
+const AuditEvent *AuditTrailModel::eventAt(int row) const
 {
     return row >= 0 && row < m_events.size() ? &m_events.at(row) : nullptr;
 }

@@ -17,7 +17,7 @@ public:
 
     void setPage(const AuditEventsPage &page);
     const QList<AuditEvent> &events() const { return m_events; }
-    const AuditEvent *event(int row) const;
+    const AuditEvent *eventAt(int row) const;
     const EventFilter &filter() const { return m_filter; }
     bool hasMore() const { return m_more; }
     QString error() const { return m_error; }

@@ -301,7 +301,7 @@ void AuditTrailView::showCurrentEvent()
 {
     const QModelIndex current = m_table->currentIndex();
     const auto *proxy = static_cast<const QSortFilterProxyModel *>(m_table->model());
-    const AuditEvent *e = current.isValid() ? m_model->event(proxy->mapToSource(current).row()) : nullptr;
+    const AuditEvent *e = current.isValid() ? m_model->eventAt(proxy->mapToSource(current).row()) : nullptr;
     if (!e) {
         m_details->clear();
         return;
