@@ -144,6 +144,11 @@ class TestReplayVerify final : public QObject {
         draft.action = RemediationAction::Replay;
         draft.release = release;
         draft.selection = selection;
+        return approved(draft, built, submit);
+    }
+
+    qint64 approved(RequestDraft draft, BuiltRequest *built, bool submit = true)
+    {
         draft.reasonCode = u"poison-fixed"_s;
         draft.reason = u"projection fixed"_s;
         RequestBuilderContext context;
@@ -193,6 +198,32 @@ class TestReplayVerify final : public QObject {
     {
         return m_world->scalar(u"SELECT count(*) FROM order_projection WHERE order_id = $1"_s, {orderId})
             .toInt();
+    }
+
+    // The projection's rows in progress for over half an hour.
+    ReclaimInput reclaimInput() const
+    {
+        ReclaimInput input;
+        input.consumer = Projection;
+        input.olderThanMs = 30 * 60'000;
+        input.cluster = m_world->kafka();
+        input.policy = m_policy;
+        input.inboxMappings = m_mappings;
+        return input;
+    }
+
+    // Executes an approved single-item release that is refused for `why`: nothing produced, the row of
+    // `key` left at `status`.
+    void releaseRefused(qint64 id, const QString &why, const QString &key, const QString &status)
+    {
+        const ReplayOutcome outcome = execute(id);
+        QCOMPARE(outcome.delivered, 0);
+        QCOMPARE(outcome.refused, 1);
+        QVERIFY(!outcome.problems.isEmpty());
+        QVERIFY2(outcome.problems.first().error.contains(why), qPrintable(outcome.problems.first().error));
+        QCOMPARE(m_world->scalar(u"SELECT status FROM processed_message WHERE message_id = $1"_s, {key})
+                     .toString(),
+                 status);
     }
 
     // Executes an approved single-item request and verifies that the consumer processed its record once:
@@ -419,15 +450,9 @@ private Q_SLOTS:
             m_world->admin()
                 .exec(u"UPDATE processed_message SET status = 'FAILED_TERMINAL' WHERE message_id = 'k-chg'"_s)
                 .ok);
-        const ReplayOutcome outcome = execute(id);
-        QCOMPARE(outcome.delivered, 0);
-        QCOMPARE(outcome.refused, 1);
-        QVERIFY(!outcome.problems.isEmpty());
-        QVERIFY2(outcome.problems.first().error.contains(u"changed since the dry run"_s),
-                 qPrintable(outcome.problems.first().error));
-        QCOMPARE(
-            m_world->scalar(u"SELECT status FROM processed_message WHERE message_id = 'k-chg'"_s).toString(),
-            u"FAILED_TERMINAL"_s);
+        releaseRefused(id, u"changed since the dry run"_s, u"k-chg"_s, u"FAILED_TERMINAL"_s);
+        if (QTest::currentTestFailed())
+            return;
         const ReplayVerification v = verify(id, 5'000);
         QCOMPARE(v.count(VerifyOutcome::NotDelivered), 1);
         QCOMPARE(v.result, VerificationResult::VerifiedWithFailures);
@@ -444,12 +469,7 @@ private Q_SLOTS:
         stuck.insert(u"seq"_s, 13);
         QVERIFY(produce(Orders, 2, "o-stuck", QJsonDocument(stuck).toJson(QJsonDocument::Compact),
                         {{"idempotency-key", "k-stuck", false}}));
-        ReclaimInput input;
-        input.consumer = Projection;
-        input.olderThanMs = 30 * 60'000;
-        input.cluster = m_world->kafka();
-        input.policy = m_policy;
-        input.inboxMappings = m_mappings;
+        const ReclaimInput input = reclaimInput();
         // Stuck for an hour, by the clock of its row; committed past by the group.
         QTRY_VERIFY_WITH_TIMEOUT(
             m_world->admin()
@@ -506,6 +526,39 @@ private Q_SLOTS:
         const ChainVerification chain = AuditChain::verify(m_world->admin());
         QVERIFY2(chain.ok, qPrintable(chain.error));
         QVERIFY(m_world->admin().exec(u"DELETE FROM processed_message WHERE message_id = 'k-busy'"_s).ok);
+    }
+
+    // A stuck row its consumer touches between the dry run and the execution was slow, not dead: its
+    // release is refused, its record not replayed, the row left to its consumer.
+    void reclaimOfARowTouchedSinceIsRefused()
+    {
+        // An instance holds k-slow in progress; the record's delivery here meets the row and is skipped.
+        QVERIFY(m_world->admin()
+                    .exec(u"INSERT INTO processed_message (consumer_name, message_id, status, updated_at) "
+                          u"VALUES ($1, 'k-slow', 'IN_PROGRESS', now() - interval '1 hour')"_s,
+                          {Projection})
+                    .ok);
+        QVERIFY(produce(Orders, 1, "o-slow", order(u"OrderPlaced"_s, u"o-slow"_s, 2),
+                        {{"idempotency-key", "k-slow", false}}));
+        const ReclaimInput input = reclaimInput();
+        RequestDraft draft;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (draft.reclaim = ReclaimPlanner::plan(input, &m_world->admin())).committedPast() == 1, 30'000);
+        draft.selection = draft.reclaim.selection();
+        draft.destinationTopic = draft.reclaim.topic;
+        BuiltRequest built;
+        const qint64 id = approved(draft, &built);
+        QVERIFY(id > 0);
+        QCOMPARE(built.dryRun.releases, 1);
+        QVERIFY(m_world->admin()
+                    .exec(u"UPDATE processed_message SET updated_at = now() WHERE message_id = 'k-slow'"_s)
+                    .ok);
+
+        releaseRefused(id, u"still working on it"_s, u"k-slow"_s, u"IN_PROGRESS"_s);
+        if (QTest::currentTestFailed())
+            return;
+        QCOMPARE(projectionRows(u"o-slow"_s), 0);
+        QVERIFY(m_world->admin().exec(u"DELETE FROM processed_message WHERE message_id = 'k-slow'"_s).ok);
     }
 
     // Nothing to verify before execution: an error, not a verdict.

@@ -249,6 +249,8 @@ void predictNoOps(const DryRunInput &input, PgSession *inboxDb, DryRunResult &r)
                                           mapping.consumerColumn.isEmpty() ? QString() : found->consumer);
             ref.insert(u"release"_s, mapping.releaseTo);
             ref.insert(u"pinnedStatus"_s, found->status);
+            if (input.reclaim)
+                ref.insert(u"idleForMs"_s, input.reclaimIdleMs);
             r.releaseRefs.insert(int(i), ref);
             ++r.releases;
             continue;

@@ -36,8 +36,10 @@ struct DryRunInput {
     // Release and replay: an item whose inbox row is parked or failed terminal, in a mapping that says
     // what a release writes (`releaseTo`), gets its row released right before its record is produced.
     bool release = false;
-    // Reclaim (with release): the rows released are the items' in-progress rows, not parked ones.
+    // Reclaim (with release): the rows released are the items' in-progress rows, not parked ones, each
+    // only while it is still idle for reclaimIdleMs (pinned in inbox_ref as "idleForMs").
     bool reclaim = false;
+    qint64 reclaimIdleMs = 0;
 };
 
 // The dry run: shown to requester and approver, stored in requests.dry_run (toJson()).

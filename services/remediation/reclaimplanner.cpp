@@ -101,6 +101,8 @@ QString ReclaimPlan::summary() const
         s += u"  "_s + QString::number(withRecord - past)
              + u" record(s) are not committed yet: the consumer takes them again after the release, and "
                u"whichever comes second (redelivery or replay) is a no-op\n"_s;
+    s += u"  A row updated again before the execution (its consumer slow, not dead) is not released and "
+         u"its record not replayed\n"_s;
     if (missing > 0) {
         QStringList ids;
         for (const ReclaimRow &r : rows) {

@@ -162,6 +162,7 @@ BuiltRequest build(const RequestDraft &draft, const RequestBuilderContext &conte
         (draft.release || draft.isReclaim())
         && (draft.action == RemediationAction::Replay || draft.action == RemediationAction::EditReplay);
     input.reclaim = draft.isReclaim();
+    input.reclaimIdleMs = draft.reclaim.olderThanMs;
     out.dryRun = DryRun::evaluate(input, context.inboxDb);
     if (draft.isReclaim())
         out.dryRun.reclaim = draft.reclaim.toJson();
