@@ -508,6 +508,14 @@ private Q_SLOTS:
         QCOMPARE(dryRun.predictedNoOps, 0);
         QCOMPARE(dryRun.targetConsumer, Projection);
         QVERIFY2(dryRun.summary().contains(u"will not see them again"_s), qPrintable(dryRun.summary()));
+        // The runbook names the command that filed it.
+        const BerthCli::Result runbook = BerthCli::run(
+            {u"replay"_s, u"runbook"_s, QString::number(id), u"--db"_s, m_world->conninfo(u"bob"_s)});
+        QVERIFY2(runbook.exitCode == 0, qPrintable(runbook.err));
+        QVERIFY2(
+            runbook.out.contains("replay request --reclaim --consumer 'order-projection' --topic 'orders' "
+                                 "--older-than 1800s"),
+            runbook.out.constData());
         QString error;
         QVERIFY2(m_world->approve(id, &error), qPrintable(error));
 
