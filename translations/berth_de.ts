@@ -819,6 +819,10 @@
         <source>cancelled</source>
         <translation>abgebrochen</translation>
     </message>
+    <message>
+        <source>Reclaim of stuck rows: %1 row(s) of %2 in progress for over %3 s, released for retry (%4) right before their records from %5 are replayed; %6 record(s) are behind the group&apos;s committed offset (not seen again otherwise); %7 row(s) have no record and are not in this request; %8 pinned for release</source>
+        <translation>Rückholung hängender Zeilen: %1 Zeile(n) von %2 seit über %3 s in Bearbeitung, zur Wiederholung freigegeben (%4) unmittelbar bevor ihre Datensätze aus %5 erneut gesendet werden; %6 Datensatz/Datensätze liegen hinter dem bestätigten Offset der Gruppe (sonst nicht erneut gesehen); %7 Zeile(n) haben keinen Datensatz und gehören nicht zu dieser Anfrage; %8 zur Freigabe festgehalten</translation>
+    </message>
 </context>
 <context>
     <name>ApprovalQueueView</name>
