@@ -87,7 +87,8 @@ int lag(const QStringList &arguments)
                 continue;
             }
             for (int st = 0; st < InboxStateCount; ++st)
-                out << inboxStateName(InboxState(st)) << ' ' << board.totals[size_t(st)] << (st + 1 < InboxStateCount ? ", " : "");
+                out << inboxStateName(InboxState(st)) << (board.estimated[size_t(st)] ? " about " : " ")
+                    << board.totals[size_t(st)] << (st + 1 < InboxStateCount ? ", " : "");
             out << "\tstuck " << board.stuckCount << '\n';
         }
         for (const auto &row : snapshot.rows)

@@ -348,7 +348,7 @@ QStringList TempPostgres::serverOptions() const
             shellQuote(socketDir()),
             u"-p"_s,
             QString::number(m_port),
-            u"-c shared_buffers=16MB"_s,
+            u"-c shared_buffers="_s + shellQuote(m_sharedBuffers),
             u"-c synchronous_commit=off"_s,
             u"-c full_page_writes=off"_s};
 }

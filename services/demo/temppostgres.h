@@ -23,6 +23,10 @@ public:
     TempPostgres(const TempPostgres &) = delete;
     TempPostgres &operator=(const TempPostgres &) = delete;
 
+    // The server's shared buffers from the next start on (16MB unless set: tests read small tables). A
+    // benchmark on a large table sets a production-like size; ALTER SYSTEM cannot, the command line wins.
+    void setSharedBuffers(const QString &size) { m_sharedBuffers = size; }
+
     bool start(QString *error);
     void stop();
     bool restart(QString *error); // drops every client connection, like a database that went away
@@ -65,4 +69,5 @@ private:
     unsigned m_uid = 0;
     unsigned m_gid = 0;
     QString m_setupError; // a constructor-time failure, reported by start()
+    QString m_sharedBuffers = QStringLiteral("16MB");
 };

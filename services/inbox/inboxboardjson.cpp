@@ -29,6 +29,14 @@ QJsonObject inboxBoardToJson(const InboxBoard &board)
     o.insert(u"takenAt"_s, board.takenAt.toUTC().toString(Qt::ISODateWithMs));
     o.insert(u"view"_s, board.isView);
     o.insert(u"totals"_s, countsToJson(board.totals));
+    // States whose counts are estimates ("about N" on the board): a huge table's dominant state.
+    QJsonArray estimated;
+    for (int s = 0; s < InboxStateCount; ++s) {
+        if (board.estimated[size_t(s)])
+            estimated.append(s == int(InboxState::Unknown) ? u"unknown"_s : InboxMapping::stateKey(InboxState(s)));
+    }
+    if (!estimated.isEmpty())
+        o.insert(u"estimatedStates"_s, estimated);
     QJsonArray consumers;
     for (const InboxConsumerCounts &c : board.consumers)
         consumers.append(QJsonObject{{u"consumer"_s, c.consumer}, {u"counts"_s, countsToJson(c.counts)}});

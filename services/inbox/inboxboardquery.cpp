@@ -58,9 +58,10 @@ public:
         // index the board says which to create rather than scan the table.
         m_large = !m_isView && board.estimatedRows >= InboxBoardQuery::LargeTableRows;
         if (m_large) {
-            if (!checkIndexes(board))
+            // The statistics first: the dominant word decides which partial index serves the exact counts.
+            if (!readFrequencies(board) || !checkIndexes(board))
                 return;
-            if (!board.missingIndexes.isEmpty() && !hasBoardIndex(board)) {
+            if (m_boardIndexMissing) {
                 board.error = u"%1 has about %2 rows and no index the board can seek on: %3"_s.arg(
                     board.table, QString::number(board.estimatedRows), board.missingIndexes.first());
                 return;
@@ -225,16 +226,6 @@ private:
         return true;
     }
 
-    bool hasBoardIndex(const InboxBoard &board) const
-    {
-        const QString table = m_mapping.qualifiedTable() + u" ("_s;
-        for (const QString &missing : board.missingIndexes) {
-            if (missing.startsWith(table))
-                return false;
-        }
-        return true;
-    }
-
     // The distinct (consumer, status) pairs by a walk over the board index: one probe per pair, however
     // many rows each has. Without a consumer column (or with consumerValue) only the statuses are walked.
     bool walkPairs(InboxBoard &board, QStringList *consumers, QStringList *statuses)
@@ -284,6 +275,14 @@ private:
             return false;
         for (const QVariantList &row : r.rows)
             m_frequencies[row.value(0).toString()].insert(row.value(1).toString(), row.value(2).toDouble());
+        // The dominant word: the most common status, when it holds at least half the table.
+        const QHash<QString, double> statuses = m_frequencies.value(m_mapping.statusColumn);
+        for (auto it = statuses.cbegin(); it != statuses.cend(); ++it) {
+            if (it.value() >= 0.5 && it.value() > m_dominantShare) {
+                m_dominant = it.key();
+                m_dominantShare = it.value();
+            }
+        }
         return true;
     }
 
@@ -296,18 +295,10 @@ private:
     {
         QStringList consumers;
         QStringList statuses;
-        if (!walkPairs(board, &consumers, &statuses) || !readFrequencies(board))
+        if (!walkPairs(board, &consumers, &statuses))
             return false;
-        // The dominant word: the most common status, when it holds at least half the table.
-        QString dominant;
-        double dominantShare = 0;
-        for (const QString &word : std::as_const(statuses)) {
-            const double f = frequency(m_mapping.statusColumn, word);
-            if (f >= 0.5 && f > dominantShare) {
-                dominant = word;
-                dominantShare = f;
-            }
-        }
+        // The statistics' dominant word only if the table still has it (they may be older than the rows).
+        const QString dominant = statuses.contains(m_dominant) ? m_dominant : QString();
         QStringList exactConsumers;
         QStringList exactStatuses;
         for (qsizetype i = 0; i < statuses.size(); ++i) {
@@ -317,22 +308,32 @@ private:
             }
         }
         // Exact counts, one index-only range per pair (an aggregate in LATERAL keeps the plan per pair).
+        // "<> the dominant word" changes no count (no pair here has it) but lets the planner prove the
+        // open-rows partial index's predicate and count on that small index instead of the board index.
         QString where = u"t."_s + m_status + u"::text = p.s"_s;
         if (!m_consumer.isEmpty())
             where = u"t."_s + m_consumer + u"::text = p.c AND "_s + where;
+        QVariantList countParams{exactConsumers, exactStatuses};
+        if (!dominant.isEmpty()) {
+            where += u" AND t."_s + m_status + u" <> $3"_s;
+            countParams << dominant;
+        }
         const PgResult counts = run(board, u"counts"_s,
                                     u"SELECT p.c, p.s, x.n FROM unnest($1::text[], $2::text[]) AS p(c, s) CROSS JOIN "
                                     u"LATERAL (SELECT count(*) AS n FROM "_s + m_table + u" AS t WHERE "_s + where
                                         + u") AS x"_s,
-                                    {exactConsumers, exactStatuses});
+                                    countParams);
         if (!counts.ok)
             return false;
         QMap<QString, InboxStateCounts> perConsumer;
+        QHash<QString, qint64> exactPerConsumer; // every exactly counted row, by consumer
         for (const QVariantList &row : counts.rows) {
             const QString name = m_consumer.isEmpty() ? m_mapping.consumerLabel() : row.value(0).toString();
             const InboxState state = m_mapping.stateOf(row.value(1).toString());
-            perConsumer[name][size_t(state)] += row.value(2).toLongLong();
-            board.totals[size_t(state)] += row.value(2).toLongLong();
+            const qint64 n = row.value(2).toLongLong();
+            perConsumer[name][size_t(state)] += n;
+            board.totals[size_t(state)] += n;
+            exactPerConsumer[name] += n;
             if (state == InboxState::Unknown && !board.unmappedStatuses.contains(row.value(1).toString()))
                 board.unmappedStatuses << row.value(1).toString();
         }
@@ -353,24 +354,41 @@ private:
             const QString name = m_consumer.isEmpty() ? m_mapping.consumerLabel() : row.value(0).toString();
             perConsumer[name][size_t(InboxState::Unknown)] += n;
             board.totals[size_t(InboxState::Unknown)] += n;
+            exactPerConsumer[name] += n;
             if (!board.unmappedStatuses.contains(u"NULL"_s))
                 board.unmappedStatuses << u"NULL"_s;
         }
-        // The dominant word's rows, estimated: the table's rows x the word's share x the consumer's share.
+        // The dominant word's rows, estimated: a consumer's share of the table's rows (the catalogue's
+        // estimate and the statistics' share) minus its rows counted exactly. A consumer whose share the
+        // statistics do not list gets an equal part of what the known shares leave.
         if (!dominant.isEmpty()) {
             const InboxState state = m_mapping.stateOf(dominant);
             board.estimated[size_t(state)] = true;
+            QStringList owners; // consumers that have the dominant word
             for (qsizetype i = 0; i < statuses.size(); ++i) {
-                if (statuses.at(i) != dominant)
-                    continue;
-                double share = 1;
-                if (m_mapping.filtersConsumer() || !m_consumer.isEmpty()) {
-                    const double f = frequency(m_mapping.consumerColumn, consumers.at(i));
-                    share = f >= 0 ? f : 1.0 / double(std::max<qsizetype>(1, distinctConsumers.size()));
-                }
-                const qint64 n = qint64(double(board.estimatedRows) * dominantShare * share + 0.5);
-                const QString name = m_consumer.isEmpty() ? m_mapping.consumerLabel() : consumers.at(i);
-                perConsumer[name][size_t(state)] += n;
+                if (statuses.at(i) == dominant)
+                    owners << (m_consumer.isEmpty() ? m_mapping.consumerLabel() : consumers.at(i));
+            }
+            // Without a consumer column every row is the one consumer's: its share is the whole table.
+            const auto shareOf = [this](const QString &owner) {
+                return m_consumer.isEmpty() ? 1.0 : frequency(m_mapping.consumerColumn, owner);
+            };
+            double knownShare = 0;
+            int unknownOwners = 0;
+            for (const QString &owner : std::as_const(owners)) {
+                if (const double f = shareOf(owner); f >= 0)
+                    knownShare += f;
+                else
+                    ++unknownOwners;
+            }
+            const double rows = double(board.estimatedRows);
+            for (const QString &owner : std::as_const(owners)) {
+                const double f = shareOf(owner);
+                // Unknown share: the word's share of what the listed consumers leave, split evenly.
+                const qint64 n = f >= 0 ? std::max<qint64>(0, qint64(rows * f + 0.5) - exactPerConsumer.value(owner))
+                                        : qint64(rows * m_dominantShare * std::max(0.0, 1.0 - knownShare)
+                                                     / double(unknownOwners) + 0.5);
+                perConsumer[owner][size_t(state)] += n;
                 board.totals[size_t(state)] += n;
             }
         }
@@ -451,6 +469,23 @@ private:
             board.oldestStuck.firstSeenAt = r.value(0, u"first_seen").toDateTime();
             board.oldestStuck.ageSeconds = r.value(0, u"age").toDouble();
         }
+        if (m_large && !board.estimated[size_t(InboxState::InProgress)]) {
+            // A huge table: its in-progress rows are already counted exactly, so the stuck ones are those
+            // minus the rows that are not stuck, read from the recent end of each range (normally a few),
+            // and those without an updated time.
+            const QString recent = u"SELECT coalesce(sum(x.n), 0)::int8 AS n FROM "_s + seekSource()
+                                   + u" CROSS JOIN LATERAL (SELECT (SELECT count(*) FROM "_s + m_table
+                                   + u" AS t WHERE "_s + seekCondition() + u" AND t."_s + m_updated + u" >= "_s
+                                   + m_updatedTime.fromTimestamptz(u"now() - make_interval(secs => "_s + nextParam()
+                                                                   + u')')
+                                   + u") + (SELECT count(*) FROM "_s + m_table + u" AS t WHERE "_s + seekCondition()
+                                   + u" AND t."_s + m_updated + u" IS NULL) AS n) AS x"_s;
+            const PgResult n = run(board, u"stuck count"_s, recent, params);
+            if (!n.ok)
+                return false;
+            board.stuckCount = std::max<qint64>(0, board.total(InboxState::InProgress) - n.value(0, u"n").toLongLong());
+            return true;
+        }
         // An aggregate inside LATERAL is not flattened into a join, so the planner keeps one index range per
         // (consumer, status) instead of hashing the whole table against the lists.
         const QString count = u"SELECT coalesce(sum(x.n), 0)::int8 AS n FROM "_s + seekSource()
@@ -474,10 +509,13 @@ private:
             // A huge table: the errors of each pair's latest rows (newest first, from the index), not of
             // every open row, which could mean reading much of the table.
             board.errorsSampled = true;
+            const qsizetype pairs = std::max<qsizetype>(1, std::max<qsizetype>(1, m_consumers.size()) * m_openStatuses.size());
+            const qsizetype perPair = std::max<qsizetype>(InboxBoardQuery::ErrorSampleMinPerState,
+                                                          InboxBoardQuery::ErrorSampleRows / pairs);
             const QString sql = u"SELECT x.err, count(*)::int8 AS n FROM "_s + seekSource()
                                 + u" CROSS JOIN LATERAL (SELECT t."_s + error + u"::text AS err FROM "_s + m_table
                                 + u" AS t WHERE "_s + seekCondition() + u" ORDER BY t."_s + m_updated
-                                + u" DESC LIMIT "_s + QString::number(InboxBoardQuery::ErrorSamplePerState)
+                                + u" DESC LIMIT "_s + QString::number(perPair)
                                 + u") AS x WHERE x.err <> '' GROUP BY x.err ORDER BY n DESC, x.err LIMIT "_s
                                 + QString::number(InboxBoardQuery::TopErrorLimit);
             const PgResult r = run(board, u"top errors"_s, sql, seekParams(m_openStatuses));
@@ -508,44 +546,67 @@ private:
     {
         if (m_isView)
             return true; // a view has no indexes of its own: its tables' indexes decide
-        const QList<InboxIndexRequirement> requirements = InboxBoardQuery::indexRequirements(m_mapping);
+        const QList<InboxIndexRequirement> requirements =
+            InboxBoardQuery::indexRequirements(m_mapping, m_large ? m_dominant : QString());
+        struct Index {
+            bool partial = false;
+            QString predicate;
+            QStringList columns;  // key columns, in order
+            QStringList included; // INCLUDE columns
+        };
+        QHash<QString, QMap<QString, Index>> tables; // escaped table -> its indexes, each table read once
         for (const InboxIndexRequirement &need : requirements) {
             const bool outbox = !need.partialLeadingColumns.isEmpty();
+            const bool openRows = !need.excludedStatus.isEmpty();
             const QString escapedTable =
                 outbox ? qualified(m_mapping.outbox.schema, m_mapping.outbox.table) : m_table;
-            // The escaped name is a value here: to_regclass parses it, nothing is spliced into SQL.
-            const PgResult r =
-                run(board, u"index check"_s,
-                    u"SELECT i.indexrelid::text AS index_id, i.indpred IS NOT NULL AS partial, "
-                    u"coalesce(pg_get_expr(i.indpred, i.indrelid), '') AS predicate, k.ord, a.attname::text "
-                    u"AS column "
-                    u"FROM pg_index AS i "
-                    u"CROSS JOIN LATERAL unnest(i.indkey::int2[]) WITH ORDINALITY AS k(attnum, ord) "
-                    u"LEFT JOIN pg_attribute AS a ON a.attrelid = i.indrelid AND a.attnum = k.attnum "
-                    u"WHERE i.indrelid = to_regclass($1) AND i.indisvalid AND k.ord <= i.indnkeyatts "
-                    u"ORDER BY 1, 4"_s,
-                    {escapedTable});
-            if (!r.ok)
-                return false;
-            struct Index {
-                bool partial = false;
-                QString predicate;
-                QStringList columns;
-            };
-            QMap<QString, Index> indexes;
-            for (qsizetype row = 0; row < r.rows.size(); ++row) {
-                Index &index = indexes[r.value(int(row), u"index_id").toString()];
-                index.partial = r.value(int(row), u"partial").toBool();
-                index.predicate = r.value(int(row), u"predicate").toString();
-                const QVariant column = r.value(int(row), u"column");
-                index.columns << (column.isValid() ? column.toString() : QString()); // expression: no name
+            if (!tables.contains(escapedTable)) {
+                // The escaped name is a value here: to_regclass parses it, nothing is spliced into SQL.
+                const PgResult r =
+                    run(board, u"index check"_s,
+                        u"SELECT i.indexrelid::text AS index_id, i.indpred IS NOT NULL AS partial, "
+                        u"coalesce(pg_get_expr(i.indpred, i.indrelid), '') AS predicate, k.ord, a.attname::text "
+                        u"AS column, k.ord <= i.indnkeyatts AS is_key "
+                        u"FROM pg_index AS i "
+                        u"CROSS JOIN LATERAL unnest(i.indkey::int2[]) WITH ORDINALITY AS k(attnum, ord) "
+                        u"LEFT JOIN pg_attribute AS a ON a.attrelid = i.indrelid AND a.attnum = k.attnum "
+                        u"WHERE i.indrelid = to_regclass($1) AND i.indisvalid "
+                        u"ORDER BY 1, 4"_s,
+                        {escapedTable});
+                if (!r.ok)
+                    return false;
+                QMap<QString, Index> &read = tables[escapedTable];
+                for (qsizetype row = 0; row < r.rows.size(); ++row) {
+                    Index &index = read[r.value(int(row), u"index_id").toString()];
+                    index.partial = r.value(int(row), u"partial").toBool();
+                    index.predicate = r.value(int(row), u"predicate").toString();
+                    const QVariant column = r.value(int(row), u"column");
+                    // An expression has no name: it serves no requirement.
+                    (r.value(int(row), u"is_key").toBool() ? index.columns : index.included)
+                        << (column.isValid() ? column.toString() : QString());
+                }
             }
+            const QMap<QString, Index> &indexes = tables[escapedTable];
             const auto startsWith = [](const QStringList &columns, const QStringList &leading) {
                 return columns.size() >= leading.size() && columns.mid(0, leading.size()) == leading;
             };
+            // The word as pg_get_expr writes it in a predicate: "(status <> 'completed'::text)".
+            const QString excludedLiteral = u"'"_s + QString(need.excludedStatus).replace(u"'"_s, u"''"_s) + u"'"_s;
             bool found = false;
+            const auto covers = [&need](const Index &index) {
+                for (const QString &column : need.includedColumns) {
+                    if (!index.columns.contains(column) && !index.included.contains(column))
+                        return false;
+                }
+                return true;
+            };
             for (const Index &index : std::as_const(indexes)) {
-                if (!index.partial && startsWith(index.columns, need.leadingColumns))
+                if (!index.partial && !openRows && startsWith(index.columns, need.leadingColumns) && covers(index))
+                    found = true;
+                // The open-rows index: partial, without the dominant word's rows.
+                if (index.partial && openRows && startsWith(index.columns, need.leadingColumns)
+                    && index.predicate.contains(m_mapping.statusColumn) && index.predicate.contains(u"<>"_s)
+                    && index.predicate.contains(excludedLiteral))
                     found = true;
                 // A partial index is only as good as its predicate: it must select the pending rows.
                 if (index.partial && outbox && startsWith(index.columns, need.partialLeadingColumns)
@@ -555,12 +616,23 @@ private:
             }
             if (found)
                 continue;
+            if (!outbox && !openRows && need.includedColumns.isEmpty())
+                m_boardIndexMissing = true;
             QStringList escaped;
             for (const QString &column : need.leadingColumns)
                 escaped << m_db.escapeIdentifier(column);
-            board.missingIndexes << u"%1 (%2) for %3 \u2014 CREATE INDEX ON %4 (%5)"_s.arg(
-                need.table, need.leadingColumns.join(u", "_s), need.purpose, escapedTable,
-                escaped.join(u", "_s));
+            QStringList included;
+            for (const QString &column : need.includedColumns)
+                included << m_db.escapeIdentifier(column);
+            const QString where = openRows ? u" WHERE %1 <> %2"_s.arg(m_status, excludedLiteral)
+                                  : included.isEmpty() ? QString()
+                                                       : u" INCLUDE (%1)"_s.arg(included.join(u", "_s));
+            board.missingIndexes << u"%1 (%2)%3 for %4 \u2014 CREATE INDEX ON %5 (%6)%7"_s.arg(
+                need.table, need.leadingColumns.join(u", "_s),
+                openRows ? u" WHERE %1 <> %2"_s.arg(need.leadingColumns.constLast(), excludedLiteral)
+                : need.includedColumns.isEmpty() ? QString()
+                                                 : u" INCLUDE (%1)"_s.arg(need.includedColumns.join(u", "_s)),
+                need.purpose, escapedTable, escaped.join(u", "_s), where);
         }
         return true;
     }
@@ -616,9 +688,12 @@ private:
     QStringList m_openStatuses; // seen statuses that are not completed
     bool m_isView = false;
     bool m_large = false;
+    bool m_boardIndexMissing = false; // no index on ([consumer,] status, updated): a huge table is not read
     QString m_schemaName;   // as the catalogue names it (the search_path resolved)
     QString m_relationName;
     QHash<QString, QHash<QString, double>> m_frequencies; // column -> value -> share of the table
+    QString m_dominant;          // a huge table's most common status word (at least half the rows), else empty
+    double m_dominantShare = 0;  // its share of the table, from the statistics
     InboxTimeSql m_updatedTime;
     InboxTimeSql m_firstSeenTime;
 };
@@ -720,7 +795,8 @@ InboxBoard InboxBoardQuery::collect(PgSession &session, const InboxMapping &mapp
     return board;
 }
 
-QList<InboxIndexRequirement> InboxBoardQuery::indexRequirements(const InboxMapping &mapping)
+QList<InboxIndexRequirement> InboxBoardQuery::indexRequirements(const InboxMapping &mapping,
+                                                                const QString &dominantStatus)
 {
     QList<InboxIndexRequirement> out;
     InboxIndexRequirement inbox;
@@ -730,6 +806,36 @@ QList<InboxIndexRequirement> InboxBoardQuery::indexRequirements(const InboxMappi
     inbox.leadingColumns << mapping.statusColumn << mapping.updatedColumn;
     inbox.purpose = u"the state counts, stuck rows and top errors"_s;
     out << inbox;
+    if (!dominantStatus.isEmpty()) {
+        // Small, and compact (btree deduplication: few distinct keys): the exact counts of every other word
+        // are index-only ranges on it, never on the dominant word's rows.
+        InboxIndexRequirement open;
+        open.table = inbox.table;
+        if (!mapping.consumerColumn.isEmpty())
+            open.leadingColumns << mapping.consumerColumn;
+        open.leadingColumns << mapping.statusColumn;
+        open.excludedStatus = dominantStatus;
+        open.purpose = u"the exact counts of every state but \u201c%1\u201d on a table this large"_s.arg(dominantStatus);
+        out << open;
+        // The Parked tab's first page on a table this large: one range in time order (InboxRowsQuery).
+        InboxIndexRequirement byTime;
+        byTime.table = inbox.table;
+        byTime.leadingColumns = {mapping.updatedColumn, mapping.statusColumn};
+        byTime.excludedStatus = dominantStatus;
+        byTime.purpose = u"the Parked tab's rows in time order on a table this large"_s;
+        out << byTime;
+        // The DLQ inbox column's look-ups read the status, consumer and updated time of each key: with them
+        // in the key's index, a probe never visits the table.
+        InboxIndexRequirement key;
+        key.table = inbox.table;
+        key.leadingColumns << mapping.messageIdColumn;
+        key.includedColumns << mapping.statusColumn;
+        if (!mapping.consumerColumn.isEmpty())
+            key.includedColumns << mapping.consumerColumn;
+        key.includedColumns << mapping.updatedColumn;
+        key.purpose = u"index-only key look-ups on a table this large"_s;
+        out << key;
+    }
     if (mapping.outbox.isConfigured()) {
         InboxIndexRequirement outbox;
         outbox.table = displayTable(mapping.outbox.schema, mapping.outbox.table);

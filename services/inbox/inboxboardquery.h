@@ -19,6 +19,11 @@ struct InboxIndexRequirement {
     // Alternative for the outbox: a partial index on these columns whose predicate names the pending status
     // (the demo's `CREATE INDEX ... (created_at) WHERE status = 'pending'`).
     QStringList partialLeadingColumns;
+    // Set: only a partial index on leadingColumns whose predicate leaves out this status word serves (the
+    // open-rows index of a huge table, `CREATE INDEX ... (consumer, status) WHERE status <> 'completed'`).
+    QString excludedStatus;
+    // Set: the index must hold these columns too, as keys or INCLUDE columns (a covering index).
+    QStringList includedColumns;
     QString purpose;
 };
 
@@ -34,8 +39,10 @@ public:
     // From this many rows (the catalogue's estimate) the board seeks per state and estimates the dominant
     // state instead of counting every row (ARCHITECTURE.md, Performance notes).
     static constexpr qint64 LargeTableRows = 500'000;
-    // On such a table the top errors come from each (consumer, state)'s latest rows only.
-    static constexpr int ErrorSamplePerState = 20;
+    // On such a table the top errors come from each (consumer, state)'s latest rows only: about this many
+    // rows in all (each one a visit to the table), at least ErrorSampleMinPerState of each.
+    static constexpr int ErrorSampleRows = 1000;
+    static constexpr int ErrorSampleMinPerState = 5;
 
     explicit InboxBoardQuery(QObject *parent = nullptr);
     ~InboxBoardQuery() override;
@@ -61,8 +68,11 @@ public:
                               const JobControl &control = JobControl(),
                               int statementTimeoutMs = DefaultStatementTimeoutMs);
 
-    // The indexes the board documents and checks for this mapping.
-    static QList<InboxIndexRequirement> indexRequirements(const InboxMapping &mapping);
+    // The indexes the board documents and checks for this mapping; with the dominant status word of a table
+    // of LargeTableRows or more, also the open-rows partial index that leaves it out and the covering index
+    // on the message id for the key look-ups.
+    static QList<InboxIndexRequirement> indexRequirements(const InboxMapping &mapping,
+                                                          const QString &dominantStatus = QString());
 
 Q_SIGNALS:
     void boardReady(const InboxBoard &board);

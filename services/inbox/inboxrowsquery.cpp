@@ -107,10 +107,30 @@ InboxRowsPage InboxRowsQuery::read(PgSession &session, const InboxMapping &mappi
                      + u')';
     }
     const QString pageLimit = u" LIMIT "_s + QString::number(std::max(1, limit) + 1);
-    // On a huge table, one ordered index range per (consumer, word), merged (Merge Append) so only about a
-    // page of rows is read: a single range over several words would sort every matching row first.
+    const bool large = !info.isView && info.estimatedRows >= LargeTableRows;
+    // On a huge table with the open-rows-by-time index (updated, status) WHERE status <> '<dominant word>'
+    // (ARCHITECTURE.md, Inbox mapping): one range in time order, the words matched inside the index, so
+    // about a page of rows is read; the planner proves the predicate from the words, none of which is
+    // the one it leaves out.
+    bool byTime = false;
+    if (large) {
+        const PgResult predicates = session.exec(
+            u"SELECT pg_get_expr(i.indpred, i.indrelid) FROM pg_index AS i JOIN pg_attribute AS a ON a.attrelid = "
+            u"i.indrelid AND a.attnum = i.indkey[0] WHERE i.indrelid = to_regclass($1) AND i.indisvalid AND "
+            u"i.indpred IS NOT NULL AND a.attname = $2"_s,
+            {table, mapping.updatedColumn});
+        for (const QVariantList &row : predicates.rows) {
+            const QString predicate = row.value(0).toString();
+            bool leavesOutNone = predicate.contains(mapping.statusColumn) && predicate.contains(u"<>"_s);
+            for (const QString &word : std::as_const(words))
+                leavesOutNone = leavesOutNone && !predicate.contains(u"'"_s + QString(word).replace(u"'"_s, u"''"_s) + u"'"_s);
+            byTime = byTime || leavesOutNone;
+        }
+    }
+    // Else, on a huge table, one ordered index range per (consumer, word), merged (Merge Append) so only
+    // about a page of rows is read: a single range over several words would sort every matching row first.
     QStringList consumers;
-    if (!info.isView && info.estimatedRows >= LargeTableRows) {
+    if (large && !byTime) {
         if (mapping.filtersConsumer()) {
             consumers << mapping.consumerValue;
         } else if (!consumer.isEmpty()) {
@@ -129,7 +149,7 @@ InboxRowsPage InboxRowsQuery::read(PgSession &session, const InboxMapping &mappi
     }
     QString sql;
     const qsizetype branches = std::max<qsizetype>(1, consumers.size()) * words.size();
-    if (!info.isView && info.estimatedRows >= LargeTableRows && branches <= MaxMergedRanges) {
+    if (large && !byTime && branches <= MaxMergedRanges) {
         QStringList parts;
         for (const QString &word : std::as_const(words)) {
             const QStringList scopes = consumers.isEmpty() ? QStringList{QString()} : consumers;
