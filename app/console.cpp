@@ -106,6 +106,7 @@ void Console::buildViews()
     m_inboxRowsView = new InboxRowsView(m_inboxRowsModel);
     m_window->addTab(u"parked"_s, m_inboxRowsView, tr("&Parked"));
     m_desk = new RemediationDesk(m_profile, this); // requests, approvals, execution, audit trail
+    m_desk->setSchemaCatalog(m_schemaCatalog);
     m_desk->addTo(m_window.get());
     m_desk->attachDlqBrowser(m_dlqView);
     m_desk->attachInboxRows(m_inboxRowsView);

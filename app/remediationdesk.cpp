@@ -8,7 +8,9 @@
 #include "models/audittrailmodel.h"
 #include "services/audit/audittrailquery.h"
 #include "services/audit/auditwatcher.h"
+#include "services/dlq/dlqheadercodec.h"
 #include "services/dlq/dlqscanner.h"
+#include "services/remediation/editedpayload.h"
 #include "services/remediation/replayjob.h"
 #include "views/approvalqueueview.h"
 #include "views/audittrailview.h"
@@ -75,6 +77,9 @@ RemediationSetup RemediationDesk::setup() const
     setup.inboxConninfo = m_profile.databaseConninfo;
     setup.policyPath = m_profile.policyPath;
     setup.inboxMappings = m_inboxMappings;
+    setup.schemas = m_schemas;
+    setup.masking = m_masking;
+    setup.revealed = m_revealed;
     return setup;
 }
 
@@ -159,7 +164,10 @@ void RemediationDesk::wireQueue()
     });
     connect(m_queueView, &ApprovalQueueView::refreshRequested, m_watcher, &AuditWatcher::refresh);
     connect(m_queueView, &ApprovalQueueView::detailWanted, m_watcher, &AuditWatcher::fetchDetail);
-    connect(m_watcher, &AuditWatcher::detailReady, m_queueView, &ApprovalQueueView::setDetail);
+    connect(m_watcher, &AuditWatcher::detailReady, m_queueView, [this](const RequestDetail &detail) {
+        m_reviewed = detail; // its edits are decoded for the diff when their originals arrive
+        m_queueView->setDetail(detail);
+    });
     connect(m_watcher, &AuditWatcher::detailFailed, m_queueView, &ApprovalQueueView::setDetailError);
     connect(m_queueView, &ApprovalQueueView::decisionRequested, m_watcher, &AuditWatcher::decide);
     connect(m_watcher, &AuditWatcher::decisionFinished, m_queueView, &ApprovalQueueView::showDecisionOutcome);
@@ -173,16 +181,33 @@ void RemediationDesk::wireQueue()
                     m_records->fetchRecord(m_profile.cluster, topic, partition, offset);
             });
     connect(m_records, &DlqScanner::recordFetched, m_queueView, [this](const DlqFetchedRecord &fetched) {
-        // A value with masked fields has its bytes hidden: the masked display JSON stands for it.
+        // A value with masked fields has its bytes hidden, and a schema payload's bytes are binary: the
+        // display JSON stands for it, and the edits of its items are shown the same way.
+        const bool shownAsJson = fetched.mask.rawHidden || fetched.payload.kind == DecodedPayload::Kind::Schema;
+        QHash<int, QByteArray> editedShown;
+        const QString originalTopic = decodeDlqHeaders(fetched.record.headers).originalTopic;
+        for (const RequestItem &item : std::as_const(m_reviewed.items)) {
+            if (item.editedPayload && item.sourceTopic == fetched.topic && item.sourcePartition == fetched.partition
+                && item.sourceOffset == fetched.offset)
+                editedShown.insert(item.itemNo, EditedPayload::shownForReview(*item.editedPayload, fetched.topic,
+                                                                              originalTopic, m_schemas.get(), m_masking));
+        }
         m_queueView->setOriginalPayload(fetched.topic, fetched.partition, fetched.offset,
-                                        fetched.mask.rawHidden ? fetched.payload.json : fetched.record.value,
-                                        fetched.error);
+                                        shownAsJson ? fetched.payload.json : fetched.record.value, fetched.error,
+                                        fetched.valueSha256, editedShown);
     });
 }
 
 void RemediationDesk::setMasking(const QList<MaskRule> &rules)
 {
     m_records->setMasking(rules);
+    m_masking = rules;
+}
+
+void RemediationDesk::setSchemaCatalog(std::shared_ptr<SchemaCatalog> catalog)
+{
+    m_records->setSchemaCatalog(catalog);
+    m_schemas = std::move(catalog);
 }
 
 void RemediationDesk::wireTrail()
@@ -319,11 +344,14 @@ void RemediationDesk::attachDlqBrowser(DlqBrowserView *view)
                             AuditStore::recordReveal(conninfo, topic, partition, offset, fields, reason, &error);
                         return error;
                     },
-                    [inspector](const QString &error) {
-                        if (error.isEmpty())
+                    [this, inspector, key = topic + u'/' + QString::number(partition) + u'/' + QString::number(offset)](
+                        const QString &error) {
+                        if (error.isEmpty()) {
+                            m_revealed.insert(key); // an edit of it may change its masked fields
                             inspector->showRevealed();
-                        else
+                        } else {
                             inspector->showRevealRefused(error);
+                        }
                     });
             });
     connect(view, &DlqBrowserView::remediationRequested, this,

@@ -45,6 +45,8 @@ public:
     void setInboxMappings(const InboxMappingSet &set) { m_inboxMappings = set; }
     // The policy's masking rules: the approver's view of an original payload is masked like the DLQ view's.
     void setMasking(const QList<MaskRule> &rules);
+    // The console's schemas: the editor and the approver's diff decode with them, an edit is encoded with them.
+    void setSchemaCatalog(std::shared_ptr<SchemaCatalog> catalog);
     // A non-modal request dialog for these records or inbox rows (deleted when closed).
     ReplayRequestDialog *openRequestDialog(const QList<DlqSelection> &records, QWidget *parent = nullptr);
     ReplayRequestDialog *openRequestDialog(const QList<QJsonObject> &inboxRows, QWidget *parent = nullptr);
@@ -72,6 +74,10 @@ private:
     AuditWatcher *m_watcher;
     AuditTrailQuery *m_trailQuery;
     DlqScanner *m_records; // reads the original of an edited payload, for the diff
+    std::shared_ptr<SchemaCatalog> m_schemas;
+    QList<MaskRule> m_masking;
+    QSet<QString> m_revealed; // records whose reveal the audit database recorded in this session
+    RequestDetail m_reviewed; // the request on the approval queue's screen
     ApprovalQueueModel *m_queueModel;
     AuditTrailModel *m_trailModel;
     QPointer<ApprovalQueueView> m_queueView;

@@ -4,13 +4,18 @@
 
 #include "services/audit/auditmigrator.h"
 #include "services/audit/auditstore.h"
+#include "services/dlq/dlqheadercodec.h"
 #include "services/dlq/dlqrecordfetcher.h"
 #include "services/inbox/pgsession.h"
+#include "services/payload/payloaddecoder.h"
+#include "services/payload/payloadmask.h"
+#include "services/payload/schemacatalog.h"
 #include "services/policy/policyloader.h"
 #include "services/remediation/replayrunbook.h"
 #include "services/support/jobtracker.h"
 
 #include <QFile>
+#include <QJsonDocument>
 #include <QSaveFile>
 
 using namespace Qt::StringLiterals;
@@ -34,6 +39,7 @@ BuiltRequest dryRun(const RequestDraft &draft, const RemediationSetup &setup, co
     RequestBuilderContext context;
     context.cluster = setup.cluster;
     context.inboxMappings = setup.inboxMappings;
+    context.schemas = setup.schemas;
     context.cancelled = [control] { return control.isCancelled(); };
     context.progress = [control](qint64 done, qint64 total) { control.reportProgress(done, total); };
     if (!setup.policyPath.isEmpty()) {
@@ -59,16 +65,45 @@ Submitted submit(const QString &auditConninfo, const BuiltRequest &built)
     return out;
 }
 
-PayloadRead readPayload(const KafkaProperties &cluster, const DlqSelection &record, const JobControl &control)
+PayloadRead readPayload(const RemediationSetup &setup, const DlqSelection &record, const JobControl &control)
 {
     PayloadRead out;
-    const std::unique_ptr<DlqRecordFetcher> fetcher = DlqRecordFetcher::create(cluster, &out.error);
+    const std::unique_ptr<DlqRecordFetcher> fetcher = DlqRecordFetcher::create(setup.cluster, &out.error);
     if (!fetcher)
         return out;
-    const KafkaRecord fetched = fetcher->fetch(
+    KafkaRecord fetched = fetcher->fetch(
         record.topic, record.partition, record.offset, 15000, [control] { return control.isCancelled(); },
         &out.error);
-    out.payload = fetched.value;
+    if (!out.error.isEmpty())
+        return out;
+    DlqMetadata metadata = decodeDlqHeaders(fetched.headers);
+    SchemaCatalog *schemas = setup.schemas.get();
+    DecodedPayload payload =
+        PayloadDecoder::decode(fetched.value, fetched.value.isNull(), record.topic, schemas, metadata.originalTopic);
+    if (payload.pending && schemas && schemas->waitForAnswer(payload.schema.id, 10000))
+        payload = PayloadDecoder::decode(fetched.value, fetched.value.isNull(), record.topic, schemas,
+                                         metadata.originalTopic);
+    if (payload.hasSchema && payload.kind != DecodedPayload::Kind::Schema) {
+        out.error = payload.error;
+        return out;
+    }
+    DeliveryPolicy policy;
+    policy.masking = setup.masking;
+    out.revealed = setup.revealed.contains(record.topic + u'/' + QString::number(record.partition) + u'/'
+                                           + QString::number(record.offset));
+    const PayloadMask::Outcome mask =
+        out.revealed ? PayloadMask::Outcome{}
+                     : PayloadMask::apply(policy.maskFor(record.topic, metadata.originalTopic), fetched, metadata, payload);
+    if (mask.rawHidden && !payload.isJson()) {
+        out.error = u"the payload is masked whole (no schema decoded it): reveal the record before editing it"_s;
+        return out;
+    }
+    out.masked = mask.rawHidden;
+    out.schema = payload.kind == DecodedPayload::Kind::Schema;
+    out.payload = payload.isJson() ? QJsonDocument::fromJson(payload.json).toJson(QJsonDocument::Indented)
+                                   : fetched.value;
+    if (payload.kind == DecodedPayload::Kind::Json && !out.masked)
+        out.payload = fetched.value; // JSON as it was written
     return out;
 }
 

@@ -3,14 +3,19 @@
 #include "services/audit/audittypes.h"
 #include "services/inbox/inboxmappingset.h"
 #include "services/kafka/kafkaconfig.h"
+#include "services/policy/deliverypolicy.h"
 #include "services/remediation/remediationtypes.h"
 #include "services/remediation/replayverifier.h"
 #include "services/remediation/requestbuilder.h"
 
 #include <QList>
+#include <QSet>
 #include <QString>
 
+#include <memory>
+
 class JobControl;
+class SchemaCatalog;
 
 // Where a desk's remediation work goes: the cluster, the audit database (as the desk's own role), the
 // consumers' inbox database (for the no-op prediction and inbox rows) and the delivery policy file.
@@ -20,6 +25,10 @@ struct RemediationSetup {
     QString inboxConninfo; // empty: no no-op prediction, no inbox rows
     QString policyPath;    // empty: no policy (every request is "allowed")
     InboxMappingSet inboxMappings;
+    // Schema payloads: the console's catalog (decode for the editor, re-encode the edit); null: JSON and text.
+    std::shared_ptr<SchemaCatalog> schemas;
+    QList<MaskRule> masking; // the policy's: what the editor shows of a record, masked
+    QSet<QString> revealed;  // "topic/partition/offset" of records whose reveal the audit database recorded
 };
 
 // The remediation desk's background jobs, one blocking function each, for JobTracker's thread pool: each
@@ -31,7 +40,10 @@ struct Submitted {
 };
 
 struct PayloadRead {
-    QByteArray payload;
+    QByteArray payload;  // what the editor starts from: the display JSON (masked) or the text as it is
+    bool masked = false; // masked fields show as "(masked)": they keep their values unless revealed
+    bool schema = false; // a schema decoded it: the edit is encoded with that schema
+    bool revealed = false; // shown unmasked: the record's reveal was recorded, its masked fields may be edited
     QString error;
 };
 
@@ -60,9 +72,9 @@ struct RunbookWritten {
 BuiltRequest dryRun(const RequestDraft &draft, const RemediationSetup &setup, const JobControl &control);
 // Files the built request as the audit connection's role.
 Submitted submit(const QString &auditConninfo, const BuiltRequest &built);
-// The record's payload as it is now (to start an edit from).
-PayloadRead readPayload(const KafkaProperties &cluster, const DlqSelection &record,
-                        const JobControl &control);
+// The record's payload as it is now, to start an edit from: decoded (waiting a little for a schema
+// being fetched; this runs on a job's thread) and masked by the setup's rules.
+PayloadRead readPayload(const RemediationSetup &setup, const DlqSelection &record, const JobControl &control);
 ExecutionListing listForExecution(const QString &auditConninfo, int limit = 100);
 // One verification of an executed replay (ReplayVerifier), waiting at most timeoutMs for outcomes; the
 // policy from the file, the inbox through the mappings. final: an unverified result is written too.

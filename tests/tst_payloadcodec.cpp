@@ -10,6 +10,7 @@
 #include "services/payload/payloadtime.h"
 #include "services/payload/schemacatalog.h"
 #include "support/referenceencoder.h"
+#include "support/schemafixtures.h"
 #include "support/testsupport.h"
 
 #include <QElapsedTimer>
@@ -68,40 +69,10 @@ QJsonObject decodedObject(const DecodedPayload &d)
     return doc.object();
 }
 
-std::shared_ptr<const PayloadSchema> compile(SchemaRef::Format format, const QByteArray &text, int id,
-                                             const QString &subject)
-{
-    SchemaRef ref;
-    ref.format = format;
-    ref.id = id;
-    ref.subject = subject;
-    ref.version = 3;
-    QString error;
-    auto schema = PayloadSchema::compile(ref, text, {}, &error);
-    if (!schema)
-        qWarning("schema does not compile: %s", qPrintable(error));
-    return schema;
-}
-
-// A catalog with a registry behind it that never answers (the tests insert what it "fetched").
-struct Registry {
-    SchemaCatalog catalog;
-    QList<int> asked;
-    Registry()
-    {
-        catalog.setFetcher([this](int id) { asked.append(id); });
-    }
-};
-
-const char *const kPaymentRecord = R"({"id":"6f1c2a52-8f4e-4b59-9d3a-0c5e1f2a3b4c","amount":"-1234.50","fee":"12.345",
-  "createdAt":"2024-02-29T13:45:00.123Z","bookedOn":"2024-02-29","sequence":9007199254740993,"status":"CAPTURED",
-  "customer":{"id":"c-42","email":"ada@example.com","tier":3},"card":{"number":"4111111111111111","expiry":"12/29"},
-  "lines":[{"sku":"A-1","quantity":2,"price":9.99},{"sku":"B-2","quantity":1,"price":-0.25}],"tags":{"channel":"web","ab":"x"},
-  "approved":true,"ratio":0.5,"note":null})";
-
-const char *const kProtoPayment = R"({"payment_id":"p-1","amount_minor":"-9007199254740993","sequence_no":"18446744073709551615",
-  "status":"CAPTURED","lines":[{"sku":"A","quantity":2,"price":1.5}],"tags":{"a":"b"},"created_at":"2024-02-29T13:45:00.123Z",
-  "signature":"AAEC","customer_email":"ada@example.com","approved":true,"card_number":"4111"})";
+using SchemaFixtures::compile;
+using SchemaFixtures::kPaymentRecord;
+using SchemaFixtures::kProtoPayment;
+using SchemaFixtures::Registry;
 } // namespace
 
 class TestPayloadCodec : public QObject {

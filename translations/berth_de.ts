@@ -4745,6 +4745,14 @@ sasl.password=…</translation>
         <source>Inbox:</source>
         <translation>Inbox:</translation>
     </message>
+    <message>
+        <source>Edited &amp;payload (JSON; fields shown as (masked) keep their values and cannot be edited unless the record is revealed):</source>
+        <translation>Bearbeitete &amp;Nutzdaten (JSON; als (masked) gezeigte Felder behalten ihre Werte und sind erst nach Aufdecken des Datensatzes änderbar):</translation>
+    </message>
+    <message>
+        <source>Edited &amp;payload (JSON, encoded with the record&apos;s schema):</source>
+        <translation>Bearbeitete &amp;Nutzdaten (JSON, mit dem Schema des Datensatzes kodiert):</translation>
+    </message>
 </context>
 <context>
     <name>SecretStore</name>

@@ -344,15 +344,18 @@ void ApprovalQueueView::showDiff(const RequestItem &item)
         body = DlqBrowserModel::visibleText(PayloadDiff::normalized(*item.editedPayload));
         Q_EMIT originalPayloadWanted(item.sourceTopic, item.sourcePartition, item.sourceOffset);
     } else {
-        const bool pinned =
-            QCryptographicHash::hash(original->payload, QCryptographicHash::Sha256) == item.payloadSha256;
+        const QByteArray sha = original->valueSha256.isEmpty()
+                                   ? QCryptographicHash::hash(original->payload, QCryptographicHash::Sha256)
+                                   : original->valueSha256;
+        const bool pinned = sha == item.payloadSha256;
         header << tr("# Item %1: original record %2 (-) against the edited payload (+)")
                       .arg(item.itemNo)
                       .arg(key);
         header << (pinned ? tr("# The original matches the pinned SHA-256.")
                           : tr("# WARNING: the record at this offset does not match the pinned SHA-256; the "
                                "executor will refuse this item."));
-        body = PayloadDiff::unified(PayloadDiff::compare(original->payload, *item.editedPayload));
+        body = PayloadDiff::unified(
+            PayloadDiff::compare(original->payload, original->editedShown.value(item.itemNo, *item.editedPayload)));
     }
     m_diff->setPlainText(header.join(u'\n') + u'\n' + body);
     // Colour the changed lines; the text itself stays plain.
@@ -373,12 +376,13 @@ void ApprovalQueueView::showDiff(const RequestItem &item)
 }
 
 void ApprovalQueueView::setOriginalPayload(const QString &topic, int partition, qint64 offset,
-                                           const QByteArray &payload, const QString &error)
+                                           const QByteArray &payload, const QString &error,
+                                           const QByteArray &valueSha256, const QHash<int, QByteArray> &editedShown)
 {
     const QString key = sourceKey(topic, partition, offset);
     if (!m_originals.contains(key))
         return; // not asked for the request on screen
-    m_originals.insert(key, {payload, error});
+    m_originals.insert(key, {payload, error, valueSha256, editedShown});
     const int row = m_items->currentRow();
     if (row >= 0 && row < m_detail.items.size()
         && sourceKey(m_detail.items.at(row).sourceTopic, m_detail.items.at(row).sourcePartition,

@@ -30,9 +30,12 @@ public:
     void setDetail(const RequestDetail &detail);
     void setDetailError(qint64 requestId, const QString &error);
     void showDecisionOutcome(const AuditDecisionOutcome &outcome);
-    // The record an edited item came from, for the diff (error: why it could not be read).
+    // The record an edited item came from, for the diff (error: why it could not be read). payload: as shown
+    // (display JSON of a schema payload, masked); valueSha256: of its bytes, for the pin check (empty: of
+    // payload); editedShown: the edits of its items as shown (item number → display JSON), else their bytes.
     void setOriginalPayload(const QString &topic, int partition, qint64 offset, const QByteArray &payload,
-                            const QString &error);
+                            const QString &error, const QByteArray &valueSha256 = {},
+                            const QHash<int, QByteArray> &editedShown = {});
 
     void selectRequest(qint64 requestId);
     qint64 currentRequestId() const; // 0: none
@@ -88,6 +91,8 @@ private:
     struct Original {
         QByteArray payload;
         QString error;
+        QByteArray valueSha256;
+        QHash<int, QByteArray> editedShown;
     };
     QHash<QString, Original> m_originals; // by topic/partition/offset, for this request only
 };

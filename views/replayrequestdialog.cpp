@@ -296,8 +296,8 @@ void ReplayRequestDialog::readOriginalPayload()
     m_payload->setPlaceholderText(tr("Reading the record from Kafka…"));
     const DlqSelection record = m_records.first();
     m_payloadReads.start(
-        [cluster = m_setup.cluster, record](const JobControl &control) {
-            return RemediationTasks::readPayload(cluster, record, control);
+        [setup = m_setup, record](const JobControl &control) {
+            return RemediationTasks::readPayload(setup, record, control);
         },
         [this](const RemediationTasks::PayloadRead &read) {
             m_payload->setPlaceholderText(QString());
@@ -305,6 +305,12 @@ void ReplayRequestDialog::readOriginalPayload()
                 m_payloadError->setText(tr("Could not read the record to edit: %1").arg(read.error));
                 return;
             }
+            m_payloadRevealed = read.revealed;
+            if (read.masked)
+                m_payloadLabel->setText(tr("Edited &payload (JSON; fields shown as (masked) keep their values and "
+                                           "cannot be edited unless the record is revealed):"));
+            else if (read.schema)
+                m_payloadLabel->setText(tr("Edited &payload (JSON, encoded with the record's schema):"));
             // Only when the operator has not started typing: their text is never overwritten.
             if (m_payload->toPlainText().isEmpty())
                 m_payload->setPlainText(QString::fromUtf8(read.payload));
@@ -338,8 +344,10 @@ RequestDraft ReplayRequestDialog::draft() const
         d.inboxRows = m_inboxRows;
     else
         d.selection = m_records;
-    if (d.action == RemediationAction::EditReplay)
+    if (d.action == RemediationAction::EditReplay) {
         d.editedPayloads.insert(0, m_payload->toPlainText().toUtf8());
+        d.revealed = m_payloadRevealed;
+    }
     const bool replays = d.action == RemediationAction::Replay || d.action == RemediationAction::EditReplay;
     if (replays && m_toChosen->isChecked())
         d.destinationTopic = m_destination->currentText().trimmed();

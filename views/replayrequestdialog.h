@@ -106,6 +106,7 @@ private:
     bool m_haveDryRun = false; // m_built answers the inputs on screen
     bool m_payloadValid = true;
     bool m_payloadRead = false;
+    bool m_payloadRevealed = false; // the editor shows the record unmasked: its reveal was recorded
     bool m_submitting = false;
     qint64 m_submittedId = 0;
     JobTracker m_dryRuns{this};

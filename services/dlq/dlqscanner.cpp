@@ -10,6 +10,8 @@
 #include "services/support/threadpriority.h"
 #include "services/support/logging.h"
 
+#include <QCryptographicHash>
+
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -201,6 +203,7 @@ void DlqScanner::launchFetch(quint64 id, const KafkaProperties &cluster, const Q
             Fetched out{answer, answer.record};
             if (out.answer.ok()) {
                 DlqMetadata metadata = decodeDlqHeaders(out.answer.record.headers);
+                out.answer.valueSha256 = QCryptographicHash::hash(out.raw.value, QCryptographicHash::Sha256);
                 out.answer.payload = PayloadDecoder::decode(out.raw.value, out.raw.value.isNull(), answer.topic,
                                                             catalog.get(), metadata.originalTopic);
                 if (!reveal)

@@ -130,6 +130,7 @@ struct DlqFetchedRecord {
     DecodedPayload payload; // the value through PayloadDecoder (ARCHITECTURE.md, Data flows: payload decoding)
     PayloadMask::Outcome mask; // what the policy's masking took out of record and payload before they left
     bool revealed = false;     // fetched without masking, after a recorded reveal
+    QByteArray valueSha256;    // of the value's bytes as fetched (a masked value's bytes are hidden)
     QString error;
     bool fromCache = false;
     bool ok() const { return error.isEmpty(); }

@@ -8,10 +8,14 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QJsonParseError>
+#include <QUuid>
 
 #include <avro.h>
 
+#include <algorithm>
+#include <charconv>
 #include <climits>
+#include <cmath>
 #include <cstring>
 #include <limits>
 
@@ -473,6 +477,370 @@ private:
     qsizetype m_errorAt = -1;
 };
 
+// Writes one datum from display JSON into Avro binary (the inverse of AvroBodyReader). On failure the
+// path is built while unwinding, as the reader does.
+class AvroBodyWriter final {
+public:
+    AvroBodyWriter(const AvroSchema &schema, QByteArray &out)
+        : m_nodes(schema.m_nodes)
+        , m_out(out)
+    {
+    }
+
+    BodyDecode run(int root, const QJsonValue &v)
+    {
+        BodyDecode r;
+        const qsizetype start = m_out.size();
+        if (!value(root, v, 0)) {
+            m_out.truncate(start);
+            r.ok = false;
+            r.error = u"$"_s + m_path + u": "_s + m_error;
+        }
+        return r;
+    }
+
+private:
+    using Node = AvroSchema::Node;
+    using K = Node::Kind;
+    using L = Node::Logical;
+
+    bool fail(const QString &why)
+    {
+        m_error = why;
+        return false;
+    }
+    static QString shown(const QJsonValue &v)
+    {
+        QByteArray text = QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact);
+        text = text.mid(1, text.size() - 2);
+        return QString::fromUtf8(text.size() > 40 ? text.left(37) + "..." : text);
+    }
+    bool expected(const char *what, const QJsonValue &v)
+    {
+        return fail(u"expected %1, found %2"_s.arg(QLatin1StringView(what), shown(v)));
+    }
+    void writeLong(qint64 v)
+    {
+        quint64 raw = (quint64(v) << 1) ^ quint64(v >> 63);
+        while (raw >= 0x80) {
+            m_out += char((raw & 0x7f) | 0x80);
+            raw >>= 7;
+        }
+        m_out += char(raw);
+    }
+    void writeBytes(QByteArrayView b)
+    {
+        writeLong(b.size());
+        m_out += b;
+    }
+    // A long as display JSON writes it: a number when a double holds it exactly, else a string.
+    bool integer(const QJsonValue &v, qint64 *out)
+    {
+        if (v.isDouble()) {
+            const double d = v.toDouble();
+            if (d != std::floor(d) || d < -9223372036854775808.0 || d >= 9223372036854775808.0)
+                return false;
+            *out = v.toInteger(qint64(d));
+            return true;
+        }
+        if (v.isString()) {
+            const QByteArray text = v.toString().toLatin1();
+            const auto r = std::from_chars(text.constData(), text.constData() + text.size(), *out);
+            return r.ec == std::errc() && r.ptr == text.constData() + text.size() && !text.isEmpty();
+        }
+        return false;
+    }
+    bool floating(const QJsonValue &v, double *out)
+    {
+        if (v.isDouble()) {
+            *out = v.toDouble();
+            return true;
+        }
+        const QString s = v.toString();
+        if (s == u"NaN"_s)
+            *out = std::numeric_limits<double>::quiet_NaN();
+        else if (s == u"Infinity"_s)
+            *out = std::numeric_limits<double>::infinity();
+        else if (s == u"-Infinity"_s)
+            *out = -std::numeric_limits<double>::infinity();
+        else
+            return false;
+        return true;
+    }
+    bool base64(const QJsonValue &v, QByteArray *out)
+    {
+        if (!v.isString())
+            return false;
+        const auto r = QByteArray::fromBase64Encoding(v.toString().toLatin1(),
+                                                      QByteArray::AbortOnBase64DecodingErrors);
+        if (!r)
+            return false;
+        *out = r.decoded;
+        return true;
+    }
+    bool decimal(const Node &n, const QJsonValue &v, QByteArray *unscaled)
+    {
+        QString why;
+        QByteArray text;
+        if (v.isString())
+            text = v.toString().toLatin1();
+        else if (v.isDouble() && v.toDouble() == std::floor(v.toDouble()) && std::abs(v.toDouble()) < 9007199254740992.0)
+            text = QByteArray::number(v.toInteger());
+        else
+            return expected("a decimal as text (\"-1234.50\")", v);
+        if (!PayloadTime::decimalBytes(text, n.scale, unscaled, &why))
+            return fail(u"%1 is no decimal of scale %2: %3"_s.arg(shown(v)).arg(n.scale).arg(why));
+        return true;
+    }
+
+    bool value(int at, const QJsonValue &v, int depth)
+    {
+        if (depth > AvroSchema::kMaxDepth)
+            return fail(u"the value nests deeper than %1 levels"_s.arg(AvroSchema::kMaxDepth));
+        const Node &n = m_nodes[size_t(at)];
+        switch (n.kind) {
+        case K::Null:
+            if (!v.isNull())
+                return expected("null", v);
+            return true;
+        case K::Boolean:
+            if (!v.isBool())
+                return expected("true or false", v);
+            m_out += char(v.toBool() ? 1 : 0);
+            return true;
+        case K::Int:
+        case K::Long:
+            return integral(n, v);
+        case K::Float:
+        case K::Double: {
+            double d = 0;
+            if (!floating(v, &d))
+                return expected("a number", v);
+            if (n.kind == K::Float) {
+                const float f = float(d);
+                char b[4];
+                std::memcpy(b, &f, 4); // little-endian on the wire, as on the hosts Berth builds for
+                m_out.append(b, 4);
+            } else {
+                char b[8];
+                std::memcpy(b, &d, 8);
+                m_out.append(b, 8);
+            }
+            return true;
+        }
+        case K::String:
+            if (!v.isString())
+                return expected("text", v);
+            if (n.logical == L::Uuid && (v.toString().size() != 36 || QUuid::fromString(v.toString()).isNull()))
+                return fail(u"%1 is no UUID"_s.arg(shown(v)));
+            writeBytes(v.toString().toUtf8());
+            return true;
+        case K::Bytes: {
+            QByteArray bytes;
+            if (n.logical == L::Decimal) {
+                if (!decimal(n, v, &bytes))
+                    return false;
+            } else if (!base64(v, &bytes)) {
+                return expected("bytes as base64 text", v);
+            }
+            writeBytes(bytes);
+            return true;
+        }
+        case K::Fixed: {
+            QByteArray bytes;
+            if (n.logical == L::Decimal) {
+                if (!decimal(n, v, &bytes))
+                    return false;
+                if (bytes.size() > n.size)
+                    return fail(u"%1 does not fit %2 bytes"_s.arg(shown(v)).arg(n.size));
+                // Sign-extended to the fixed size.
+                bytes.prepend(QByteArray(n.size - bytes.size(), (bytes[0] & 0x80) ? char(0xff) : char(0)));
+            } else if (!base64(v, &bytes)) {
+                return expected("bytes as base64 text", v);
+            } else if (bytes.size() != n.size) {
+                return fail(u"%1 bytes where the fixed type holds %2"_s.arg(bytes.size()).arg(n.size));
+            }
+            m_out += bytes;
+            return true;
+        }
+        case K::Enum: {
+            const QByteArray symbol = v.toString().toUtf8();
+            for (size_t i = 0; v.isString() && i < n.symbols.size(); ++i) {
+                if (n.symbols[i] == symbol) {
+                    writeLong(qint64(i));
+                    return true;
+                }
+            }
+            QStringList symbols;
+            for (const QByteArray &s : n.symbols)
+                symbols << QString::fromUtf8(s);
+            return fail(u"%1 is none of the symbols %2"_s.arg(shown(v), symbols.join(u", "_s)));
+        }
+        case K::Union:
+            return unionValue(n, v, depth);
+        case K::Record: {
+            if (!v.isObject())
+                return expected("an object", v);
+            const QJsonObject o = v.toObject();
+            for (auto it = o.begin(); it != o.end(); ++it) {
+                const QByteArray key = it.key().toUtf8();
+                if (std::none_of(n.fields.begin(), n.fields.end(), [&](const auto &f) { return f.first == key; })) {
+                    m_path.prepend(u'.' + it.key());
+                    return fail(u"no such field in %1"_s.arg(QString::fromUtf8(n.fullName)));
+                }
+            }
+            for (const auto &[name, type] : n.fields) {
+                const QString key = QString::fromUtf8(name);
+                if (!o.contains(key)) {
+                    m_path.prepend(u'.' + key);
+                    return fail(u"missing"_s);
+                }
+                if (!value(type, o.value(key), depth + 1)) {
+                    m_path.prepend(u'.' + key);
+                    return false;
+                }
+            }
+            return true;
+        }
+        case K::Array: {
+            if (!v.isArray())
+                return expected("an array", v);
+            const QJsonArray a = v.toArray();
+            if (!a.isEmpty())
+                writeLong(a.size());
+            for (qsizetype i = 0; i < a.size(); ++i) {
+                if (!value(n.items, a.at(i), depth + 1)) {
+                    m_path.prepend(u'[' + QString::number(i) + u']');
+                    return false;
+                }
+            }
+            writeLong(0);
+            return true;
+        }
+        case K::Map: {
+            if (!v.isObject())
+                return expected("an object", v);
+            const QJsonObject o = v.toObject();
+            if (!o.isEmpty())
+                writeLong(o.size());
+            for (auto it = o.begin(); it != o.end(); ++it) {
+                writeBytes(it.key().toUtf8());
+                if (!value(n.items, it.value(), depth + 1)) {
+                    m_path.prepend(u'.' + it.key());
+                    return false;
+                }
+            }
+            writeLong(0);
+            return true;
+        }
+        }
+        return fail(u"unknown type"_s);
+    }
+
+    bool integral(const Node &n, const QJsonValue &v)
+    {
+        qint64 x = 0;
+        bool ok = false;
+        switch (n.logical) {
+        case L::Date:
+            ok = v.isString() && PayloadTime::parseDate(v.toString().toLatin1(), &x);
+            if (!ok)
+                return expected("a date (\"2024-02-29\")", v);
+            break;
+        case L::TimeMillis:
+        case L::TimeMicros:
+            ok = v.isString()
+                 && PayloadTime::parseTimeOfDay(v.toString().toLatin1(), n.logical == L::TimeMillis ? 1000 : 1000000, &x);
+            if (!ok)
+                return expected("a time of day (\"13:45:00.123\")", v);
+            break;
+        case L::TimestampMillis:
+        case L::TimestampMicros:
+        case L::LocalTimestampMillis:
+        case L::LocalTimestampMicros: {
+            const bool utc = n.logical == L::TimestampMillis || n.logical == L::TimestampMicros;
+            const qint64 per = n.logical == L::TimestampMillis || n.logical == L::LocalTimestampMillis ? 1000 : 1000000;
+            ok = v.isString() && PayloadTime::parseTimestamp(v.toString().toLatin1(), per, utc, &x);
+            if (!ok)
+                return expected(utc ? "a UTC time (\"2024-02-29T13:45:00.123Z\")" : "a local time (\"2024-02-29T13:45:00.123\")", v);
+            break;
+        }
+        default:
+            if (!integer(v, &x))
+                return expected(n.kind == K::Int ? "an int" : "a long", v);
+        }
+        if (n.kind == K::Int && (x < INT_MIN || x > INT_MAX))
+            return fail(u"%1 is out of an int's range"_s.arg(x));
+        writeLong(x);
+        return true;
+    }
+
+    // A union shows as its plain value: the first branch that takes the value as it is written (a number
+    // for a number type, text for text) wins; then the first that takes it at all (a long written as text).
+    bool unionValue(const Node &n, const QJsonValue &v, int depth)
+    {
+        for (const bool strict : {true, false}) {
+            for (size_t b = 0; b < n.branches.size(); ++b) {
+                const Node &branch = m_nodes[size_t(n.branches[b])];
+                if (strict && !natural(branch, v))
+                    continue;
+                const qsizetype mark = m_out.size();
+                writeLong(qint64(b));
+                const QString path = m_path;
+                if (value(n.branches[b], v, depth + 1))
+                    return true;
+                m_out.truncate(mark);
+                m_path = path;
+            }
+        }
+        QStringList kinds;
+        for (const int b : n.branches)
+            kinds << kindName(m_nodes[size_t(b)]);
+        return fail(u"%1 fits no branch of the union [%2]"_s.arg(shown(v), kinds.join(u", "_s)));
+    }
+    static bool natural(const Node &n, const QJsonValue &v)
+    {
+        switch (n.kind) {
+        case K::Null:
+            return v.isNull();
+        case K::Boolean:
+            return v.isBool();
+        case K::Int:
+        case K::Long:
+            return n.logical == L::None ? v.isDouble() : v.isString();
+        case K::Float:
+        case K::Double:
+            return v.isDouble();
+        case K::String:
+        case K::Bytes:
+        case K::Fixed:
+        case K::Enum:
+            return v.isString();
+        case K::Record:
+        case K::Map:
+            return v.isObject();
+        case K::Array:
+            return v.isArray();
+        case K::Union:
+            return false;
+        }
+        return false;
+    }
+    static QString kindName(const Node &n)
+    {
+        if (!n.fullName.isEmpty())
+            return QString::fromUtf8(n.fullName);
+        static const char *const names[] = {"null", "boolean", "int",  "long", "float", "double", "bytes",
+                                            "string", "record", "enum", "array", "map", "union", "fixed"};
+        return QString::fromLatin1(names[int(n.kind)]);
+    }
+
+    const std::vector<Node> &m_nodes;
+    QByteArray &m_out;
+    QString m_error;
+    QString m_path;
+};
+
 AvroSchema::AvroSchema() = default;
 AvroSchema::~AvroSchema() = default;
 
@@ -554,6 +922,11 @@ BodyDecode AvroSchema::decode(QByteArrayView body, QByteArray &json) const
 {
     json.reserve(json.size() + body.size() * 2 + 64);
     return AvroBodyReader(*this, body, json).run(m_root);
+}
+
+BodyDecode AvroSchema::encode(const QJsonValue &value, QByteArray &out) const
+{
+    return AvroBodyWriter(*this, out).run(m_root, value);
 }
 
 QString AvroSchema::rootName() const

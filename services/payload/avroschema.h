@@ -4,6 +4,7 @@
 
 #include <QByteArray>
 #include <QByteArrayView>
+#include <QJsonValue>
 #include <QString>
 
 #include <memory>
@@ -25,6 +26,12 @@ public:
 
     // Appends the display JSON of one binary-encoded datum; the whole body must be consumed.
     BodyDecode decode(QByteArrayView body, QByteArray &json) const;
+    // Encodes one datum from its display JSON (as decode writes it: unions as their plain value, logical
+    // types in their readable form, bytes as base64, longs as numbers or strings) into Avro binary,
+    // appended to out. Bounded like decode; a value that does not fit the schema is an error naming the
+    // field path ("$.customer.tier: ...").
+    BodyDecode encode(const QJsonValue &value, QByteArray &out) const;
+
     // The full name of the top-level type ("shop.Order"), empty for an unnamed one.
     QString rootName() const;
 
@@ -36,4 +43,5 @@ private:
     int m_root = -1;
     friend class AvroSchemaCompiler;
     friend class AvroBodyReader;
+    friend class AvroBodyWriter;
 };

@@ -5,6 +5,8 @@
 #include <QJsonObject>
 #include <QRegularExpression>
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -96,9 +98,164 @@ void scrubStrings(QJsonValue &v, const QStringList &values)
         v = a;
     }
 }
+// Whether a concrete location ($.lines[3].card as steps) lies at or under (or, with above, above) a path
+// of the rule's language, where "[*]" matches every index.
+bool stepsMatch(const QStringList &rule, const QStringList &at, bool above)
+{
+    const qsizetype n = std::min(rule.size(), at.size());
+    if (above ? rule.size() <= at.size() : rule.size() > at.size())
+        return false;
+    for (qsizetype i = 0; i < n; ++i) {
+        if (rule[i] != at[i] && !(rule[i] == u"[*]"_s && at[i].startsWith(u'[')))
+            return false;
+    }
+    return true;
+}
+
+class EditRestorer final {
+public:
+    EditRestorer(const QList<QStringList> &masked, bool revealed)
+        : m_masked(masked)
+        , m_revealed(revealed)
+    {
+    }
+    QString error;
+
+    // original: the unmasked value; shown: what the operator was shown; edit: what came back.
+    bool merge(const QJsonValue &original, const QJsonValue &shown, QJsonValue &edit, QStringList &at)
+    {
+        if (edit == shown) {
+            edit = original;
+            return true;
+        }
+        if (m_revealed)
+            return true;
+        if (touches(at, false))
+            return refuse(at, u"is masked: reveal the record before editing it"_s);
+        if (edit.isObject() && shown.isObject()) {
+            QJsonObject e = edit.toObject();
+            const QJsonObject s = shown.toObject(), o = original.toObject();
+            for (auto it = s.begin(); it != s.end(); ++it) {
+                if (!e.contains(it.key()) && touches(at, it.key()))
+                    return refuse(at, it.key(), u"is masked and cannot be removed unless the record is revealed"_s);
+            }
+            for (auto it = e.begin(); it != e.end(); ++it) {
+                at.append(it.key());
+                QJsonValue inner = it.value();
+                if (!(s.contains(it.key()) ? merge(o.value(it.key()), s.value(it.key()), inner, at) : fresh(inner, at)))
+                    return false;
+                it.value() = inner;
+                at.removeLast();
+            }
+            edit = e;
+            return true;
+        }
+        if (edit.isArray() && shown.isArray()) {
+            QJsonArray e = edit.toArray();
+            const QJsonArray s = shown.toArray(), o = original.toArray();
+            for (qsizetype i = 0; i < e.size(); ++i) {
+                at.append(u'[' + QString::number(i) + u']');
+                QJsonValue inner = e.at(i);
+                if (!(i < s.size() ? merge(o.at(i), s.at(i), inner, at) : fresh(inner, at)))
+                    return false;
+                e.replace(i, inner);
+                at.removeLast();
+            }
+            if (e.size() < s.size()) {
+                QStringList removed = at;
+                removed.append(u'[' + QString::number(e.size()) + u']');
+                if (touches(removed, false) || touches(removed, true))
+                    return refuse(removed, u"holds masked fields and cannot be removed unless the record is revealed"_s);
+            }
+            edit = e;
+            return true;
+        }
+        // A changed scalar, or a container replaced by something else.
+        if (touches(at, true))
+            return refuse(at, u"holds masked fields and cannot be replaced unless the record is revealed"_s);
+        return fresh(edit, at);
+    }
+
+private:
+    // A value the operator wrote: taken, unless it lies on a masked path or still holds a masked text.
+    bool fresh(const QJsonValue &v, const QStringList &at)
+    {
+        if (touches(at, false))
+            return refuse(at, u"is masked: reveal the record before editing it"_s);
+        QStringList texts;
+        collectLeaves(v, texts);
+        for (const QString &t : texts) {
+            if (t.contains(kMaskedText))
+                return refuse(at, u"still holds a masked value: reveal the record before editing it"_s);
+        }
+        return true;
+    }
+    bool touches(const QStringList &at, bool above) const
+    {
+        return std::any_of(m_masked.begin(), m_masked.end(),
+                           [&](const QStringList &rule) { return stepsMatch(rule, at, above); });
+    }
+    bool touches(QStringList at, const QString &key) const
+    {
+        at.append(key);
+        return touches(at, false) || touches(at, true);
+    }
+    bool refuse(const QStringList &at, const QString &why)
+    {
+        QString path = u"$"_s;
+        for (const QString &step : at)
+            path += step.startsWith(u'[') ? step : u'.' + step;
+        error = path + u' ' + why;
+        return false;
+    }
+    bool refuse(QStringList at, const QString &key, const QString &why)
+    {
+        at.append(key);
+        return refuse(at, why);
+    }
+
+    const QList<QStringList> &m_masked;
+    bool m_revealed;
+};
 } // namespace
 
 namespace PayloadMask {
+bool restoreMasked(const MaskRule &rule, const QByteArray &originalJson, QByteArray &editedJson, bool revealed,
+                   QString *error)
+{
+    if (rule.fields.isEmpty())
+        return true;
+    // What the operator was shown: the original masked exactly as the view masks it.
+    KafkaRecord record;
+    record.value = "x";
+    DlqMetadata metadata;
+    DecodedPayload shown;
+    shown.kind = DecodedPayload::Kind::Schema;
+    shown.json = originalJson;
+    apply(rule, record, metadata, shown);
+    const auto root = [](const QByteArray &json) { return QJsonDocument::fromJson('[' + json + ']').array().at(0); };
+    QJsonParseError parseError;
+    QJsonDocument::fromJson(editedJson, &parseError);
+    if (parseError.error != QJsonParseError::NoError) {
+        *error = u"the edit is not JSON: "_s + parseError.errorString();
+        return false;
+    }
+    QList<QStringList> masked;
+    for (const QString &path : rule.fields) {
+        if (const QStringList steps = pathSteps(path); !steps.isEmpty())
+            masked.append(steps);
+    }
+    QJsonValue edit = root(editedJson);
+    EditRestorer restorer(masked, revealed);
+    QStringList at;
+    if (!restorer.merge(root(originalJson), root(shown.json), edit, at)) {
+        *error = restorer.error;
+        return false;
+    }
+    editedJson = QJsonDocument(QJsonArray{edit}).toJson(QJsonDocument::Compact).mid(1).chopped(1);
+    return true;
+}
+
 void scrub(QString &text, const QStringList &values)
 {
     for (const QString &value : values)

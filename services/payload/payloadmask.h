@@ -37,6 +37,14 @@ struct Outcome {
 // the same record (the command line's failure groups); never to be shown.
 Outcome apply(const MaskRule &rule, KafkaRecord &record, DlqMetadata &metadata, DecodedPayload &payload,
               QStringList *verbatim = nullptr);
+// An edit of a masked payload (ARCHITECTURE.md, Masking: edits): the operator edited what apply() showed of
+// original (its unmasked display JSON). What the edit leaves as shown (a "(masked)" field, a scrubbed text)
+// takes the original's value again; what it changes at, under or above a masked path, or a changed text
+// that still holds "(masked)", is refused unless the record was revealed (then the edit is taken as it is).
+// False with the path and why; editedJson becomes the edit with the original's values restored.
+bool restoreMasked(const MaskRule &rule, const QByteArray &originalJson, QByteArray &editedJson, bool revealed,
+                   QString *error);
+
 // Replaces every occurrence of the values in text.
 void scrub(QString &text, const QStringList &values);
 

@@ -12,6 +12,12 @@
 #include <QJsonDocument>
 #include <QJsonParseError>
 
+#include <valijson/adapters/qtjson_adapter.hpp>
+#include <valijson/schema.hpp>
+#include <valijson/schema_parser.hpp>
+#include <valijson/validation_results.hpp>
+#include <valijson/validator.hpp>
+
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -50,6 +56,7 @@ std::shared_ptr<const PayloadSchema> PayloadSchema::compile(const SchemaRef &ref
             *error = u"the JSON Schema is not JSON: "_s + parseError.errorString();
             return nullptr;
         }
+        s->setJsonSchema(text);
         break;
     }
     }
@@ -89,6 +96,8 @@ std::shared_ptr<const PayloadSchema> PayloadSchema::fromFile(const QString &path
         QJsonDocument::fromJson(bytes, &parseError);
         if (parseError.error != QJsonParseError::NoError)
             why = u"not JSON: "_s + parseError.errorString();
+        else
+            s->setJsonSchema(bytes);
     } else {
         why = u"unknown kind of schema file (.avsc, .proto, .desc/.pb/.protoset, .json)"_s;
     }
@@ -115,28 +124,23 @@ BodyDecode PayloadSchema::decodeBody(QByteArrayView body, bool framed, QByteArra
     if (m_avro)
         return m_avro->decode(body, json);
     if (m_protobuf) {
-        const google::protobuf::Descriptor *message = m_message;
         QByteArrayView messageBody = body;
+        std::vector<int> indexes;
         if (framed) {
-            const ConfluentWireFormat::MessageIndexes indexes = ConfluentWireFormat::readMessageIndexes(body);
-            if (!indexes.ok) {
+            const ConfluentWireFormat::MessageIndexes read = ConfluentWireFormat::readMessageIndexes(body);
+            if (!read.ok) {
                 r.ok = false;
-                r.error = indexes.problem;
+                r.error = read.problem;
                 r.errorOffset = 0;
                 return r;
             }
-            if (!(message = m_protobuf->messageByIndexes(indexes.indexes, &r.error))) {
-                r.ok = false;
-                r.errorOffset = 0;
-                return r;
-            }
-            messageBody = indexes.body;
+            indexes = read.indexes;
+            messageBody = read.body;
         }
-        if (!message)
-            message = m_protobuf->firstMessage();
+        const google::protobuf::Descriptor *message = protobufMessage(framed, indexes, &r.error);
         if (!message) {
             r.ok = false;
-            r.error = u"the schema defines no message"_s;
+            r.errorOffset = 0;
             return r;
         }
         used->messageName = QString::fromStdString(message->full_name());
@@ -151,4 +155,91 @@ BodyDecode PayloadSchema::decodeBody(QByteArrayView body, bool framed, QByteArra
     }
     json += body;
     return r;
+}
+
+void PayloadSchema::setJsonSchema(QByteArrayView text)
+{
+    // Decoding needs none of this; a schema valijson cannot use (a remote $ref, a draft it does not know)
+    // still decodes, and only an edit is refused, with the reason.
+    const QJsonDocument doc = QJsonDocument::fromJson(text.toByteArray());
+    const QJsonValue root = doc.isObject() ? QJsonValue(doc.object()) : QJsonValue(doc.array());
+    try {
+        auto schema = std::make_unique<valijson::Schema>();
+        valijson::SchemaParser parser;
+        valijson::adapters::QtJsonAdapter adapter(root);
+        parser.populateSchema(adapter, *schema);
+        m_jsonSchema = std::move(schema);
+    } catch (const std::exception &e) {
+        m_jsonSchemaProblem = u"the JSON Schema cannot validate an edit: "_s + QString::fromUtf8(e.what());
+    }
+}
+
+BodyDecode PayloadSchema::encodeBody(QByteArrayView json, bool framed, const std::vector<int> &messageIndexes,
+                                     QByteArray &out) const
+{
+    BodyDecode r;
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(json.toByteArray(), &parseError);
+    if (parseError.error != QJsonParseError::NoError) {
+        r.ok = false;
+        r.error = u"the edit is not JSON: "_s + parseError.errorString();
+        r.errorOffset = parseError.offset;
+        return r;
+    }
+    const QJsonValue value = doc.isObject() ? QJsonValue(doc.object()) : QJsonValue(doc.array());
+    if (m_avro)
+        return m_avro->encode(value, out);
+    if (m_protobuf) {
+        const google::protobuf::Descriptor *message = protobufMessage(framed, messageIndexes, &r.error);
+        if (!message) {
+            r.ok = false;
+            return r;
+        }
+        return m_protobuf->encode(message, json, out);
+    }
+    if (!m_jsonSchema) {
+        r.ok = false;
+        r.error = m_jsonSchemaProblem;
+        return r;
+    }
+    valijson::Validator validator;
+    valijson::ValidationResults results;
+    if (!validator.validate(*m_jsonSchema, valijson::adapters::QtJsonAdapter(value), &results)) {
+        r.ok = false;
+        QStringList errors;
+        valijson::ValidationResults::Error e;
+        while (errors.size() < 5 && results.popError(e)) {
+            // valijson's context is "<root>", "[customer]", "[0]"...: written as a path, $.customer[0].
+            QString path = u"$"_s;
+            for (size_t i = 1; i < e.context.size(); ++i) {
+                QString step = QString::fromStdString(e.context[i]);
+                if (step.startsWith(u'[') && step.endsWith(u']')) {
+                    step = step.mid(1, step.size() - 2);
+                    bool number = false;
+                    step.toInt(&number);
+                    path += number ? QString(u'[' + step + u']') : QString(u'.' + step.remove(u'"'));
+                } else {
+                    path += u'.' + step;
+                }
+            }
+            errors << path + u": "_s + QString::fromStdString(e.description);
+        }
+        r.error = u"the edit does not satisfy the JSON Schema: "_s + errors.join(u"; "_s);
+        return r;
+    }
+    out += json; // the operator's text as written: a reformat could round long numbers
+    return r;
+}
+
+const google::protobuf::Descriptor *PayloadSchema::protobufMessage(bool framed, const std::vector<int> &indexes,
+                                                                   QString *error) const
+{
+    const google::protobuf::Descriptor *message = m_message;
+    if (framed && !(message = m_protobuf->messageByIndexes(indexes, error)))
+        return nullptr;
+    if (!message)
+        message = m_protobuf->firstMessage();
+    if (!message)
+        *error = u"the schema defines no message"_s;
+    return message;
 }

@@ -7,9 +7,13 @@
 #include <QHash>
 
 #include <memory>
+#include <vector>
 
 class AvroSchema;
 class ProtobufSchema;
+namespace valijson {
+class Schema;
+}
 namespace google::protobuf {
 class Descriptor;
 }
@@ -35,10 +39,24 @@ public:
     // Protobuf body starts with its message indexes. used: the schema as used (the Protobuf message).
     BodyDecode decodeBody(QByteArrayView body, bool framed, QByteArray &json, SchemaRef *used) const;
 
+    // The inverse, for an edited payload (ARCHITECTURE.md, Data flows: edit and replay of schema payloads):
+    // display JSON in, the body appended to out. framed: the body goes behind a Confluent header, so a
+    // Protobuf body starts with messageIndexes (the original's, naming the message to encode). A JSON
+    // Schema body is validated against the schema. Errors name the offending field's path.
+    BodyDecode encodeBody(QByteArrayView json, bool framed, const std::vector<int> &messageIndexes,
+                          QByteArray &out) const;
+
 private:
     PayloadSchema();
+    void setJsonSchema(QByteArrayView text);
+    // The Protobuf message of a body: named by the frame's message indexes, else the mapped file's message,
+    // else the schema's first; null with the reason.
+    const google::protobuf::Descriptor *protobufMessage(bool framed, const std::vector<int> &indexes,
+                                                       QString *error) const;
     SchemaRef m_ref;
     std::unique_ptr<AvroSchema> m_avro;
     std::unique_ptr<ProtobufSchema> m_protobuf;
     const google::protobuf::Descriptor *m_message = nullptr; // unframed Protobuf values
+    std::unique_ptr<valijson::Schema> m_jsonSchema;          // JSON Schema, for validating edits
+    QString m_jsonSchemaProblem;                             // why it cannot validate (valijson refused it)
 };

@@ -43,6 +43,10 @@ public:
     const google::protobuf::Descriptor *firstMessage() const;
 
     BodyDecode decode(const google::protobuf::Descriptor *message, QByteArrayView body, QByteArray &json) const;
+    // Parses display JSON (fields under their .proto or JSON names, enums by name, 64-bit integers as
+    // numbers or strings, Timestamp as ISO 8601) into a message and appends its binary encoding to out.
+    // Unknown fields and values of the wrong type are errors naming the field.
+    BodyDecode encode(const google::protobuf::Descriptor *message, QByteArrayView json, QByteArray &out) const;
 
 private:
     ProtobufSchema();

@@ -2,6 +2,7 @@
 
 #include "services/audit/auditstore.h"
 #include "services/dlq/dlqheadercodec.h"
+#include "services/remediation/editedpayload.h"
 #include "services/remediation/sourcecursor.h"
 
 #include <QCryptographicHash>
@@ -113,17 +114,14 @@ BuiltRequest build(const RequestDraft &draft, const RequestBuilderContext &conte
                     item.key = it->key;
                 item.idempotencyKey = meta.idempotencyKey;
                 if (draft.action == RemediationAction::EditReplay && draft.editedPayloads.contains(index)) {
-                    const QByteArray edited = draft.editedPayloads.value(index);
-                    QJsonParseError parse;
-                    const bool originalIsJson = !QJsonDocument::fromJson(it->value, &parse).isNull()
-                                                && parse.error == QJsonParseError::NoError;
-                    QJsonDocument::fromJson(edited, &parse);
-                    if (originalIsJson && parse.error != QJsonParseError::NoError) {
-                        out.error = u"Item "_s + QString::number(index + 1)
-                                    + u": the edited payload is not valid JSON: "_s + parse.errorString();
+                    const EditedPayload::Result edited =
+                        EditedPayload::prepare(*it, draft.editedPayloads.value(index), s.topic, meta.originalTopic,
+                                               context.schemas.get(), context.policy, draft.revealed);
+                    if (!edited.ok()) {
+                        out.error = u"Item "_s + QString::number(index + 1) + u": "_s + edited.error;
                         return out;
                     }
-                    item.editedPayload = edited;
+                    item.editedPayload = edited.bytes;
                 }
                 req.items.append(item);
                 PinnedItem pinned = pinnedFrom(item);

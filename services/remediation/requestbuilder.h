@@ -13,16 +13,19 @@
 #include <QString>
 
 #include <functional>
+#include <memory>
 
 class AuditStore;
 class PgSession;
+class SchemaCatalog;
 
 // What the requester asked for, before anything is fetched.
 struct RequestDraft {
     RemediationAction action = RemediationAction::Replay;
     QList<DlqSelection> selection;         // DLQ records (replay, edit_replay, skip)
     QList<QJsonObject> inboxRows;          // inbox rows (skip, delete): inboxRefFor(...)
-    QHash<int, QByteArray> editedPayloads; // edit_replay: index into selection -> new payload (JSON checked)
+    QHash<int, QByteArray> editedPayloads; // edit_replay: index into selection -> the edited display JSON
+    bool revealed = false; // edit_replay: the record was revealed (recorded), so masked fields may be edited
     QString destinationTopic;              // empty: each item's original topic
     double rateLimit = 0;                  // msgs/s, 0: unlimited
     QString reasonCode;
@@ -51,6 +54,7 @@ struct RequestBuilderContext {
     PgSession *inboxDb = nullptr; // no-op prediction and inbox refs; may be null
     InboxMappingSet inboxMappings; // inboxDb serves the mappings on its default database
     DeliveryPolicy policy;
+    std::shared_ptr<SchemaCatalog> schemas; // edit_replay of schema payloads; null: JSON and text only
     int fetchTimeoutMs = 15000;
     std::function<bool()> cancelled;
     std::function<void(qint64 done, qint64 total)> progress;
@@ -61,7 +65,8 @@ struct RequestBuilderContext {
 // NewRemediationRequest. Copies of one original record (the same original topic/partition/offset, from the
 // dialect headers, else the DLQ's own, and the same payload SHA-256) are filed once and counted in the dry
 // run (mergedCopies); items that only share an idempotency key are kept and flagged there. Any record that cannot be read fails the whole build (nothing half-pinned), and
-// an edited payload that is not valid JSON (when the original was JSON) is refused.
+// an edit that EditedPayload::prepare refuses (not JSON where the original was, not fitting the original's
+// schema, a masked field edited without a reveal) fails it with the reason.
 namespace RequestBuilder {
 BuiltRequest build(const RequestDraft &draft, const RequestBuilderContext &context);
 // AuditStore::createRequest; the new id, 0 on failure (*error: the database's words).

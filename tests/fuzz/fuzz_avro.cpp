@@ -1,10 +1,13 @@
 // The Avro reader: any schema text compiles or is refused with a reason; any body against a schema (fuzzed,
 // or one of the fixed ones below: records, recursion, unions, arrays, maps, logical types) decodes to display
-// JSON a strict parser reads, or fails with a reason and an offset inside the body.
+// JSON a strict parser reads, or fails with a reason and an offset inside the body; display JSON the encoder
+// for edits accepts decodes back to itself.
 #include "fuzzinput.h"
 #include "payloadfuzzcheck.h"
 #include "services/payload/avroschema.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QString>
 
 namespace {
@@ -50,6 +53,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const BodyDecode r = schema->decode(body, json);
     if (r.ok) {
         checkDisplayJson("fuzz_avro", json);
+        // The encoder for edits (AvroSchema::encode): what it accepts of display JSON decodes to the same
+        // display JSON (values at the edges of their display form may be refused, never mis-encoded).
+        const QJsonDocument doc = QJsonDocument::fromJson('[' + json + ']');
+        QByteArray encoded;
+        const BodyDecode e = schema->encode(doc.array().at(0), encoded);
+        if (e.ok) {
+            QByteArray again;
+            if (!schema->decode(encoded, again).ok || QJsonDocument::fromJson('[' + again + ']') != doc)
+                payloadFuzzFail("fuzz_avro", "an encoded edit does not decode to what was encoded");
+        } else if (e.error.isEmpty()) {
+            payloadFuzzFail("fuzz_avro", "a refused edit without a reason");
+        }
     } else if (r.error.isEmpty() || r.errorOffset < 0 || r.errorOffset > body.size()) {
         payloadFuzzFail("fuzz_avro", "a failed decode without a reason or with an offset outside the body");
     }

@@ -74,29 +74,73 @@ QByteArray descriptorSet(const QString &protoFile, QString *error)
     return file.readAll();
 }
 
-QList<QByteArray> protobuf(const QString &protoFile, const QString &message, int schemaId,
-                           const std::vector<int> &indexes, const QJsonArray &records, QString *error)
+namespace {
+// The .proto's descriptor set written into dir, for the Python scripts; its path, empty on failure.
+QString writeDescriptorSet(const QString &protoFile, const QTemporaryDir &dir, QString *error)
 {
     const QByteArray set = descriptorSet(protoFile, error);
     if (set.isEmpty())
         return {};
-    QTemporaryDir dir;
     QFile file(dir.filePath(u"set.desc"_s));
     if (!file.open(QIODevice::WriteOnly) || file.write(set) != set.size()) {
         *error = file.errorString();
         return {};
     }
-    file.close();
+    return file.fileName();
+}
+} // namespace
+
+QList<QByteArray> protobuf(const QString &protoFile, const QString &message, int schemaId,
+                           const std::vector<int> &indexes, const QJsonArray &records, QString *error)
+{
+    QTemporaryDir dir;
+    const QString setFile = writeDescriptorSet(protoFile, dir, error);
+    if (setFile.isEmpty())
+        return {};
     QStringList list;
     for (const int i : indexes)
         list.append(QString::number(i));
     QByteArray out;
     if (!run(kPython,
-             {script(), u"protobuf"_s, file.fileName(), message, schemaId < 0 ? u"-"_s : QString::number(schemaId),
+             {script(), u"protobuf"_s, setFile, message, schemaId < 0 ? u"-"_s : QString::number(schemaId),
               list.join(u',')},
              QJsonDocument(records).toJson(QJsonDocument::Compact), &out, error))
         return {};
     return hexLines(out);
+}
+
+namespace {
+QList<QJsonObject> decoded(const QStringList &args, const QList<QByteArray> &framed, QString *error)
+{
+    QByteArray input;
+    for (const QByteArray &record : framed)
+        input += record.toHex() + '\n';
+    QByteArray out;
+    if (!run(kPython, QStringList{TestSupport::sourcePath(u"tests/fixtures/payloads/decode_payloads.py"_s)} + args,
+             input, &out, error))
+        return {};
+    QList<QJsonObject> records;
+    for (const QByteArray &line : out.split('\n')) {
+        if (!line.trimmed().isEmpty())
+            records.append(QJsonDocument::fromJson(line).object());
+    }
+    return records;
+}
+} // namespace
+
+QList<QJsonObject> decodeAvro(const QString &schemaFile, const QList<QByteArray> &framed, QString *error)
+{
+    return decoded({u"avro"_s, schemaFile}, framed, error);
+}
+
+QList<QJsonObject> decodeProtobuf(const QString &protoFile, const QString &message, const QList<QByteArray> &framed,
+                                  QString *error)
+{
+    QTemporaryDir dir;
+    const QString setFile = writeDescriptorSet(protoFile, dir, error);
+    if (setFile.isEmpty())
+        return {};
+    return decoded({u"protobuf"_s, setFile, message}, framed, error);
 }
 
 QString fixturePath(const QString &name)

@@ -17,6 +17,12 @@ namespace ReferenceEncoder {
 QList<QByteArray> avro(const QString &schemaFile, int schemaId, const QJsonArray &records, QString *error);
 QList<QByteArray> protobuf(const QString &protoFile, const QString &message, int schemaId,
                            const std::vector<int> &indexes, const QJsonArray &records, QString *error);
+// The other way, for what Berth encodes (tests/fixtures/payloads/decode_payloads.py): each framed record
+// decoded by the reference library into {"schemaId": N, ("indexes": [...],) "value": {...}}, values in
+// display form.
+QList<QJsonObject> decodeAvro(const QString &schemaFile, const QList<QByteArray> &framed, QString *error);
+QList<QJsonObject> decodeProtobuf(const QString &protoFile, const QString &message, const QList<QByteArray> &framed,
+                                  QString *error);
 // protoc --include_imports --descriptor_set_out for a .proto of the fixtures.
 QByteArray descriptorSet(const QString &protoFile, QString *error);
 // The reference libraries and protoc are there (scripts/berth.sh installs them).
