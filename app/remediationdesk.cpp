@@ -274,6 +274,15 @@ void RemediationDesk::wireExecution()
         if (outcome.started && outcome.delivered > 0 && id > 0)
             verifyPass(id, QDateTime::currentMSecsSinceEpoch() + 120'000);
     });
+    connect(m_executionPanel, &ReplayExecutionPanel::storedVerificationRequested, this, [this](qint64 id) {
+        m_storedVerifications.start(
+            [conninfo = m_profile.databaseConninfo, id](const JobControl &) {
+                return RemediationTasks::storedVerification(conninfo, id);
+            },
+            [this](const RemediationTasks::StoredVerification &stored) {
+                m_executionPanel->setStoredVerification(stored.requestId, stored.verification, stored.error);
+            });
+    });
     connect(m_executionPanel, &ReplayExecutionPanel::runbookRequested, this,
             [this](qint64 id, const QString &path) {
                 m_runbooks.start(

@@ -89,6 +89,7 @@ private:
     JobTracker m_listings{this};
     JobTracker m_runbooks{this};
     JobTracker m_verifications{this}; // after a replay: one pass at a time until decided or the deadline
+    JobTracker m_storedVerifications{this}; // the recorded verification of the request selected
     void verifyPass(qint64 requestId, qint64 deadlineMs);
     qint64 m_executingId = 0;  // the request the replay job runs
     bool m_autoSelect = false; // in a window: select the longest-waiting request once, for the reviewer

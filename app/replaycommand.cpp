@@ -101,6 +101,19 @@ int request(const QStringList &arguments)
         {u"release"_s,
          u"Release and replay: each item's parked or failed inbox row is released (the mapping's "
          u"releaseTo) right before its record is produced."_s});
+    parser.addOption({u"reclaim"_s,
+                      u"Reclaim stuck rows: --consumer's inbox rows in progress for longer than --older-than "
+                      u"are released for retry and their records replayed from its topic."_s});
+    parser.addOption(
+        {u"consumer"_s, u"--reclaim: the policy consumer (its group and inbox mapping)."_s, u"name"_s});
+    parser.addOption({u"older-than"_s,
+                      u"--reclaim: rows not updated for this long (30m, 2h, 300s; default: the mapping's "
+                      u"stuckAfterSeconds)."_s,
+                      u"duration"_s});
+    parser.addOption({u"topic"_s,
+                      u"--reclaim: the topic whose records are replayed (default: the consumer's one topic "
+                      u"in the policy)."_s,
+                      u"topic"_s});
     parser.process(arguments);
     Output out(parser);
 
@@ -145,10 +158,50 @@ int request(const QStringList &arguments)
             QDateTime::currentDateTimeUtc().addSecs(qint64(parser.value(u"expires-in"_s).toDouble() * 60));
     if (draft.reason.trimmed().isEmpty())
         return out.fail(ExitUsage, u"give --reason: the approver and the audit need to know why"_s);
+    const bool reclaim = parser.isSet(u"reclaim"_s);
+    qint64 olderThanMs = -1;
+    if (reclaim) {
+        if (parser.value(u"consumer"_s).isEmpty())
+            return out.fail(ExitUsage, u"give --consumer: whose stuck rows --reclaim releases"_s);
+        if (!draft.selection.isEmpty() || !draft.inboxRows.isEmpty()
+            || draft.action != RemediationAction::Replay)
+            return out.fail(ExitUsage, u"--reclaim finds its own records: no --select, --range, --inbox-row "
+                                       u"or --action with it"_s);
+        if (parser.isSet(u"older-than"_s)) {
+            olderThanMs = parseDurationMs(parser.value(u"older-than"_s));
+            if (olderThanMs < 0)
+                return out.fail(ExitUsage, u"cannot read --older-than "_s + parser.value(u"older-than"_s)
+                                               + u" (e.g. 30m, 2h, 300s)"_s);
+        }
+    }
 
     Connections c;
-    if (!c.open(parser, true, !draft.selection.isEmpty(), &error))
+    if (!c.open(parser, true, reclaim || !draft.selection.isEmpty(), &error))
         return out.fail(ExitError, error);
+    if (reclaim) {
+        ReclaimInput input;
+        input.consumer = parser.value(u"consumer"_s);
+        input.topic = parser.value(u"topic"_s);
+        input.olderThanMs = olderThanMs;
+        input.cluster = c.cluster;
+        input.policy = c.policy;
+        input.inboxMappings = c.inboxMappings;
+        draft.reclaim = ReclaimPlanner::plan(input, c.inboxDb());
+        if (!draft.reclaim.error.isEmpty())
+            return out.fail(ExitError, draft.reclaim.error);
+        draft.selection = draft.reclaim.selection();
+        draft.destinationTopic = draft.reclaim.topic;
+        if (draft.selection.isEmpty()) {
+            // Nothing to file is an answer, not a failure: a scheduled reclaim finds no stuck row most days.
+            out.done({{u"requestId"_s, 0}, {u"reclaim"_s, draft.reclaim.toJson()}},
+                     draft.reclaim.summary() + u"Nothing to reclaim: "_s
+                         + (draft.reclaim.rows.isEmpty()
+                                ? u"no row of "_s + input.consumer + u" is in progress for that long"_s
+                                : u"no stuck row's record was found"_s)
+                         + u"; no request filed\n"_s);
+            return ExitOk;
+        }
+    }
     RequestBuilderContext context;
     context.cluster = c.cluster;
     context.inboxDb = c.inboxDb();

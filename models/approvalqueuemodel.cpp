@@ -2,6 +2,7 @@
 
 #include "models/displayformat.h"
 #include "models/dlqbrowsermodel.h"
+#include "services/remediation/reclaimplanner.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -17,6 +18,7 @@ namespace {
 // The dry run's fields this desk explains in words (DryRunResult::toJson, services/remediation); anything
 // else a newer Berth writes is still shown, as JSON.
 const QStringList KnownDryRunKeys = {u"count"_s,
+                                     u"reclaim"_s,
                                      u"destinationTopics"_s,
                                      u"sourcePartitions"_s,
                                      u"distinctKeys"_s,
@@ -243,7 +245,21 @@ QString ApprovalQueueModel::dryRunDetails(const QJsonObject &d)
                      .arg(target, d.value(u"alsoReceives").toArray().isEmpty()
                                       ? tr("none")
                                       : joined(d.value(u"alsoReceives")));
-    if (d.value(u"release").toBool())
+    if (const QJsonObject reclaim = d.value(u"reclaim").toObject(); !reclaim.isEmpty()) {
+        const ReclaimPlan plan = ReclaimPlan::fromJson(reclaim);
+        lines
+            << tr("Reclaim of stuck rows: %1 row(s) of %2 in progress for over %3 s, released for retry (%4) "
+                  "right before their records from %5 are replayed; %6 record(s) are behind the group's "
+                  "committed offset (not seen again otherwise); %7 row(s) have no record and are not in "
+                  "this request; %8 pinned for release")
+                   .arg(plan.rows.size())
+                   .arg(plan.consumer)
+                   .arg(plan.olderThanMs / 1000)
+                   .arg(plan.releaseTo, plan.topic)
+                   .arg(plan.committedPast())
+                   .arg(plan.rows.size() - plan.found())
+                   .arg(d.value(u"releases").toInt());
+    } else if (d.value(u"release").toBool())
         lines
             << tr("Release and replay: %1 parked or failed inbox row(s) released right before their records "
                   "are produced; %2 cannot be released (no releaseTo in their mapping)")

@@ -127,6 +127,16 @@ ExecutionListing listForExecution(const QString &auditConninfo, int limit)
     return out;
 }
 
+StoredVerification storedVerification(const QString &auditConninfo, qint64 requestId)
+{
+    StoredVerification out;
+    out.requestId = requestId;
+    PgSession session;
+    if (openAudit(session, auditConninfo, &out.error))
+        out.verification = ReplayVerification::lastRecorded(session, requestId, &out.error);
+    return out;
+}
+
 RunbookWritten writeRunbook(const QString &auditConninfo, qint64 requestId, const QString &bootstrap,
                             const QString &path)
 {

@@ -54,6 +54,13 @@ struct ExecutionListing {
     QString error;
 };
 
+// The latest verification the audit chain holds for a request (its `replay.verified` event).
+struct StoredVerification {
+    qint64 requestId = 0;
+    std::optional<ReplayVerification> verification; // nullopt: none recorded (or the error)
+    QString error;
+};
+
 struct RunbookWritten {
     qint64 requestId = 0;
     QString path;
@@ -73,6 +80,7 @@ ExecutionListing listForExecution(const QString &auditConninfo, int limit = 100)
 // policy from the file, the inbox through the mappings. final: an unverified result is written too.
 ReplayVerification verify(const RemediationSetup &setup, qint64 requestId, int timeoutMs, bool final,
                           const JobControl &control);
+StoredVerification storedVerification(const QString &auditConninfo, qint64 requestId);
 // The request as a markdown runbook (the same text as `berth replay runbook`), written to path.
 RunbookWritten writeRunbook(const QString &auditConninfo, qint64 requestId, const QString &bootstrap,
                             const QString &path);

@@ -4,6 +4,7 @@
 #include "models/approvalqueuemodel.h"
 #include "models/payloaddiff.h"
 #include "services/audit/auditwatcher.h"
+#include "services/remediation/reclaimplanner.h"
 #include "support/auditfixture.h"
 #include "views/approvalqueueview.h"
 
@@ -76,6 +77,32 @@ private Q_SLOTS:
         QVERIFY2(text.contains(u"for consumer: order-projection"_s), qPrintable(text));
         QVERIFY2(text.contains(u"also receives: connect-warehouse-sink"_s), qPrintable(text));
         QVERIFY2(text.contains(u"Release and replay: 2"_s), qPrintable(text));
+        QVERIFY2(!text.contains(u"Other:"_s), qPrintable(text));
+    }
+
+    // A reclaim's plan is said in the approver's words, not left as raw JSON.
+    void dryRunDetailsSayWhatAReclaimReleases()
+    {
+        ReclaimPlan plan;
+        plan.consumer = u"order-projection"_s;
+        plan.topic = u"orders"_s;
+        plan.olderThanMs = 1'800'000;
+        plan.releaseTo = u"FAILED_RETRYABLE"_s;
+        plan.rows = {{u"k-1"_s, u"IN_PROGRESS"_s, {}, {u"orders"_s, 0, 7}, true},
+                     {u"k-2"_s, u"IN_PROGRESS"_s, {}, {u"orders"_s, -1, -1}, false}};
+        DryRunResult dry;
+        dry.count = 1;
+        dry.release = true;
+        dry.releases = 1;
+        dry.reclaim = plan.toJson();
+        const QString text = ApprovalQueueModel::dryRunDetails(dry.toJson());
+        QVERIFY2(
+            text.contains(u"Reclaim of stuck rows: 2 row(s) of order-projection in progress for over 1800 s, "
+                          u"released for retry (FAILED_RETRYABLE) right before their records from orders "
+                          u"are replayed; 1 record(s) are behind the group's committed offset"_s),
+            qPrintable(text));
+        QVERIFY2(text.contains(u"1 row(s) have no record"_s), qPrintable(text));
+        QVERIFY2(!text.contains(u"Release and replay"_s), qPrintable(text));
         QVERIFY2(!text.contains(u"Other:"_s), qPrintable(text));
     }
 

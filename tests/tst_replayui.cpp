@@ -11,7 +11,9 @@
 #include "services/dlq/dlqscanner.h"
 #include "services/inbox/inboxrowsquery.h"
 #include "services/kafka/offsetcommitter.h"
+#include "services/remediation/replayexecutor.h"
 #include "services/remediation/replayjob.h"
+#include "services/remediation/replayverifier.h"
 #include "services/remediation/topicrangereader.h"
 #include "support/replayworld.h"
 #include "views/actionconfirmation.h"
@@ -114,6 +116,22 @@ private:
             error);
     }
 
+    // The group commits at the ends of the original topic, as a consumer that read everything would.
+    bool commitEnds(const QString &group, QString *error)
+    {
+        PartitionOffsets ends;
+        std::unique_ptr<TopicRangeReader> reader = TopicRangeReader::create(m_world->kafka(), error);
+        for (int p = 0; reader && p < 3; ++p) {
+            qint64 low = 0;
+            qint64 high = 0;
+            if (!reader->watermarks(QString::fromLatin1(ReplayWorld::OriginalTopic), p, &low, &high, 10'000,
+                                    error))
+                return false;
+            ends.insert({QString::fromLatin1(ReplayWorld::OriginalTopic), p}, high);
+        }
+        return reader && OffsetCommitter::commit(m_world->kafka(), group, ends, error);
+    }
+
     // Execute as the operator does it: the button, then the confirmation's own button.
     static ActionConfirmation *clickExecute(ReplayExecutionPanel *panel)
     {
@@ -135,7 +153,8 @@ private Q_SLOTS:
         m_world = std::make_unique<ReplayWorld>();
         QString error;
         QVERIFY2(m_world->start(u"replayui"_s, &error), qPrintable(error));
-        // 0..9: the dialog's tests; 10..14: a plain execution; 20..319: pause and resume; 400..409: refusals.
+        // 0..9: the dialog's tests; 10..14: a plain execution; 20..319: pause and resume; 400..409: refusals;
+        // 410..413: a verification recorded earlier.
         QVERIFY2(m_world->seedDlq(0, 420, 50, &error), qPrintable(error));
     }
 
@@ -361,19 +380,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(panel->verificationLabel()->text().contains(u"orders-projector"), 15000);
         QVERIFY2(panel->outcomesText()->toPlainText().contains(u"pending"),
                  qPrintable(panel->outcomesText()->toPlainText()));
-        PartitionOffsets ends;
-        std::unique_ptr<TopicRangeReader> reader = TopicRangeReader::create(m_world->kafka(), &error);
-        QVERIFY2(reader, qPrintable(error));
-        for (int p = 0; p < 3; ++p) {
-            qint64 low = 0;
-            qint64 high = 0;
-            QVERIFY2(reader->watermarks(QString::fromLatin1(ReplayWorld::OriginalTopic), p, &low, &high,
-                                        10'000, &error),
-                     qPrintable(error));
-            ends.insert({QString::fromLatin1(ReplayWorld::OriginalTopic), p}, high);
-        }
-        QVERIFY2(OffsetCommitter::commit(m_world->kafka(), u"orders-projector"_s, ends, &error),
-                 qPrintable(error));
+        QVERIFY2(commitEnds(u"orders-projector"_s, &error), qPrintable(error));
         QTRY_VERIFY_WITH_TIMEOUT(panel->verificationLabel()->text().contains(u": verified \u2014"_s), 20000);
         QVERIFY(panel->outcomesText()->toPlainText().contains(u"consumed"));
         QVERIFY(!panel->outcomesText()->toPlainText().contains(u"pending"));
@@ -393,6 +400,42 @@ private Q_SLOTS:
         const QByteArray markdown = runbook.readAll();
         QVERIFY(markdown.contains("replay execute"));
         QVERIFY(markdown.contains(QByteArray::number(id)));
+    }
+
+    // A request executed and verified earlier (from the command line, on another desk): selecting it shows
+    // the verification the audit chain holds; a request never verified says so; back again, the recorded
+    // one returns.
+    void storedVerificationShownWhenSelected()
+    {
+        QString error;
+        const qint64 id = m_world->request(replayDraft(410, 413), &error);
+        QVERIFY2(id > 0, qPrintable(error));
+        QVERIFY2(m_world->approve(id, &error), qPrintable(error));
+        const qint64 other = m_world->request(replayDraft(413, 414), &error);
+        QVERIFY2(other > 0, qPrintable(error));
+        ReplayControl control;
+        QCOMPARE(ReplayExecutor(m_world->alice(), m_world->kafka()).run(id, {}, control).delivered, 3);
+        QVERIFY2(commitEnds(u"orders-projector"_s, &error), qPrintable(error));
+        VerifyOptions options;
+        options.timeoutMs = 20'000;
+        options.pollMs = 100;
+        const ReplayVerification v = ReplayVerifier(m_world->alice(), m_world->kafka()).verify(id, options);
+        QCOMPARE(v.result, VerificationResult::Verified);
+        QVERIFY(v.eventSeq > 0);
+
+        RemediationDesk desk(deskProfile(*m_world, u"bob"_s));
+        QTRY_COMPARE_WITH_TIMEOUT(desk.watcher()->state(), AuditWatcher::State::Connected, 15000);
+        ReplayExecutionPanel *panel = desk.executionPanel();
+        const auto label = [panel] { return panel->verificationLabel()->text(); };
+        QVERIFY(selectListed(desk, id));
+        QTRY_VERIFY_WITH_TIMEOUT(label().startsWith(u"Recorded "_s), 15000);
+        QVERIFY2(label().contains(u"audit event "_s + QString::number(v.eventSeq)), qPrintable(label()));
+        QVERIFY2(label().contains(u"orders-projector: verified \u2014 3 consumed"_s), qPrintable(label()));
+        QVERIFY(selectListed(desk, other));
+        QTRY_COMPARE_WITH_TIMEOUT(
+            label(), u"No verification recorded for request "_s + QString::number(other) + u'.', 15000);
+        QVERIFY(selectListed(desk, id));
+        QTRY_VERIFY_WITH_TIMEOUT(label().startsWith(u"Recorded "_s), 15000);
     }
 
     // From the Parked tab: a parked inbox row chosen, "Skip / delete…", Delete, approved by bob, executed

@@ -4,6 +4,7 @@
 #include "services/dlq/dlqheadercodec.h"
 #include "services/kafka/kafkaproducer.h"
 #include "services/policy/policyloader.h"
+#include "services/remediation/reclaimplanner.h"
 #include "services/remediation/replayexecutor.h"
 #include "services/remediation/replayverifier.h"
 #include "services/remediation/requestbuilder.h"
@@ -143,6 +144,11 @@ class TestReplayVerify final : public QObject {
         draft.action = RemediationAction::Replay;
         draft.release = release;
         draft.selection = selection;
+        return approved(draft, built, submit);
+    }
+
+    qint64 approved(RequestDraft draft, BuiltRequest *built, bool submit = true)
+    {
         draft.reasonCode = u"poison-fixed"_s;
         draft.reason = u"projection fixed"_s;
         RequestBuilderContext context;
@@ -192,6 +198,48 @@ class TestReplayVerify final : public QObject {
     {
         return m_world->scalar(u"SELECT count(*) FROM order_projection WHERE order_id = $1"_s, {orderId})
             .toInt();
+    }
+
+    // The projection's rows in progress for over half an hour.
+    ReclaimInput reclaimInput() const
+    {
+        ReclaimInput input;
+        input.consumer = Projection;
+        input.olderThanMs = 30 * 60'000;
+        input.cluster = m_world->kafka();
+        input.policy = m_policy;
+        input.inboxMappings = m_mappings;
+        return input;
+    }
+
+    // Executes an approved single-item release that is refused for `why`: nothing produced, the row of
+    // `key` left at `status`.
+    void releaseRefused(qint64 id, const QString &why, const QString &key, const QString &status)
+    {
+        const ReplayOutcome outcome = execute(id);
+        QCOMPARE(outcome.delivered, 0);
+        QCOMPARE(outcome.refused, 1);
+        QVERIFY(!outcome.problems.isEmpty());
+        QVERIFY2(outcome.problems.first().error.contains(why), qPrintable(outcome.problems.first().error));
+        QCOMPARE(m_world->scalar(u"SELECT status FROM processed_message WHERE message_id = $1"_s, {key})
+                     .toString(),
+                 status);
+    }
+
+    // Executes an approved single-item request and verifies that the consumer processed its record once:
+    // verified, the side effect there once, the inbox row completed.
+    void processedOnce(qint64 id, const QString &orderId, const QString &key)
+    {
+        const ReplayOutcome outcome = execute(id);
+        QVERIFY2(outcome.error.isEmpty(), qPrintable(outcome.error));
+        QCOMPARE(outcome.delivered, 1);
+        const ReplayVerification v = verify(id, 30'000);
+        QCOMPARE(v.result, VerificationResult::Verified);
+        QCOMPARE(v.count(VerifyOutcome::Processed), 1);
+        QCOMPARE(projectionRows(orderId), 1);
+        QCOMPARE(m_world->scalar(u"SELECT status FROM processed_message WHERE message_id = $1"_s, {key})
+                     .toString(),
+                 u"COMPLETED"_s);
     }
 
 private Q_SLOTS:
@@ -372,16 +420,9 @@ private Q_SLOTS:
         QCOMPARE(built.dryRun.predictedNoOps, 0);
         QCOMPARE(built.dryRun.releases, 1);
         QVERIFY(built.dryRun.summary().contains(u"Release and replay: 1"_s));
-        const ReplayOutcome outcome = execute(id);
-        QVERIFY2(outcome.error.isEmpty(), qPrintable(outcome.error));
-        QCOMPARE(outcome.delivered, 1);
-        const ReplayVerification v = verify(id, 30'000);
-        QCOMPARE(v.result, VerificationResult::Verified);
-        QCOMPARE(v.count(VerifyOutcome::Processed), 1);
-        QCOMPARE(projectionRows(u"o-rel"_s), 1);
-        QCOMPARE(
-            m_world->scalar(u"SELECT status FROM processed_message WHERE message_id = 'k-rel'"_s).toString(),
-            u"COMPLETED"_s);
+        processedOnce(id, u"o-rel"_s, u"k-rel"_s);
+        if (QTest::currentTestFailed())
+            return;
         const auto events = [&](const QString &action) {
             return m_world
                 ->scalar(
@@ -409,18 +450,123 @@ private Q_SLOTS:
             m_world->admin()
                 .exec(u"UPDATE processed_message SET status = 'FAILED_TERMINAL' WHERE message_id = 'k-chg'"_s)
                 .ok);
-        const ReplayOutcome outcome = execute(id);
-        QCOMPARE(outcome.delivered, 0);
-        QCOMPARE(outcome.refused, 1);
-        QVERIFY(!outcome.problems.isEmpty());
-        QVERIFY2(outcome.problems.first().error.contains(u"changed since the dry run"_s),
-                 qPrintable(outcome.problems.first().error));
-        QCOMPARE(
-            m_world->scalar(u"SELECT status FROM processed_message WHERE message_id = 'k-chg'"_s).toString(),
-            u"FAILED_TERMINAL"_s);
+        releaseRefused(id, u"changed since the dry run"_s, u"k-chg"_s, u"FAILED_TERMINAL"_s);
+        if (QTest::currentTestFailed())
+            return;
         const ReplayVerification v = verify(id, 5'000);
         QCOMPARE(v.count(VerifyOutcome::NotDelivered), 1);
         QCOMPARE(v.result, VerificationResult::VerifiedWithFailures);
+    }
+
+    // Reclaim of a stuck row (seed 000 §12): the projection died mid-message (the demo's fault on seq 13)
+    // and its redelivery met its own in-progress row and was skipped, so the group committed past the
+    // record. The dry run says the consumer will not see it again and replays it; executed, the row is
+    // released once, the record processed once, the row completed, verified, and every step is in the
+    // audit chain. A row in progress for less than the threshold is left alone.
+    void reclaimCompletesAStuckRow()
+    {
+        QJsonObject stuck = QJsonDocument::fromJson(order(u"OrderPlaced"_s, u"o-stuck"_s, 8)).object();
+        stuck.insert(u"seq"_s, 13);
+        QVERIFY(produce(Orders, 2, "o-stuck", QJsonDocument(stuck).toJson(QJsonDocument::Compact),
+                        {{"idempotency-key", "k-stuck", false}}));
+        const ReclaimInput input = reclaimInput();
+        // Stuck for an hour, by the clock of its row; committed past by the group.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            m_world->admin()
+                    .exec(u"UPDATE processed_message SET updated_at = now() - interval '1 hour' "
+                          u"WHERE message_id = 'k-stuck' AND status = 'IN_PROGRESS'"_s)
+                    .affected
+                == 1,
+            30'000);
+        QVERIFY(m_world->admin()
+                    .exec(u"INSERT INTO processed_message (consumer_name, message_id, status) "
+                          u"VALUES ($1, 'k-busy', 'IN_PROGRESS')"_s,
+                          {Projection})
+                    .ok);
+        ReclaimPlan plan;
+        QTRY_VERIFY_WITH_TIMEOUT((plan = ReclaimPlanner::plan(input, &m_world->admin())).committedPast() == 1,
+                                 30'000);
+        QVERIFY2(plan.error.isEmpty(), qPrintable(plan.error));
+        QCOMPARE(plan.rows.size(), 1);
+        QCOMPARE(plan.rows.first().messageId, u"k-stuck"_s);
+        QCOMPARE(plan.topic, Orders);
+        QCOMPARE(plan.rows.first().record.partition, 2);
+
+        // Filed from the command line, approved by another person.
+        const BerthCli::Result filed =
+            BerthCli::run({u"replay"_s, u"request"_s, u"--reclaim"_s, u"--consumer"_s, Projection,
+                           u"--older-than"_s, u"30m"_s, u"--reason"_s, u"projection died mid-message"_s,
+                           u"--json"_s, u"--db"_s, m_world->conninfo(u"alice"_s), u"--inbox-db"_s,
+                           m_world->postgres().conninfo(u"postgres"_s, u"verify"_s), u"--bootstrap"_s,
+                           m_world->bootstrap(), u"--policy"_s, m_policyPath});
+        QVERIFY2(filed.exitCode == 0, qPrintable(filed.err));
+        const qint64 id = filed.json().value(u"requestId"_s).toInteger();
+        QVERIFY(id > 0);
+        const DryRunResult dryRun = DryRunResult::fromJson(filed.json().value(u"dryRun"_s).toObject());
+        QCOMPARE(dryRun.count, 1);
+        QCOMPARE(dryRun.releases, 1);
+        QCOMPARE(dryRun.predictedNoOps, 0);
+        QCOMPARE(dryRun.targetConsumer, Projection);
+        QVERIFY2(dryRun.summary().contains(u"will not see them again"_s), qPrintable(dryRun.summary()));
+        // The runbook names the command that filed it.
+        const BerthCli::Result runbook = BerthCli::run(
+            {u"replay"_s, u"runbook"_s, QString::number(id), u"--db"_s, m_world->conninfo(u"bob"_s)});
+        QVERIFY2(runbook.exitCode == 0, qPrintable(runbook.err));
+        QVERIFY2(
+            runbook.out.contains("replay request --reclaim --consumer 'order-projection' --topic 'orders' "
+                                 "--older-than 1800s"),
+            runbook.out.constData());
+        QString error;
+        QVERIFY2(m_world->approve(id, &error), qPrintable(error));
+
+        processedOnce(id, u"o-stuck"_s, u"k-stuck"_s);
+        if (QTest::currentTestFailed())
+            return;
+        QCOMPARE(
+            m_world->scalar(u"SELECT status FROM processed_message WHERE message_id = 'k-busy'"_s).toString(),
+            u"IN_PROGRESS"_s);
+        QVERIFY(m_world
+                    ->scalar(u"SELECT details::text FROM berth.audit_events WHERE request_id = $1 "
+                             u"AND action = 'replay.released'"_s,
+                             {id})
+                    .toString()
+                    .contains(u"\"released\": [1]"_s));
+        const ChainVerification chain = AuditChain::verify(m_world->admin());
+        QVERIFY2(chain.ok, qPrintable(chain.error));
+        QVERIFY(m_world->admin().exec(u"DELETE FROM processed_message WHERE message_id = 'k-busy'"_s).ok);
+    }
+
+    // A stuck row its consumer touches between the dry run and the execution was slow, not dead: its
+    // release is refused, its record not replayed, the row left to its consumer.
+    void reclaimOfARowTouchedSinceIsRefused()
+    {
+        // An instance holds k-slow in progress; the record's delivery here meets the row and is skipped.
+        QVERIFY(m_world->admin()
+                    .exec(u"INSERT INTO processed_message (consumer_name, message_id, status, updated_at) "
+                          u"VALUES ($1, 'k-slow', 'IN_PROGRESS', now() - interval '1 hour')"_s,
+                          {Projection})
+                    .ok);
+        QVERIFY(produce(Orders, 1, "o-slow", order(u"OrderPlaced"_s, u"o-slow"_s, 2),
+                        {{"idempotency-key", "k-slow", false}}));
+        const ReclaimInput input = reclaimInput();
+        RequestDraft draft;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (draft.reclaim = ReclaimPlanner::plan(input, &m_world->admin())).committedPast() == 1, 30'000);
+        draft.selection = draft.reclaim.selection();
+        draft.destinationTopic = draft.reclaim.topic;
+        BuiltRequest built;
+        const qint64 id = approved(draft, &built);
+        QVERIFY(id > 0);
+        QCOMPARE(built.dryRun.releases, 1);
+        QVERIFY(m_world->admin()
+                    .exec(u"UPDATE processed_message SET updated_at = now() WHERE message_id = 'k-slow'"_s)
+                    .ok);
+
+        releaseRefused(id, u"still working on it"_s, u"k-slow"_s, u"IN_PROGRESS"_s);
+        if (QTest::currentTestFailed())
+            return;
+        QCOMPARE(projectionRows(u"o-slow"_s), 0);
+        QVERIFY(m_world->admin().exec(u"DELETE FROM processed_message WHERE message_id = 'k-slow'"_s).ok);
     }
 
     // Nothing to verify before execution: an error, not a verdict.

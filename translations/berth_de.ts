@@ -819,6 +819,10 @@
         <source>cancelled</source>
         <translation>abgebrochen</translation>
     </message>
+    <message>
+        <source>Reclaim of stuck rows: %1 row(s) of %2 in progress for over %3 s, released for retry (%4) right before their records from %5 are replayed; %6 record(s) are behind the group&apos;s committed offset (not seen again otherwise); %7 row(s) have no record and are not in this request; %8 pinned for release</source>
+        <translation>Rückholung hängender Zeilen: %1 Zeile(n) von %2 seit über %3 s in Bearbeitung, zur Wiederholung freigegeben (%4) unmittelbar bevor ihre Datensätze aus %5 erneut gesendet werden; %6 Datensatz/Datensätze liegen hinter dem bestätigten Offset der Gruppe (sonst nicht erneut gesehen); %7 Zeile(n) haben keinen Datensatz und gehören nicht zu dieser Anfrage; %8 zur Freigabe festgehalten</translation>
+    </message>
 </context>
 <context>
     <name>ApprovalQueueView</name>
@@ -4579,6 +4583,22 @@ sasl.password=…</translation>
     <message>
         <source>item %1 (%2): %3%4</source>
         <translation>Element %1 (%2): %3%4</translation>
+    </message>
+    <message>
+        <source>Reading the verification recorded for request %1…</source>
+        <translation>Die für Anfrage %1 aufgezeichnete Verifikation wird gelesen…</translation>
+    </message>
+    <message>
+        <source>Could not read the verification recorded for request %1: %2</source>
+        <translation>Die für Anfrage %1 aufgezeichnete Verifikation konnte nicht gelesen werden: %2</translation>
+    </message>
+    <message>
+        <source>No verification recorded for request %1.</source>
+        <translation>Für Anfrage %1 ist keine Verifikation aufgezeichnet.</translation>
+    </message>
+    <message>
+        <source>Recorded %1 (audit event %2): </source>
+        <translation>Aufgezeichnet %1 (Audit-Ereignis %2): </translation>
     </message>
 </context>
 <context>

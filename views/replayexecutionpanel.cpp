@@ -151,7 +151,10 @@ ReplayExecutionPanel::ReplayExecutionPanel(QWidget *parent)
         if (!path.isEmpty())
             exportRunbook(path);
     });
-    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] { updateButtons(); });
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
+        updateButtons();
+        onSelected();
+    });
     updateButtons();
 }
 
@@ -258,6 +261,9 @@ void ReplayExecutionPanel::execute()
     m_problems->clear();
     m_outcomes->clear();
     m_verification->clear();
+    m_verification->setStyleSheet(QString());
+    m_shownVerificationId = id;
+    m_liveVerificationId = id;
     m_progress->setRange(0, 0);
     m_progressText->setText(tr("Starting request %1…").arg(id));
     setResult(QString(), false);
@@ -363,7 +369,53 @@ QString outcomeText(VerifyOutcome outcome)
 }
 } // namespace
 
+void ReplayExecutionPanel::onSelected()
+{
+    // A different request selected: its stored verification replaces what the area showed. A refresh that
+    // selects the same request again, or a moment with nothing selected, leaves it.
+    const qint64 id = currentRequestId();
+    if (id == 0 || id == m_shownVerificationId)
+        return;
+    m_shownVerificationId = id;
+    m_outcomes->clear();
+    m_verification->setStyleSheet(QString());
+    if (id == m_liveVerificationId)
+        return;
+    m_verification->setText(tr("Reading the verification recorded for request %1…").arg(id));
+    Q_EMIT storedVerificationRequested(id);
+}
+
+void ReplayExecutionPanel::setStoredVerification(qint64 requestId,
+                                                 const std::optional<ReplayVerification> &verification,
+                                                 const QString &error)
+{
+    if (requestId != currentRequestId() || requestId == m_liveVerificationId)
+        return;
+    m_shownVerificationId = requestId;
+    m_outcomes->clear();
+    if (!error.isEmpty()) {
+        m_verification->setText(DlqBrowserModel::visibleText(
+            tr("Could not read the verification recorded for request %1: %2").arg(requestId).arg(error)));
+        m_verification->setStyleSheet(u"color: #b00020;"_s);
+    } else if (!verification) {
+        m_verification->setText(tr("No verification recorded for request %1.").arg(requestId));
+        m_verification->setStyleSheet(QString());
+    } else {
+        showVerification(*verification, true,
+                         tr("Recorded %1 (audit event %2): ")
+                             .arg(verification->recordedAt.toUTC().toString(u"yyyy-MM-dd HH:mm:ss 'UTC'"_s))
+                             .arg(verification->eventSeq));
+    }
+}
+
 void ReplayExecutionPanel::setVerification(const ReplayVerification &v, bool final)
+{
+    m_shownVerificationId = v.requestId;
+    m_liveVerificationId = v.requestId;
+    showVerification(v, final, QString());
+}
+
+void ReplayExecutionPanel::showVerification(const ReplayVerification &v, bool final, const QString &recorded)
 {
     if (!v.error.isEmpty()) {
         m_verification->setText(DlqBrowserModel::visibleText(
@@ -392,10 +444,11 @@ void ReplayExecutionPanel::setVerification(const ReplayVerification &v, bool fin
     }
     const QString predicted =
         v.predicted ? locale.toString(v.predictedNoOpRate * 100.0, 'f', 1) + u'%' : tr("unknown");
-    QString text = tr("Request %1 at %2: %3 — %4 — no-op rate observed %5%, predicted %6")
-                       .arg(v.requestId)
-                       .arg(v.consumer, result, counts.join(u", "_s),
-                            locale.toString(v.observedNoOpRate * 100.0, 'f', 1), predicted);
+    QString text = recorded
+                   + tr("Request %1 at %2: %3 — %4 — no-op rate observed %5%, predicted %6")
+                         .arg(v.requestId)
+                         .arg(v.consumer, result, counts.join(u", "_s),
+                              locale.toString(v.observedNoOpRate * 100.0, 'f', 1), predicted);
     if (!v.alsoReceives.isEmpty())
         text += tr(" (also receives: %1)").arg(v.alsoReceives.join(u", "_s));
     for (const QString &note : v.notes)

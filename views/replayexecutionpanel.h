@@ -6,6 +6,8 @@
 
 #include <QWidget>
 
+#include <optional>
+
 class QLabel;
 class QPlainTextEdit;
 class QProgressBar;
@@ -39,6 +41,11 @@ public:
     // What the consumer did with each replayed record, pass by pass while it is followed; final: the last
     // word (an unverified result then says what is still pending).
     void setVerification(const ReplayVerification &verification, bool final);
+    // The latest verification the audit chain holds for a request (an earlier run's), asked for with
+    // storedVerificationRequested when the request is selected; shown only while it is still selected and
+    // no live verification of it is. nullopt: none recorded (or *error).
+    void setStoredVerification(qint64 requestId, const std::optional<ReplayVerification> &verification,
+                               const QString &error);
     void showRunbookResult(const QString &path, const QString &error);
 
     // For tests and screenshots.
@@ -64,16 +71,21 @@ Q_SIGNALS:
     void resumeRequested();
     void cancelRequested();
     void runbookRequested(qint64 requestId, const QString &path);
+    void storedVerificationRequested(qint64 requestId);
 
 private:
     const RemediationRequest *current() const;
     void updateButtons();
     void setResult(const QString &text, bool problem);
+    void onSelected();
+    void showVerification(const ReplayVerification &v, bool final, const QString &recorded);
 
     QList<RemediationRequest> m_requests;
     AuditIdentity m_identity;
     qint64 m_runningId = 0;
     bool m_paused = false;
+    qint64 m_shownVerificationId = 0; // whose verification the Verification area shows (or is reading)
+    qint64 m_liveVerificationId = 0;  // run or followed on this desk: stored answers do not replace it
 
     QTableWidget *m_table;
     QSpinBox *m_canary;

@@ -2,6 +2,8 @@
 
 #include "demofaults.h"
 
+#include "services/remediation/remediationtypes.h"
+
 #include <QJsonObject>
 
 using namespace Qt::StringLiterals;
@@ -77,7 +79,10 @@ ReferenceConsumer::Outcome OrderProjection::handle(const KafkaRecord &record)
     }
 
     const qint64 seq = order.value(u"seq"_s).toInteger(-1);
-    if (seq >= 0 && DemoFaults::crashWhileInProgress(seq))
+    // The instance dies mid-message on the record's first delivery: what died was the process, not the
+    // message, so a reclaim's replay of it (berth-replay-id) is processed.
+    if (seq >= 0 && DemoFaults::crashWhileInProgress(seq)
+        && record.header(RemediationHeaders::ReplayId).isEmpty())
         return Outcome::Crash;
 
     if (!parseError.isEmpty()) {

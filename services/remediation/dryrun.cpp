@@ -2,6 +2,7 @@
 
 #include "services/inbox/inboxkeylookup.h"
 #include "services/inbox/inboxsessions.h"
+#include "services/remediation/reclaimplanner.h"
 #include "services/remediation/topicrangereader.h"
 
 #include <QHash>
@@ -241,12 +242,15 @@ void predictNoOps(const DryRunInput &input, PgSession *inboxDb, DryRunResult &r)
         if (found == states.value(name).cend() || mapping.retakesFrom(found->state))
             continue;
         const bool releasable =
-            found->state == InboxState::Parked || found->state == InboxState::FailedTerminal;
+            input.reclaim ? found->state == InboxState::InProgress
+                          : found->state == InboxState::Parked || found->state == InboxState::FailedTerminal;
         if (input.release && releasable && !mapping.releaseTo.isEmpty()) {
             QJsonObject ref = inboxRefFor(mapping.name, input.items.at(i).idempotencyKey,
                                           mapping.consumerColumn.isEmpty() ? QString() : found->consumer);
             ref.insert(u"release"_s, mapping.releaseTo);
             ref.insert(u"pinnedStatus"_s, found->status);
+            if (input.reclaim)
+                ref.insert(u"idleForMs"_s, input.reclaimIdleMs);
             r.releaseRefs.insert(int(i), ref);
             ++r.releases;
             continue;
@@ -361,6 +365,7 @@ QJsonObject DryRunResult::toJson() const
         {u"release"_s, release},
         {u"releases"_s, releases},
         {u"releaseNotOffered"_s, releaseNotOffered},
+        {u"reclaim"_s, reclaim},
         {u"orderingChecked"_s, orderingChecked},
         {u"orderingRiskItems"_s, orderingRiskItems},
         {u"orderingRiskSamples"_s, toArray(orderingRiskSamples)},
@@ -396,6 +401,7 @@ DryRunResult DryRunResult::fromJson(const QJsonObject &j)
     r.release = j.value(u"release"_s).toBool();
     r.releases = j.value(u"releases"_s).toInt();
     r.releaseNotOffered = j.value(u"releaseNotOffered"_s).toInt();
+    r.reclaim = j.value(u"reclaim"_s).toObject();
     r.orderingChecked = j.value(u"orderingChecked"_s).toBool();
     r.orderingRiskItems = j.value(u"orderingRiskItems"_s).toInt();
     r.orderingRiskSamples = toList(j.value(u"orderingRiskSamples"_s));
@@ -450,7 +456,10 @@ QString DryRunResult::summary() const
              + u")\n"_s;
     else
         s += u"Expected no-op rate: unknown ("_s + inboxError + u")\n"_s;
-    if (release)
+    if (!reclaim.isEmpty())
+        s += ReclaimPlan::fromJson(reclaim).summary() + u"  "_s + QString::number(releases)
+             + u" row(s) still in progress at the dry run, pinned for release\n"_s;
+    else if (release)
         s += u"Release and replay: "_s + QString::number(releases)
              + u" parked or failed inbox row(s) released right before their records are produced"_s
              + (releaseNotOffered > 0 ? u"; "_s + QString::number(releaseNotOffered)

@@ -36,6 +36,10 @@ struct DryRunInput {
     // Release and replay: an item whose inbox row is parked or failed terminal, in a mapping that says
     // what a release writes (`releaseTo`), gets its row released right before its record is produced.
     bool release = false;
+    // Reclaim (with release): the rows released are the items' in-progress rows, not parked ones, each
+    // only while it is still idle for reclaimIdleMs (pinned in inbox_ref as "idleForMs").
+    bool reclaim = false;
+    qint64 reclaimIdleMs = 0;
 };
 
 // The dry run: shown to requester and approver, stored in requests.dry_run (toJson()).
@@ -76,6 +80,8 @@ struct DryRunResult {
     int releases = 0;
     int releaseNotOffered = 0;
     QHash<int, QJsonObject> releaseRefs;
+    // Reclaim of stuck rows: the plan (ReclaimPlan::toJson) the items were found by; empty otherwise.
+    QJsonObject reclaim;
 
     // Ordering risk: items with a later record of the same key on their original partition, i.e. a newer
     // state the consumer already moved past; replaying the older one may overwrite it.

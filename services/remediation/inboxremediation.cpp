@@ -169,6 +169,15 @@ bool release(PgSession &db, const InboxMapping &mapping, const QJsonObject &ref,
     params.append(pinned);
     sql += u" AND "_s + db.escapeIdentifier(mapping.statusColumn) + u"::text = $"_s
            + QString::number(params.size());
+    // Reclaim pins a row as idle for the threshold: one its consumer touched since is alive after all
+    // (slow, not dead), and releasing it would let the replay do its work a second time.
+    if (ref.contains(u"idleForMs"_s) && !mapping.updatedColumn.isEmpty()
+        && updated.kind != InboxTimeKind::Unsupported) {
+        params.append(ref.value(u"idleForMs"_s).toInteger());
+        sql += u" AND "_s + db.escapeIdentifier(mapping.updatedColumn) + u" < "_s
+               + updated.fromTimestamptz(u"(now() - $"_s + QString::number(params.size())
+                                         + u"::bigint * interval '1 millisecond')"_s);
+    }
     const PgResult r = db.exec(sql, params);
     if (!r.ok) {
         *error = r.error;

@@ -30,7 +30,8 @@ bool deleteParked(PgSession &db, const InboxMapping &mapping, const QJsonObject 
 // Release of a replayed item's row (release and replay), named by an inbox_ref with "release" (the
 // mapping's releaseTo: a status word, or "delete") and "pinnedStatus" (what the dry run saw). Conditional
 // on the pinned status, so it happens once: on a resume, a row already at releaseTo (or gone, for delete)
-// counts as released; a row in any other state changed since the dry run and is refused.
+// counts as released; a row in any other state changed since the dry run and is refused. A reclaim's ref
+// also carries "idleForMs": the row is released only while its updated time is still that far back.
 enum class ReleaseResult { Released, AlreadyReleased, Changed };
 bool release(PgSession &db, const InboxMapping &mapping, const QJsonObject &ref, ReleaseResult *result,
              QString *currentStatus, QString *error);

@@ -72,6 +72,9 @@ struct ReplayOutcome {
     QString error;
     qint64 elapsedMs = 0;
     qint64 producedThisRun = 0;
+    // When this run's last delivery report came in, on the elapsedMs clock; -1: none came. What follows it
+    // (the last settle, dispositions, completion) is bookkeeping the records no longer wait for.
+    qint64 lastDeliveryMs = -1;
 };
 Q_DECLARE_METATYPE(ReplayOutcome)
 

@@ -236,6 +236,8 @@ bool Run::produceBatch(const QList<int> &batch, const QList<int> &next, qsizetyp
     while (reports.size() < produced && wait.elapsed() < m_options.deliveryTimeoutMs + 10'000)
         m_producer->poll(20);
     m_producer->setDeliveryHandler({});
+    if (!reports.isEmpty())
+        m_out.lastDeliveryMs = m_clock.elapsed();
     // 5. One UPDATE (and one dispositions INSERT) for the batch.
     QList<IntentJournal::Update> settle;
     for (qsizetype i = 0; i < *consumed; ++i) {

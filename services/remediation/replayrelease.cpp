@@ -46,6 +46,9 @@ bool Run::releaseRows(QList<Prepared::Ready> *ready, QHash<int, QString> *refuse
                     released.append(no);
                 else if (result == InboxRemediation::ReleaseResult::AlreadyReleased)
                     already.append(no);
+                else if (ref.contains(u"idleForMs"_s) && now == ref.value(u"pinnedStatus"_s).toString())
+                    why = u"the inbox row changed since the dry run (updated again while "_s + now
+                          + u": its consumer is still working on it)"_s;
                 else
                     why = u"the inbox row changed since the dry run (now "_s
                           + (now.isEmpty() ? u"gone"_s : now) + u", pinned "_s

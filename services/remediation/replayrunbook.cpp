@@ -1,6 +1,7 @@
 #include "replayrunbook.h"
 
 #include "services/remediation/dryrun.h"
+#include "services/remediation/reclaimplanner.h"
 
 #include <QLocale>
 
@@ -94,6 +95,19 @@ QString markdown(const RequestDetail &detail, const RunbookContext &context)
         md += u"- Ordering risk: not checked ("_s + code(dry.orderingError) + u")\n"_s;
     for (const QString &reason : dry.policyReasons)
         md += u"- Policy: "_s + code(reason) + u"\n"_s;
+    if (!dry.reclaim.isEmpty()) {
+        const ReclaimPlan plan = ReclaimPlan::fromJson(dry.reclaim);
+        md += u"- Reclaim of stuck rows: "_s + QString::number(plan.found()) + u" of "_s
+              + QString::number(plan.rows.size()) + u" row(s) of "_s + code(plan.consumer)
+              + u" in progress for over "_s + QString::number(plan.olderThanMs / 1000) + u" s, released ("_s
+              + code(plan.releaseTo) + u") right before their records are replayed; "_s
+              + QString::number(plan.committedPast())
+              + u" record(s) behind the group's committed offset (not seen again otherwise). Filed with "_s
+              + code(berth + u" replay request --reclaim --consumer "_s + shellWord(plan.consumer)
+                     + u" --topic "_s + shellWord(plan.topic) + u" --older-than "_s
+                     + QString::number(plan.olderThanMs / 1000) + u"s"_s)
+              + u"\n"_s;
+    }
 
     md += u"\n## Approvals\n\n"_s;
     if (detail.approvals.isEmpty())

@@ -12,6 +12,7 @@
 
 #include <QElapsedTimer>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QSet>
 
 #include <algorithm>
@@ -163,6 +164,79 @@ QJsonObject ReplayVerification::eventDetails() const
             {u"pending"_s, pending},
             {u"failures"_s, failed},
             {u"notes"_s, QJsonArray::fromStringList(notes)}};
+}
+
+ReplayVerification ReplayVerification::fromEventDetails(const QJsonObject &details)
+{
+    ReplayVerification v;
+    v.requestId = details.value(u"requestId"_s).toInteger();
+    const QString result = details.value(u"result"_s).toString();
+    v.result = result == verificationResultName(VerificationResult::Verified) ? VerificationResult::Verified
+               : result == verificationResultName(VerificationResult::VerifiedWithFailures)
+                   ? VerificationResult::VerifiedWithFailures
+                   : VerificationResult::Unverified;
+    v.consumer = details.value(u"consumer"_s).toString();
+    for (const QJsonValue &c : details.value(u"alsoReceives"_s).toArray())
+        v.alsoReceives << c.toString();
+    v.inboxTable = details.value(u"inboxTable"_s).toString();
+    for (const QJsonValue &t : details.value(u"dlqTopics"_s).toArray())
+        v.dlqTopics << t.toString();
+    const QJsonObject counts = details.value(u"counts"_s).toObject();
+    const auto outcomeOf = [](const QString &name) {
+        for (int o = 0; o < VerifyOutcomeCount; ++o) {
+            if (verifyOutcomeName(VerifyOutcome(o)) == name)
+                return VerifyOutcome(o);
+        }
+        return VerifyOutcome::Pending;
+    };
+    for (int o = 0; o < VerifyOutcomeCount; ++o)
+        v.counts[size_t(o)] = counts.value(verifyOutcomeName(VerifyOutcome(o))).toInt();
+    const QJsonValue predicted = details.value(u"predictedNoOpRate"_s);
+    v.predicted = predicted.isDouble();
+    v.predictedNoOpRate = predicted.toDouble();
+    v.observedNoOpRate = details.value(u"observedNoOpRate"_s).toDouble();
+    const auto item = [](const QString &replayId, VerifyOutcome outcome, const QString &detail) {
+        VerifiedItem i;
+        qint64 request = 0;
+        parseReplayId(replayId.toUtf8(), &request, &i.itemNo);
+        i.replayId = replayId;
+        i.outcome = outcome;
+        i.detail = detail;
+        return i;
+    };
+    for (const QJsonValue &p : details.value(u"pending"_s).toArray())
+        v.items.append(item(p.toString(), VerifyOutcome::Pending, {}));
+    for (const QJsonValue &f : details.value(u"failures"_s).toArray()) {
+        const QJsonObject o = f.toObject();
+        v.items.append(item(o.value(u"replayId"_s).toString(), outcomeOf(o.value(u"outcome"_s).toString()),
+                            o.value(u"detail"_s).toString()));
+    }
+    for (const QJsonValue &n : details.value(u"notes"_s).toArray())
+        v.notes << n.toString();
+    return v;
+}
+
+std::optional<ReplayVerification> ReplayVerification::lastRecorded(PgSession &auditDb, qint64 requestId,
+                                                                   QString *error)
+{
+    const PgResult r = auditDb.exec(u"SELECT seq, (extract(epoch FROM at) * 1000)::bigint, details::text "
+                                    u"FROM berth.audit_events "
+                                    u"WHERE request_id = $1 AND action = 'replay.verified' "
+                                    u"ORDER BY seq DESC LIMIT 1"_s,
+                                    {requestId});
+    error->clear();
+    if (!r.ok) {
+        *error = r.error;
+        return std::nullopt;
+    }
+    if (r.rows.isEmpty())
+        return std::nullopt;
+    ReplayVerification v =
+        fromEventDetails(QJsonDocument::fromJson(r.rows.first().at(2).toString().toUtf8()).object());
+    v.requestId = requestId;
+    v.eventSeq = r.rows.first().at(0).toLongLong();
+    v.recordedAt = QDateTime::fromMSecsSinceEpoch(r.rows.first().at(1).toLongLong(), Qt::UTC);
+    return v;
 }
 
 QString ReplayVerification::summary() const

@@ -4,6 +4,7 @@
 #include "services/kafka/kafkaconfig.h"
 #include "services/policy/deliverypolicy.h"
 
+#include <QDateTime>
 #include <QJsonObject>
 #include <QList>
 #include <QMetaType>
@@ -12,6 +13,7 @@
 
 #include <array>
 #include <functional>
+#include <optional>
 
 class PgSession;
 
@@ -65,6 +67,7 @@ struct ReplayVerification {
     QString error;               // non-empty: nothing could be verified (and no event was written)
     qint64 elapsedMs = 0;
     qint64 eventSeq = 0; // the audit event written
+    QDateTime recordedAt; // a stored verification (fromEventDetails): when its event was written
 
     int count(VerifyOutcome outcome) const { return counts[size_t(outcome)]; }
     int failures() const;
@@ -73,6 +76,13 @@ struct ReplayVerification {
     // What the audit event keeps: counts, rates and the first unresolved items, never payloads.
     QJsonObject eventDetails() const;
     QString summary() const; // a few lines for the terminal
+    // A verification as its audit event keeps it: counts, rates, notes, and as items only the pending and
+    // failed ones the event lists (their item numbers from the replay ids).
+    static ReplayVerification fromEventDetails(const QJsonObject &details);
+    // The request's latest `replay.verified` event, read back (an earlier run's, shown when the request
+    // is selected); nullopt when there is none, or on error (*error then says why). Blocking.
+    static std::optional<ReplayVerification> lastRecorded(PgSession &auditDb, qint64 requestId,
+                                                          QString *error);
 };
 Q_DECLARE_METATYPE(ReplayVerification)
 

@@ -44,6 +44,17 @@ BuiltRequest build(const RequestDraft &draft, const RequestBuilderContext &conte
         out.error = u"Nothing selected"_s;
         return out;
     }
+    QStringList reclaimIds; // reclaim: the message id of each selected record
+    if (draft.isReclaim()) {
+        for (const ReclaimRow &row : draft.reclaim.rows) {
+            if (row.record.partition >= 0)
+                reclaimIds << row.messageId;
+        }
+        if (reclaimIds.size() != draft.selection.size() || draft.action != RemediationAction::Replay) {
+            out.error = u"A reclaim replays exactly the records its plan found"_s;
+            return out;
+        }
+    }
     int mergedCopies = 0;
     QStringList mergedSamples;
     if (!draft.selection.isEmpty()) {
@@ -118,6 +129,11 @@ BuiltRequest build(const RequestDraft &draft, const RequestBuilderContext &conte
                 pinned.originalPartition = meta.originalPartition;
                 pinned.originalOffset = meta.originalOffset;
                 pinned.consumerGroup = meta.consumerGroup;
+                if (draft.isReclaim()) {
+                    req.items.last().idempotencyKey = reclaimIds.at(index);
+                    pinned.idempotencyKey = reclaimIds.at(index);
+                    pinned.consumerGroup = draft.reclaim.consumer;
+                }
                 out.pinned.append(pinned);
             }
             if (context.progress)
@@ -141,9 +157,13 @@ BuiltRequest build(const RequestDraft &draft, const RequestBuilderContext &conte
     input.inboxMappings = context.inboxMappings;
     input.cluster = context.cluster;
     input.release =
-        draft.release
+        (draft.release || draft.isReclaim())
         && (draft.action == RemediationAction::Replay || draft.action == RemediationAction::EditReplay);
+    input.reclaim = draft.isReclaim();
+    input.reclaimIdleMs = draft.reclaim.olderThanMs;
     out.dryRun = DryRun::evaluate(input, context.inboxDb);
+    if (draft.isReclaim())
+        out.dryRun.reclaim = draft.reclaim.toJson();
     out.dryRun.mergedCopies = mergedCopies;
     out.dryRun.mergedCopySamples = mergedSamples;
     // The rows to release, pinned with the status the dry run saw (a row that changed is refused later).

@@ -5,6 +5,7 @@
 #include "services/kafka/kafkaconfig.h"
 #include "services/policy/deliverypolicy.h"
 #include "services/remediation/dryrun.h"
+#include "services/remediation/reclaimplanner.h"
 #include "services/remediation/remediationtypes.h"
 
 #include <QHash>
@@ -34,6 +35,10 @@ struct RequestDraft {
     // Release and replay (replay, edit_replay): parked or failed-terminal inbox rows of the items' keys are
     // released (the mapping's releaseTo) right before each record is produced; pinned in inbox_ref.
     bool release = false;
+    // Reclaim of stuck rows (ReclaimPlanner): the selection is the plan's records, in its order; each item
+    // belongs to the plan's consumer, carries its row's message id, and its in-progress row is released.
+    ReclaimPlan reclaim;
+    bool isReclaim() const { return !reclaim.consumer.isEmpty(); }
 };
 
 struct BuiltRequest {
