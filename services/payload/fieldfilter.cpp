@@ -6,6 +6,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <charconv>
 #include <optional>
 
 using namespace Qt::StringLiterals;
@@ -17,6 +18,7 @@ struct FieldFilter::Node {
     std::shared_ptr<const Node> left, right; // Or, And
     QString path;                            // Exists, Compare: as written
     QStringList steps;                       // PayloadMask::pathSteps(path)
+    QList<QByteArray> utf8Steps;             // the same in UTF-8, for display JSON read as text
     Op op = Op::Eq;
     QJsonValue literal;
 };
@@ -143,6 +145,8 @@ private:
         auto n = std::make_shared<Node>();
         n->path = m_text.mid(start, m_at - start);
         n->steps = PayloadMask::pathSteps(n->path);
+        for (const QString &step : std::as_const(n->steps))
+            n->utf8Steps.append(step.toUtf8());
         if (n->steps.isEmpty() && n->path != u"$"_s) {
             m_at = start;
             fail(u"“%1” is not a field path (names after “.”, indexes in brackets: $.a.b[0].c)"_s.arg(
@@ -255,6 +259,163 @@ QJsonValue resolve(const QJsonValue &root, const QStringList &steps)
     return v;
 }
 
+// Valid JSON text read in place: the span of the value a path leads to, without parsing the rest.
+class JsonText {
+public:
+    explicit JsonText(QByteArrayView text)
+        : m_p(text.data())
+        , m_end(text.data() + text.size())
+    {
+    }
+
+    // The value at steps: nullopt when the text cannot be read in place (an escaped member name), an
+    // Undefined value when the path leads nowhere.
+    std::optional<QJsonValue> resolve(const QList<QByteArray> &steps)
+    {
+        skipSpace();
+        for (const QByteArray &step : steps) {
+            if (step.startsWith('[')) {
+                if (!at('['))
+                    return QJsonValue(QJsonValue::Undefined);
+                bool ok = false;
+                const qint64 index = QByteArrayView(step).sliced(1, step.size() - 2).toLongLong(&ok);
+                if (!ok || index < 0)
+                    return QJsonValue(QJsonValue::Undefined);
+                ++m_p;
+                skipSpace();
+                if (at(']'))
+                    return QJsonValue(QJsonValue::Undefined);
+                for (qint64 i = 0; i < index; ++i) {
+                    if (!skipValue())
+                        return std::nullopt;
+                    skipSpace();
+                    if (!at(','))
+                        return QJsonValue(QJsonValue::Undefined);
+                    ++m_p;
+                    skipSpace();
+                }
+            } else {
+                if (!at('{'))
+                    return QJsonValue(QJsonValue::Undefined);
+                ++m_p;
+                // The last member of that name counts, as when the document is parsed whole.
+                const char *found = nullptr;
+                skipSpace();
+                while (at('"')) {
+                    const char *nameStart = m_p + 1;
+                    if (!skipString())
+                        return std::nullopt;
+                    const QByteArrayView name(nameStart, m_p - 1 - nameStart);
+                    if (name.contains('\\'))
+                        return std::nullopt;
+                    skipSpace();
+                    if (!at(':'))
+                        return std::nullopt;
+                    ++m_p;
+                    skipSpace();
+                    if (name == QByteArrayView(step))
+                        found = m_p;
+                    if (!skipValue())
+                        return std::nullopt;
+                    skipSpace();
+                    if (!at(','))
+                        break;
+                    ++m_p;
+                    skipSpace();
+                }
+                if (!found)
+                    return QJsonValue(QJsonValue::Undefined);
+                m_p = found;
+            }
+        }
+        return value();
+    }
+
+private:
+    bool at(char c) const { return m_p < m_end && *m_p == c; }
+    void skipSpace()
+    {
+        while (m_p < m_end && (*m_p == ' ' || *m_p == '\n' || *m_p == '\r' || *m_p == '\t'))
+            ++m_p;
+    }
+    // Past a string's closing quote; m_p on its opening one.
+    bool skipString()
+    {
+        for (++m_p; m_p < m_end; ++m_p) {
+            if (*m_p == '\\')
+                ++m_p;
+            else if (*m_p == '"')
+                return ++m_p, true;
+        }
+        return false;
+    }
+    bool skipValue()
+    {
+        if (at('"'))
+            return skipString();
+        if (at('{') || at('[')) {
+            int depth = 0;
+            while (m_p < m_end) {
+                const char c = *m_p;
+                if (c == '"') {
+                    if (!skipString())
+                        return false;
+                    continue;
+                }
+                if (c == '{' || c == '[')
+                    ++depth;
+                else if ((c == '}' || c == ']') && --depth == 0)
+                    return ++m_p, true;
+                ++m_p;
+            }
+            return false;
+        }
+        const char *start = m_p;
+        while (m_p < m_end && *m_p != ',' && *m_p != '}' && *m_p != ']' && *m_p != ' ' && *m_p != '\n'
+               && *m_p != '\r' && *m_p != '\t')
+            ++m_p;
+        return m_p > start;
+    }
+    // The value at m_p: plain text and literals directly, anything else parsed from its span alone.
+    std::optional<QJsonValue> value()
+    {
+        const char *start = m_p;
+        if (!skipValue())
+            return std::nullopt;
+        const QByteArrayView span(start, m_p - start);
+        if (span == "null")
+            return QJsonValue(QJsonValue::Null);
+        if (span == "true")
+            return QJsonValue(true);
+        if (span == "false")
+            return QJsonValue(false);
+        if (span.front() == '"' && !span.contains('\\'))
+            return QJsonValue(QString::fromUtf8(span.sliced(1, span.size() - 2)));
+        if (span.front() == '-' || (span.front() >= '0' && span.front() <= '9')) {
+            // As the parser keeps them: whole numbers that fit as integers, the rest as doubles.
+            const char *first = span.data(), *last = span.data() + span.size();
+            qint64 whole = 0;
+            if (auto r = std::from_chars(first, last, whole); r.ec == std::errc() && r.ptr == last)
+                return QJsonValue(whole);
+            double d = 0;
+            if (auto r = std::from_chars(first, last, d); r.ec == std::errc() && r.ptr == last)
+                return QJsonValue(d);
+        }
+        const QJsonArray parsed = QJsonDocument::fromJson('[' + span.toByteArray() + ']').array();
+        if (parsed.size() != 1)
+            return std::nullopt;
+        return parsed.at(0);
+    }
+
+    const char *m_p;
+    const char *m_end;
+};
+
+std::optional<QJsonValue> resolveInText(QByteArrayView json, const QList<QByteArray> &steps)
+{
+    return JsonText(json).resolve(steps);
+}
+
 // A number, or text that is one (a decimal shown as exact text).
 std::optional<double> numberOf(const QJsonValue &v)
 {
@@ -300,9 +461,9 @@ bool equal(const QJsonValue &value, const QJsonValue &literal)
     return o && *o == 0;
 }
 
-bool compare(const Node &n, const QJsonValue &root)
+template <typename Resolve> bool compare(const Node &n, const Resolve &resolveAt)
 {
-    const QJsonValue v = resolve(root, n.steps);
+    const QJsonValue v = resolveAt(n);
     if (v.isUndefined())
         return false;
     switch (n.op) {
@@ -339,19 +500,19 @@ bool compare(const Node &n, const QJsonValue &root)
     }
 }
 
-bool evaluate(const Node &n, const QJsonValue &root)
+template <typename Resolve> bool evaluate(const Node &n, const Resolve &resolveAt)
 {
     switch (n.kind) {
     case Node::Kind::Or:
-        return evaluate(*n.left, root) || evaluate(*n.right, root);
+        return evaluate(*n.left, resolveAt) || evaluate(*n.right, resolveAt);
     case Node::Kind::And:
-        return evaluate(*n.left, root) && evaluate(*n.right, root);
+        return evaluate(*n.left, resolveAt) && evaluate(*n.right, resolveAt);
     case Node::Kind::Exists: {
-        const QJsonValue v = resolve(root, n.steps);
+        const QJsonValue v = resolveAt(n);
         return !v.isUndefined() && !v.isNull();
     }
     case Node::Kind::Compare:
-        return compare(n, root);
+        return compare(n, resolveAt);
     }
     return false;
 }
@@ -424,12 +585,26 @@ QString FieldFilter::maskedComparison(const QList<MaskRule> &rules) const
 
 bool FieldFilter::matches(const QJsonValue &root) const
 {
-    return m_root && evaluate(*m_root, root);
+    return m_root && evaluate(*m_root, [&root](const Node &n) { return resolve(root, n.steps); });
 }
 
 bool FieldFilter::matches(const DecodedPayload &payload) const
 {
     if (!m_root || !payload.isJson())
         return false;
+    // A schema's display JSON is valid by construction (ARCHITECTURE.md, Contracts: payload display JSON):
+    // only the compared values are read out of its text, not the whole document parsed. A path through
+    // an escaped member name falls back to parsing it all; both give the same answer.
+    if (payload.kind == DecodedPayload::Kind::Schema) {
+        bool unsure = false;
+        const bool matched = evaluate(*m_root, [&](const Node &n) {
+            const std::optional<QJsonValue> v = resolveInText(payload.json, n.utf8Steps);
+            if (!v)
+                unsure = true;
+            return v.value_or(QJsonValue(QJsonValue::Undefined));
+        });
+        if (!unsure)
+            return matched;
+    }
     return matches(QJsonDocument::fromJson('[' + payload.json + ']').array().at(0));
 }
