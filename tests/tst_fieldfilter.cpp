@@ -98,7 +98,8 @@ private Q_SLOTS:
         const QByteArray tricky = "{\"s\":\"q\\\"],{[\",\"ab\":1,\"a\":2,"
                                   "\"esc\":\"a\\u0041\\n\",\"arr\":[1,[2,\"]\"],{\"z\":\"}\"},4],\"d\":-1.5e3,"
                                   "\"big\":9007199254740993,\"o\":{\"in\":{\"deep\":[{\"k\":\"v\"}]}},\"e\":[],"
-                                  "\"t\":true,\"n\":null,\"dup\":1,\"dup\":2}";
+                                  "\"t\":true,\"n\":null,\"dup\":1,\"dup\":2,\"u\":\"gr\u00fc\u00dfe\","
+                                  "\"m\":\"19.99\",\"p\":\"+5\"}";
         QTest::newRow("escaped quote in text") << tricky << u"$.s == 'q\"],{['"_s << true;
         QTest::newRow("after escaped name") << QByteArray("{\"a\\\"b\":{\"x\":\"]}\"},\"a\":2}") << u"$.a == 2"_s << true;
         QTest::newRow("prefix name") << tricky << u"$.a == 2"_s << true;
@@ -119,6 +120,20 @@ private Q_SLOTS:
         QTest::newRow("repeated name: the last") << tricky << u"$.dup == 2"_s << true;
         QTest::newRow("whole") << tricky << u"$ exists"_s << true;
         QTest::newRow("number as text") << tricky << u"$.a == '2'"_s << true;
+        QTest::newRow("text order") << tricky << u"$.s > 'a'"_s << true;
+        QTest::newRow("text is no number") << tricky << u"$.o.in.deep[0].k > 5"_s << false;
+        QTest::newRow("text is no number !=") << tricky << u"$.o.in.deep[0].k != 5"_s << true;
+        QTest::newRow("non-ASCII text") << tricky << u"$.u == 'gr\u00fc\u00dfe'"_s << true;
+        QTest::newRow("non-ASCII contains") << tricky << u"$.u contains '\u00fc\u00df'"_s << true;
+        QTest::newRow("null != number") << tricky << u"$.n != 1"_s << true;
+        QTest::newRow("text == true") << tricky << u"$.s == true"_s << false;
+        QTest::newRow("object contains") << tricky << u"$.o contains 'in'"_s << false;
+        QTest::newRow("decimal text >") << tricky << u"$.m > 19.98"_s << true;
+        QTest::newRow("decimal text ==") << tricky << u"$.m == 19.99"_s << true;
+        QTest::newRow("signed text") << tricky << u"$.p == 5"_s << true;
+        QTest::newRow("number <= text") << tricky << u"$.ab <= '1'"_s << true;
+        QTest::newRow("number > itself") << tricky << u"$.ab > 1"_s << false;
+        QTest::newRow("decimal text < itself") << tricky << u"$.m < 19.99"_s << false;
     }
     void displayJsonReadInPlaceAsParsed()
     {

@@ -6,6 +6,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <algorithm>
 #include <charconv>
 #include <optional>
 
@@ -268,35 +269,42 @@ public:
     {
     }
 
-    // The value at steps: nullopt when the text cannot be read in place (an escaped member name), an
-    // Undefined value when the path leads nowhere.
-    std::optional<QJsonValue> resolve(const QList<QByteArray> &steps)
+    // Where steps lead: the value's span, nowhere (Missing), or Unsure when the text cannot be read in place
+    // (an escaped member name).
+    struct Located {
+        enum class State { Missing, Found, Unsure } state;
+        QByteArrayView span;
+    };
+    static constexpr Located kMissing{Located::State::Missing, {}};
+    static constexpr Located kUnsure{Located::State::Unsure, {}};
+
+    Located locate(const QList<QByteArray> &steps)
     {
         skipSpace();
         for (const QByteArray &step : steps) {
             if (step.startsWith('[')) {
                 if (!at('['))
-                    return QJsonValue(QJsonValue::Undefined);
+                    return kMissing;
                 bool ok = false;
                 const qint64 index = QByteArrayView(step).sliced(1, step.size() - 2).toLongLong(&ok);
                 if (!ok || index < 0)
-                    return QJsonValue(QJsonValue::Undefined);
+                    return kMissing;
                 ++m_p;
                 skipSpace();
                 if (at(']'))
-                    return QJsonValue(QJsonValue::Undefined);
+                    return kMissing;
                 for (qint64 i = 0; i < index; ++i) {
                     if (!skipValue())
-                        return std::nullopt;
+                        return kUnsure;
                     skipSpace();
                     if (!at(','))
-                        return QJsonValue(QJsonValue::Undefined);
+                        return kMissing;
                     ++m_p;
                     skipSpace();
                 }
             } else {
                 if (!at('{'))
-                    return QJsonValue(QJsonValue::Undefined);
+                    return kMissing;
                 ++m_p;
                 // The last member of that name counts, as when the document is parsed whole.
                 const char *found = nullptr;
@@ -304,19 +312,19 @@ public:
                 while (at('"')) {
                     const char *nameStart = m_p + 1;
                     if (!skipString())
-                        return std::nullopt;
+                        return kUnsure;
                     const QByteArrayView name(nameStart, m_p - 1 - nameStart);
                     if (name.contains('\\'))
-                        return std::nullopt;
+                        return kUnsure;
                     skipSpace();
                     if (!at(':'))
-                        return std::nullopt;
+                        return kUnsure;
                     ++m_p;
                     skipSpace();
                     if (name == QByteArrayView(step))
                         found = m_p;
                     if (!skipValue())
-                        return std::nullopt;
+                        return kUnsure;
                     skipSpace();
                     if (!at(','))
                         break;
@@ -324,11 +332,14 @@ public:
                     skipSpace();
                 }
                 if (!found)
-                    return QJsonValue(QJsonValue::Undefined);
+                    return kMissing;
                 m_p = found;
             }
         }
-        return value();
+        const char *start = m_p;
+        if (!skipValue())
+            return kUnsure;
+        return {Located::State::Found, QByteArrayView(start, m_p - start)};
     }
 
 private:
@@ -376,13 +387,10 @@ private:
             ++m_p;
         return m_p > start;
     }
-    // The value at m_p: plain text and literals directly, anything else parsed from its span alone.
-    std::optional<QJsonValue> value()
+public:
+    // A located value: plain text and literals directly, anything else parsed from its span alone.
+    static std::optional<QJsonValue> valueOf(QByteArrayView span)
     {
-        const char *start = m_p;
-        if (!skipValue())
-            return std::nullopt;
-        const QByteArrayView span(start, m_p - start);
         if (span == "null")
             return QJsonValue(QJsonValue::Null);
         if (span == "true")
@@ -410,11 +418,6 @@ private:
     const char *m_p;
     const char *m_end;
 };
-
-std::optional<QJsonValue> resolveInText(QByteArrayView json, const QList<QByteArray> &steps)
-{
-    return JsonText(json).resolve(steps);
-}
 
 // A number, or text that is one (a decimal shown as exact text).
 std::optional<double> numberOf(const QJsonValue &v)
@@ -517,6 +520,130 @@ template <typename Resolve> bool evaluate(const Node &n, const Resolve &resolveA
     return false;
 }
 
+bool isAscii(QByteArrayView text)
+{
+    return std::all_of(text.begin(), text.end(), [](char c) { return uchar(c) < 0x80; });
+}
+
+// compare() on a located value's text, for the cases whose answer the text gives without building a
+// QJsonValue (ASCII text without escapes, literals); nullopt for the rest.
+std::optional<bool> compareText(const Node &n, QByteArrayView span)
+{
+    const bool isString = span.size() >= 2 && span.front() == '"';
+    if (isString && (span.contains('\\') || !isAscii(span)))
+        return std::nullopt;
+    const QLatin1StringView text = isString ? QLatin1StringView(span.sliced(1, span.size() - 2)) : QLatin1StringView();
+    const bool isLiteral = span == "true" || span == "false" || span == "null";
+    const bool isNumber = !isString && !isLiteral && !span.isEmpty() && span.front() != '{' && span.front() != '[';
+    auto equalTo = [&]() -> std::optional<bool> {
+        if (n.literal.isBool() || n.literal.isNull())
+            return isLiteral && span == (n.literal.isNull() ? "null" : n.literal.toBool() ? "true" : "false");
+        return std::nullopt;
+    };
+    auto orderTo = [&]() -> std::optional<std::optional<int>> {
+        if (n.literal.isDouble()) {
+            double v = 0;
+            if (isString) {
+                // Plain decimal text only; anything else is left to QString's reading of numbers.
+                const char *first = text.data(), *last = text.data() + text.size();
+                const bool plain = first != last && (*first == '-' ? last - first > 1 && first[1] >= '0' && first[1] <= '9'
+                                                                   : *first >= '0' && *first <= '9');
+                if (!plain)
+                    return std::nullopt;
+                if (auto r = std::from_chars(first, last, v); r.ec != std::errc() || r.ptr != last)
+                    return std::nullopt;
+            } else if (isNumber) {
+                if (auto r = std::from_chars(span.data(), span.data() + span.size(), v);
+                    r.ec != std::errc() || r.ptr != span.data() + span.size())
+                    return std::nullopt;
+            } else {
+                return std::optional<int>();
+            }
+            const double l = n.literal.toDouble();
+            return std::optional<int>(v < l ? -1 : v > l ? 1 : 0);
+        }
+        if (n.literal.isString() && isString) {
+            const int c = QString::compare(text, n.literal.toString());
+            return std::optional<int>(c < 0 ? -1 : c > 0 ? 1 : 0);
+        }
+        if (n.literal.isString() && isNumber)
+            return std::nullopt; // text of a number as the JSON writer puts it
+        return std::optional<int>();
+    };
+    auto isEqual = [&]() -> std::optional<bool> {
+        if (n.literal.isBool() || n.literal.isNull())
+            return equalTo();
+        const auto o = orderTo();
+        if (!o)
+            return std::nullopt;
+        return *o && **o == 0;
+    };
+    switch (n.op) {
+    case Node::Op::Eq:
+        return isEqual();
+    case Node::Op::Ne: {
+        const auto e = isEqual();
+        return e ? std::optional<bool>(!*e) : std::nullopt;
+    }
+    case Node::Op::Contains:
+        if (isString)
+            return n.literal.isString() && text.contains(n.literal.toString());
+        if (isLiteral || isNumber)
+            return false;
+        return std::nullopt;
+    default:
+        break;
+    }
+    const auto o = orderTo();
+    if (!o)
+        return std::nullopt;
+    if (!*o)
+        return false;
+    switch (n.op) {
+    case Node::Op::Lt:
+        return **o < 0;
+    case Node::Op::Le:
+        return **o <= 0;
+    case Node::Op::Gt:
+        return **o > 0;
+    case Node::Op::Ge:
+        return **o >= 0;
+    default:
+        return false;
+    }
+}
+
+// evaluate() on display JSON text; sets *unsure when the text cannot be read in place.
+bool evaluateText(const Node &n, QByteArrayView json, bool *unsure)
+{
+    switch (n.kind) {
+    case Node::Kind::Or:
+        return evaluateText(*n.left, json, unsure) || evaluateText(*n.right, json, unsure);
+    case Node::Kind::And:
+        return evaluateText(*n.left, json, unsure) && evaluateText(*n.right, json, unsure);
+    case Node::Kind::Exists:
+    case Node::Kind::Compare:
+        break;
+    }
+    const JsonText::Located at = JsonText(json).locate(n.utf8Steps);
+    if (at.state == JsonText::Located::State::Unsure) {
+        *unsure = true;
+        return false;
+    }
+    if (at.state == JsonText::Located::State::Missing)
+        return false;
+    if (n.kind == Node::Kind::Exists)
+        return at.span != "null";
+    if (const std::optional<bool> quick = compareText(n, at.span))
+        return *quick;
+    const std::optional<QJsonValue> v = JsonText::valueOf(at.span);
+    if (!v) {
+        *unsure = true;
+        return false;
+    }
+    return compare(n, [&v](const Node &) { return *v; });
+}
+
 void comparisons(const Node &n, QList<const Node *> &out)
 {
     if (n.kind == Node::Kind::Compare)
@@ -597,12 +724,7 @@ bool FieldFilter::matches(const DecodedPayload &payload) const
     // an escaped member name falls back to parsing it all; both give the same answer.
     if (payload.kind == DecodedPayload::Kind::Schema) {
         bool unsure = false;
-        const bool matched = evaluate(*m_root, [&](const Node &n) {
-            const std::optional<QJsonValue> v = resolveInText(payload.json, n.utf8Steps);
-            if (!v)
-                unsure = true;
-            return v.value_or(QJsonValue(QJsonValue::Undefined));
-        });
+        const bool matched = evaluateText(*m_root, payload.json, &unsure);
         if (!unsure)
             return matched;
     }
