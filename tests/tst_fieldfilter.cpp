@@ -6,6 +6,8 @@
 #include "services/payload/schemacatalog.h"
 #include "support/referenceencoder.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QTest>
 
 using namespace Qt::StringLiterals;
@@ -84,6 +86,70 @@ private Q_SLOTS:
         const FieldFilter f = FieldFilter::parse(filter, &error);
         QVERIFY2(f.isValid(), qPrintable(error));
         QCOMPARE(f.matches(m_payment), expected);
+    }
+
+    // A schema's display JSON is read in place for the compared values only: the answers are those of the
+    // whole document parsed, through escapes, brackets inside text, nesting and repeated names.
+    void displayJsonReadInPlaceAsParsed_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<QString>("filter");
+        QTest::addColumn<bool>("expected");
+        const QByteArray tricky = "{\"s\":\"q\\\"],{[\",\"ab\":1,\"a\":2,"
+                                  "\"esc\":\"a\\u0041\\n\",\"arr\":[1,[2,\"]\"],{\"z\":\"}\"},4],\"d\":-1.5e3,"
+                                  "\"big\":9007199254740993,\"o\":{\"in\":{\"deep\":[{\"k\":\"v\"}]}},\"e\":[],"
+                                  "\"t\":true,\"n\":null,\"dup\":1,\"dup\":2,\"u\":\"gr\u00fc\u00dfe\","
+                                  "\"m\":\"19.99\",\"p\":\"+5\"}";
+        QTest::newRow("escaped quote in text") << tricky << u"$.s == 'q\"],{['"_s << true;
+        QTest::newRow("after escaped name") << QByteArray("{\"a\\\"b\":{\"x\":\"]}\"},\"a\":2}") << u"$.a == 2"_s << true;
+        QTest::newRow("prefix name") << tricky << u"$.a == 2"_s << true;
+        QTest::newRow("escaped text") << tricky << u"$.esc == 'aA\\n'"_s << false;
+        QTest::newRow("escaped text contains") << tricky << u"$.esc contains 'aA'"_s << true;
+        QTest::newRow("index past nested") << tricky << u"$.arr[3] == 4"_s << true;
+        QTest::newRow("nested index") << tricky << u"$.arr[1][1] == ']'"_s << true;
+        QTest::newRow("array contains") << tricky << u"$.arr contains 4"_s << true;
+        QTest::newRow("object in array") << tricky << u"$.arr[2].z == '}'"_s << true;
+        QTest::newRow("exponent") << tricky << u"$.d < -1000"_s << true;
+        QTest::newRow("beyond doubles") << tricky << u"$.big > 9007199254740991"_s << true;
+        QTest::newRow("deep") << tricky << u"$.o.in.deep[0].k == 'v'"_s << true;
+        QTest::newRow("empty array") << tricky << u"$.e[0] exists"_s << false;
+        QTest::newRow("index on object") << tricky << u"$.o[0] exists"_s << false;
+        QTest::newRow("name on array") << tricky << u"$.arr.z exists"_s << false;
+        QTest::newRow("bool") << tricky << u"$.t == true"_s << true;
+        QTest::newRow("null") << tricky << u"$.n == null"_s << true;
+        QTest::newRow("repeated name: the last") << tricky << u"$.dup == 2"_s << true;
+        QTest::newRow("whole") << tricky << u"$ exists"_s << true;
+        QTest::newRow("number as text") << tricky << u"$.a == '2'"_s << true;
+        QTest::newRow("text order") << tricky << u"$.s > 'a'"_s << true;
+        QTest::newRow("text is no number") << tricky << u"$.o.in.deep[0].k > 5"_s << false;
+        QTest::newRow("text is no number !=") << tricky << u"$.o.in.deep[0].k != 5"_s << true;
+        QTest::newRow("non-ASCII text") << tricky << u"$.u == 'gr\u00fc\u00dfe'"_s << true;
+        QTest::newRow("non-ASCII contains") << tricky << u"$.u contains '\u00fc\u00df'"_s << true;
+        QTest::newRow("null != number") << tricky << u"$.n != 1"_s << true;
+        QTest::newRow("text == true") << tricky << u"$.s == true"_s << false;
+        QTest::newRow("object contains") << tricky << u"$.o contains 'in'"_s << false;
+        QTest::newRow("decimal text >") << tricky << u"$.m > 19.98"_s << true;
+        QTest::newRow("decimal text ==") << tricky << u"$.m == 19.99"_s << true;
+        QTest::newRow("signed text") << tricky << u"$.p == 5"_s << true;
+        QTest::newRow("number <= text") << tricky << u"$.ab <= '1'"_s << true;
+        QTest::newRow("number > itself") << tricky << u"$.ab > 1"_s << false;
+        QTest::newRow("decimal text < itself") << tricky << u"$.m < 19.99"_s << false;
+    }
+    void displayJsonReadInPlaceAsParsed()
+    {
+        QFETCH(QByteArray, json);
+        QFETCH(QString, filter);
+        QFETCH(bool, expected);
+        QString error;
+        const FieldFilter f = FieldFilter::parse(filter, &error);
+        QVERIFY2(f.isValid(), qPrintable(error));
+        DecodedPayload p;
+        p.kind = DecodedPayload::Kind::Schema;
+        p.json = json;
+        const QJsonValue parsed = QJsonDocument::fromJson('[' + json + ']').array().at(0);
+        QVERIFY(parsed.isObject());
+        QCOMPARE(f.matches(parsed), expected);
+        QCOMPARE(f.matches(p), expected);
     }
 
     void notDecodedNeverMatches()

@@ -6,6 +6,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <algorithm>
+#include <charconv>
 #include <optional>
 
 using namespace Qt::StringLiterals;
@@ -17,6 +19,7 @@ struct FieldFilter::Node {
     std::shared_ptr<const Node> left, right; // Or, And
     QString path;                            // Exists, Compare: as written
     QStringList steps;                       // PayloadMask::pathSteps(path)
+    QList<QByteArray> utf8Steps;             // the same in UTF-8, for display JSON read as text
     Op op = Op::Eq;
     QJsonValue literal;
 };
@@ -143,6 +146,8 @@ private:
         auto n = std::make_shared<Node>();
         n->path = m_text.mid(start, m_at - start);
         n->steps = PayloadMask::pathSteps(n->path);
+        for (const QString &step : std::as_const(n->steps))
+            n->utf8Steps.append(step.toUtf8());
         if (n->steps.isEmpty() && n->path != u"$"_s) {
             m_at = start;
             fail(u"“%1” is not a field path (names after “.”, indexes in brackets: $.a.b[0].c)"_s.arg(
@@ -255,6 +260,165 @@ QJsonValue resolve(const QJsonValue &root, const QStringList &steps)
     return v;
 }
 
+// Valid JSON text read in place: the span of the value a path leads to, without parsing the rest.
+class JsonText {
+public:
+    explicit JsonText(QByteArrayView text)
+        : m_p(text.data())
+        , m_end(text.data() + text.size())
+    {
+    }
+
+    // Where steps lead: the value's span, nowhere (Missing), or Unsure when the text cannot be read in place
+    // (an escaped member name).
+    struct Located {
+        enum class State { Missing, Found, Unsure } state;
+        QByteArrayView span;
+    };
+    static constexpr Located kMissing{Located::State::Missing, {}};
+    static constexpr Located kUnsure{Located::State::Unsure, {}};
+
+    Located locate(const QList<QByteArray> &steps)
+    {
+        skipSpace();
+        for (const QByteArray &step : steps) {
+            if (step.startsWith('[')) {
+                if (!at('['))
+                    return kMissing;
+                bool ok = false;
+                const qint64 index = QByteArrayView(step).sliced(1, step.size() - 2).toLongLong(&ok);
+                if (!ok || index < 0)
+                    return kMissing;
+                ++m_p;
+                skipSpace();
+                if (at(']'))
+                    return kMissing;
+                for (qint64 i = 0; i < index; ++i) {
+                    if (!skipValue())
+                        return kUnsure;
+                    skipSpace();
+                    if (!at(','))
+                        return kMissing;
+                    ++m_p;
+                    skipSpace();
+                }
+            } else {
+                if (!at('{'))
+                    return kMissing;
+                ++m_p;
+                // The last member of that name counts, as when the document is parsed whole.
+                const char *found = nullptr;
+                skipSpace();
+                while (at('"')) {
+                    const char *nameStart = m_p + 1;
+                    if (!skipString())
+                        return kUnsure;
+                    const QByteArrayView name(nameStart, m_p - 1 - nameStart);
+                    if (name.contains('\\'))
+                        return kUnsure;
+                    skipSpace();
+                    if (!at(':'))
+                        return kUnsure;
+                    ++m_p;
+                    skipSpace();
+                    if (name == QByteArrayView(step))
+                        found = m_p;
+                    if (!skipValue())
+                        return kUnsure;
+                    skipSpace();
+                    if (!at(','))
+                        break;
+                    ++m_p;
+                    skipSpace();
+                }
+                if (!found)
+                    return kMissing;
+                m_p = found;
+            }
+        }
+        const char *start = m_p;
+        if (!skipValue())
+            return kUnsure;
+        return {Located::State::Found, QByteArrayView(start, m_p - start)};
+    }
+
+private:
+    bool at(char c) const { return m_p < m_end && *m_p == c; }
+    void skipSpace()
+    {
+        while (m_p < m_end && (*m_p == ' ' || *m_p == '\n' || *m_p == '\r' || *m_p == '\t'))
+            ++m_p;
+    }
+    // Past a string's closing quote; m_p on its opening one.
+    bool skipString()
+    {
+        for (++m_p; m_p < m_end; ++m_p) {
+            if (*m_p == '\\')
+                ++m_p;
+            else if (*m_p == '"')
+                return ++m_p, true;
+        }
+        return false;
+    }
+    bool skipValue()
+    {
+        if (at('"'))
+            return skipString();
+        if (at('{') || at('[')) {
+            int depth = 0;
+            while (m_p < m_end) {
+                const char c = *m_p;
+                if (c == '"') {
+                    if (!skipString())
+                        return false;
+                    continue;
+                }
+                if (c == '{' || c == '[')
+                    ++depth;
+                else if ((c == '}' || c == ']') && --depth == 0)
+                    return ++m_p, true;
+                ++m_p;
+            }
+            return false;
+        }
+        const char *start = m_p;
+        while (m_p < m_end && *m_p != ',' && *m_p != '}' && *m_p != ']' && *m_p != ' ' && *m_p != '\n'
+               && *m_p != '\r' && *m_p != '\t')
+            ++m_p;
+        return m_p > start;
+    }
+public:
+    // A located value: plain text and literals directly, anything else parsed from its span alone.
+    static std::optional<QJsonValue> valueOf(QByteArrayView span)
+    {
+        if (span == "null")
+            return QJsonValue(QJsonValue::Null);
+        if (span == "true")
+            return QJsonValue(true);
+        if (span == "false")
+            return QJsonValue(false);
+        if (span.front() == '"' && !span.contains('\\'))
+            return QJsonValue(QString::fromUtf8(span.sliced(1, span.size() - 2)));
+        if (span.front() == '-' || (span.front() >= '0' && span.front() <= '9')) {
+            // As the parser keeps them: whole numbers that fit as integers, the rest as doubles.
+            const char *first = span.data(), *last = span.data() + span.size();
+            qint64 whole = 0;
+            if (auto r = std::from_chars(first, last, whole); r.ec == std::errc() && r.ptr == last)
+                return QJsonValue(whole);
+            double d = 0;
+            if (auto r = std::from_chars(first, last, d); r.ec == std::errc() && r.ptr == last)
+                return QJsonValue(d);
+        }
+        const QJsonArray parsed = QJsonDocument::fromJson('[' + span.toByteArray() + ']').array();
+        if (parsed.size() != 1)
+            return std::nullopt;
+        return parsed.at(0);
+    }
+
+    const char *m_p;
+    const char *m_end;
+};
+
 // A number, or text that is one (a decimal shown as exact text).
 std::optional<double> numberOf(const QJsonValue &v)
 {
@@ -300,9 +464,9 @@ bool equal(const QJsonValue &value, const QJsonValue &literal)
     return o && *o == 0;
 }
 
-bool compare(const Node &n, const QJsonValue &root)
+template <typename Resolve> bool compare(const Node &n, const Resolve &resolveAt)
 {
-    const QJsonValue v = resolve(root, n.steps);
+    const QJsonValue v = resolveAt(n);
     if (v.isUndefined())
         return false;
     switch (n.op) {
@@ -339,21 +503,145 @@ bool compare(const Node &n, const QJsonValue &root)
     }
 }
 
-bool evaluate(const Node &n, const QJsonValue &root)
+template <typename Resolve> bool evaluate(const Node &n, const Resolve &resolveAt)
 {
     switch (n.kind) {
     case Node::Kind::Or:
-        return evaluate(*n.left, root) || evaluate(*n.right, root);
+        return evaluate(*n.left, resolveAt) || evaluate(*n.right, resolveAt);
     case Node::Kind::And:
-        return evaluate(*n.left, root) && evaluate(*n.right, root);
+        return evaluate(*n.left, resolveAt) && evaluate(*n.right, resolveAt);
     case Node::Kind::Exists: {
-        const QJsonValue v = resolve(root, n.steps);
+        const QJsonValue v = resolveAt(n);
         return !v.isUndefined() && !v.isNull();
     }
     case Node::Kind::Compare:
-        return compare(n, root);
+        return compare(n, resolveAt);
     }
     return false;
+}
+
+bool isAscii(QByteArrayView text)
+{
+    return std::all_of(text.begin(), text.end(), [](char c) { return uchar(c) < 0x80; });
+}
+
+// compare() on a located value's text, for the cases whose answer the text gives without building a
+// QJsonValue (ASCII text without escapes, literals); nullopt for the rest.
+std::optional<bool> compareText(const Node &n, QByteArrayView span)
+{
+    const bool isString = span.size() >= 2 && span.front() == '"';
+    if (isString && (span.contains('\\') || !isAscii(span)))
+        return std::nullopt;
+    const QLatin1StringView text = isString ? QLatin1StringView(span.sliced(1, span.size() - 2)) : QLatin1StringView();
+    const bool isLiteral = span == "true" || span == "false" || span == "null";
+    const bool isNumber = !isString && !isLiteral && !span.isEmpty() && span.front() != '{' && span.front() != '[';
+    auto equalTo = [&]() -> std::optional<bool> {
+        if (n.literal.isBool() || n.literal.isNull())
+            return isLiteral && span == (n.literal.isNull() ? "null" : n.literal.toBool() ? "true" : "false");
+        return std::nullopt;
+    };
+    auto orderTo = [&]() -> std::optional<std::optional<int>> {
+        if (n.literal.isDouble()) {
+            double v = 0;
+            if (isString) {
+                // Plain decimal text only; anything else is left to QString's reading of numbers.
+                const char *first = text.data(), *last = text.data() + text.size();
+                const bool plain = first != last && (*first == '-' ? last - first > 1 && first[1] >= '0' && first[1] <= '9'
+                                                                   : *first >= '0' && *first <= '9');
+                if (!plain)
+                    return std::nullopt;
+                if (auto r = std::from_chars(first, last, v); r.ec != std::errc() || r.ptr != last)
+                    return std::nullopt;
+            } else if (isNumber) {
+                if (auto r = std::from_chars(span.data(), span.data() + span.size(), v);
+                    r.ec != std::errc() || r.ptr != span.data() + span.size())
+                    return std::nullopt;
+            } else {
+                return std::optional<int>();
+            }
+            const double l = n.literal.toDouble();
+            return std::optional<int>(v < l ? -1 : v > l ? 1 : 0);
+        }
+        if (n.literal.isString() && isString) {
+            const int c = QString::compare(text, n.literal.toString());
+            return std::optional<int>(c < 0 ? -1 : c > 0 ? 1 : 0);
+        }
+        if (n.literal.isString() && isNumber)
+            return std::nullopt; // text of a number as the JSON writer puts it
+        return std::optional<int>();
+    };
+    auto isEqual = [&]() -> std::optional<bool> {
+        if (n.literal.isBool() || n.literal.isNull())
+            return equalTo();
+        const auto o = orderTo();
+        if (!o)
+            return std::nullopt;
+        return *o && **o == 0;
+    };
+    switch (n.op) {
+    case Node::Op::Eq:
+        return isEqual();
+    case Node::Op::Ne: {
+        const auto e = isEqual();
+        return e ? std::optional<bool>(!*e) : std::nullopt;
+    }
+    case Node::Op::Contains:
+        if (isString)
+            return n.literal.isString() && text.contains(n.literal.toString());
+        if (isLiteral || isNumber)
+            return false;
+        return std::nullopt;
+    default:
+        break;
+    }
+    const auto o = orderTo();
+    if (!o)
+        return std::nullopt;
+    if (!*o)
+        return false;
+    switch (n.op) {
+    case Node::Op::Lt:
+        return **o < 0;
+    case Node::Op::Le:
+        return **o <= 0;
+    case Node::Op::Gt:
+        return **o > 0;
+    case Node::Op::Ge:
+        return **o >= 0;
+    default:
+        return false;
+    }
+}
+
+// evaluate() on display JSON text; sets *unsure when the text cannot be read in place.
+bool evaluateText(const Node &n, QByteArrayView json, bool *unsure)
+{
+    switch (n.kind) {
+    case Node::Kind::Or:
+        return evaluateText(*n.left, json, unsure) || evaluateText(*n.right, json, unsure);
+    case Node::Kind::And:
+        return evaluateText(*n.left, json, unsure) && evaluateText(*n.right, json, unsure);
+    case Node::Kind::Exists:
+    case Node::Kind::Compare:
+        break;
+    }
+    const JsonText::Located at = JsonText(json).locate(n.utf8Steps);
+    if (at.state == JsonText::Located::State::Unsure) {
+        *unsure = true;
+        return false;
+    }
+    if (at.state == JsonText::Located::State::Missing)
+        return false;
+    if (n.kind == Node::Kind::Exists)
+        return at.span != "null";
+    if (const std::optional<bool> quick = compareText(n, at.span))
+        return *quick;
+    const std::optional<QJsonValue> v = JsonText::valueOf(at.span);
+    if (!v) {
+        *unsure = true;
+        return false;
+    }
+    return compare(n, [&v](const Node &) { return *v; });
 }
 
 void comparisons(const Node &n, QList<const Node *> &out)
@@ -424,12 +712,21 @@ QString FieldFilter::maskedComparison(const QList<MaskRule> &rules) const
 
 bool FieldFilter::matches(const QJsonValue &root) const
 {
-    return m_root && evaluate(*m_root, root);
+    return m_root && evaluate(*m_root, [&root](const Node &n) { return resolve(root, n.steps); });
 }
 
 bool FieldFilter::matches(const DecodedPayload &payload) const
 {
     if (!m_root || !payload.isJson())
         return false;
+    // A schema's display JSON is valid by construction (ARCHITECTURE.md, Contracts: payload display JSON):
+    // only the compared values are read out of its text, not the whole document parsed. A path through
+    // an escaped member name falls back to parsing it all; both give the same answer.
+    if (payload.kind == DecodedPayload::Kind::Schema) {
+        bool unsure = false;
+        const bool matched = evaluateText(*m_root, payload.json, &unsure);
+        if (!unsure)
+            return matched;
+    }
     return matches(QJsonDocument::fromJson('[' + payload.json + ']').array().at(0));
 }
