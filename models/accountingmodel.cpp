@@ -30,17 +30,23 @@ void AccountingModel::setClasses(const QSet<AccountClass> &classes)
 void AccountingModel::rebuild()
 {
     m_rows.clear();
-    if (!m_result)
-        return;
+    m_rows.shrink_to_fit();
+    m_all = m_result && (m_classes.isEmpty() || m_classes.size() == AccountClassCount);
+    if (!m_result || m_all)
+        return; // every record, row for row: no index to build
     for (size_t i = 0; i < m_result->records.size(); ++i) {
-        if (m_classes.isEmpty() || m_classes.contains(m_result->records[i].cls))
+        if (m_classes.contains(m_result->records[i].cls))
             m_rows.push_back(quint32(i));
     }
 }
 
 const AccountedRecord *AccountingModel::recordAt(int row) const
 {
-    return row >= 0 && size_t(row) < m_rows.size() ? &m_result->records[m_rows[size_t(row)]] : nullptr;
+    if (row < 0 || !m_result)
+        return nullptr;
+    if (m_all)
+        return size_t(row) < m_result->records.size() ? &m_result->records[size_t(row)] : nullptr;
+    return size_t(row) < m_rows.size() ? &m_result->records[m_rows[size_t(row)]] : nullptr;
 }
 
 QMap<qint64, qint64> AccountingModel::perMinute(AccountClass c) const
@@ -48,9 +54,9 @@ QMap<qint64, qint64> AccountingModel::perMinute(AccountClass c) const
     QMap<qint64, qint64> out;
     if (!m_result)
         return out;
-    for (const AccountedRecord &r : m_result->records) {
-        if (r.cls == c && r.timestampMs >= 0)
-            ++out[r.timestampMs / 60000];
+    for (const auto &[minute, counts] : m_result->minutes) {
+        if (counts[size_t(c)])
+            out.insert(minute, counts[size_t(c)]);
     }
     return out;
 }
@@ -87,7 +93,9 @@ QString AccountingModel::noteText(quint16 notes)
 
 int AccountingModel::rowCount(const QModelIndex &parent) const
 {
-    return parent.isValid() ? 0 : int(m_rows.size());
+    if (parent.isValid() || !m_result)
+        return 0;
+    return int(m_all ? m_result->records.size() : m_rows.size());
 }
 
 int AccountingModel::columnCount(const QModelIndex &parent) const

@@ -8,8 +8,9 @@
 #include <vector>
 
 // The records behind an accounting's counts (ARCHITECTURE.md, Data flows: Delivery accounting), one row
-// per record of the chosen classes; rows are indexes into the result, so a million records cost one
-// vector of row numbers and nothing is copied. Per-minute counts per class feed the chart.
+// per record of the chosen classes; rows are indexes into the result (none when every class is shown), so
+// a million records cost at most one vector of row numbers and nothing is copied. The per-minute counts
+// per class the chart draws come with the result.
 class AccountingModel final : public QAbstractTableModel {
     Q_OBJECT
 public:
@@ -50,5 +51,6 @@ private:
     void rebuild();
     AccountingResultPtr m_result;
     QSet<AccountClass> m_classes;
-    std::vector<quint32> m_rows; // indexes into m_result->records
+    bool m_all = false;          // every class is shown: row i is record i
+    std::vector<quint32> m_rows; // otherwise: indexes into m_result->records
 };

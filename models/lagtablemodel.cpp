@@ -89,6 +89,8 @@ QVariant LagTableModel::data(const QModelIndex &index, int role) const
                 return tr("interpolated");
             case PartitionLag::TimeLagMethod::Peeked:
                 return tr("peeked");
+            case PartitionLag::TimeLagMethod::BehindMarkers:
+                return tr("caught-up (markers)");
             case PartitionLag::TimeLagMethod::Unknown:
                 break;
             }
@@ -110,6 +112,8 @@ QVariant LagTableModel::data(const QModelIndex &index, int role) const
         case PartitionLag::TimeLagMethod::Interpolated:
             return tr("When the next record to read was appended, interpolated over this partition's own end-offset history.");
         case PartitionLag::TimeLagMethod::Peeked: return tr("The timestamp of the record at the committed offset, read directly.");
+        case PartitionLag::TimeLagMethod::BehindMarkers:
+            return tr("Caught up: only transaction markers follow the last record; the offsets they take are never handed to a consumer.");
         case PartitionLag::TimeLagMethod::Unknown: return tr("Not measurable in this sample (no history yet, or the record could not be read).");
         }
     }

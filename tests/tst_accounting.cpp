@@ -4,6 +4,7 @@
 // record is known, with kcat as the independent count of the window.
 #include "services/accounting/accountingclassifier.h"
 #include "services/accounting/deliverysemantics.h"
+#include "services/accounting/deliveryaccountant.h"
 #include "services/accounting/sequencecheck.h"
 #include "services/demo/mockkafkacluster.h"
 #include "services/demo/temppostgres.h"
@@ -85,6 +86,7 @@ private Q_SLOTS:
     void cliAccountsForEveryArrangedRecord();
     void cliWindowByTimeIsFoundByReadingTimestamps();
     void cliErrorsExitTwo();
+    void mappingTheLookUpCannotUseIsRefused();
 
 private:
     std::unique_ptr<MockKafkaCluster> m_cluster;
@@ -521,6 +523,46 @@ void TestAccounting::cliErrorsExitTwo()
                        u"projection"_s, u"--topic"_s, u"orders"_s, u"--from"_s, u"yesterday"_s});
     QCOMPARE(badFrom.exitCode, 2);
     QVERIFY2(badFrom.err.contains(u"--from"_s), qPrintable(badFrom.err));
+}
+
+void TestAccounting::mappingTheLookUpCannotUseIsRefused()
+{
+    // A mapping without an in-progress word does not validate (the policy loader refuses one, but the
+    // console's mappings come from the editor and profiles too); the look-up would skip it and every
+    // record below the committed offset would look lost. The run says why and stops instead.
+    InboxMapping inbox;
+    inbox.name = u"projection"_s;
+    inbox.table = u"inbox"_s;
+    inbox.messageIdColumn = u"id"_s;
+    inbox.statusColumn = u"status"_s;
+    inbox.updatedColumn = u"updated_at"_s;
+    inbox.statuses = {{u"DONE"_s, InboxState::Completed},
+                      {u"PARKED"_s, InboxState::Parked},
+                      {u"SKIP"_s, InboxState::Skipped}};
+    AccountingRequest request;
+    request.cluster = m_cluster->clientProperties();
+    request.group = u"projection"_s;
+    request.topic = u"orders"_s;
+    request.dlqTopics = {u"orders-dlt"_s};
+    request.idempotencyKey = {RecordField::Kind::Header, u"idempotency-key"_s};
+    request.inbox = inbox;
+    request.inboxes = InboxMappingSet::resolve({inbox}, {}, m_pg->conninfo());
+    const AccountingResultPtr refused = DeliveryAccountant::run(request);
+    QVERIFY2(refused->error.contains(u"cannot be used"_s) && refused->error.contains(u"in progress"_s),
+             qPrintable(refused->error));
+    QCOMPARE(refused->count(AccountClass::Unaccounted), 0);
+    QVERIFY(refused->records.empty());
+
+    // With the word the same request runs, and the inbox answers through the stage's own probe.
+    inbox.statuses.insert(u"WORKING"_s, InboxState::InProgress);
+    request.inbox = inbox;
+    request.inboxes = InboxMappingSet::resolve({inbox}, {}, m_pg->conninfo());
+    const AccountingResultPtr ran = DeliveryAccountant::run(request);
+    QVERIFY2(ran->error.isEmpty(), qPrintable(ran->error));
+    QCOMPARE(ran->count(AccountClass::InFlight), 1);    // e-2: WORKING
+    QCOMPARE(ran->count(AccountClass::Parked), 1);      // e-4: PARKED
+    QCOMPARE(ran->count(AccountClass::Processed), 2);   // e-0 (first of two), e-11
+    QCOMPARE(ran->count(AccountClass::Duplicate), 1);   // e-0's redelivery
 }
 
 QTEST_GUILESS_MAIN(TestAccounting)

@@ -33,6 +33,7 @@ AccountingResultPtr arranged()
         r.cls = c;
         result->records.push_back(r);
         ++result->counts[size_t(c)];
+        ++result->minutes[at / 60'000][size_t(c)]; // the chart's data, which the classifier fills
     };
     add(0, AccountClass::Processed, 2, minute);
     add(1, AccountClass::Duplicate, 2, minute + 1000);

@@ -112,6 +112,58 @@ private Q_SLOTS:
         QCOMPARE(stopped.status, LagStatus::Stop);
     }
 
+    void trailingMarkerLagIsCaughtUp()
+    {
+        // A transactional producer's last commit marker takes offset 40 of a log ending at 41; the group
+        // committed 40 after the last record (39) and stands still, as does the log. Over many samples
+        // that is a lag of 1 that never drains: caught up, with the reason, not a stalled consumer. The
+        // offsets are constructed: the last record a consumer is handed in [committed, end) is given.
+        const TopicPartition tp{u"payments"_s, 0};
+        const auto run = [&](qint64 lastRecord) {
+            LagHistory history;
+            LagEvaluation evaluation;
+            int asked = 0;
+            evaluation.lastRecords = [&](const PartitionOffsets &from, const PartitionOffsets &ends) {
+                ++asked;
+                QHash<TopicPartition, qint64> out;
+                if (from.value(tp, -1) == 40 && ends.value(tp) == 41)
+                    out.insert(tp, lastRecord);
+                return out;
+            };
+            LagSnapshot s;
+            for (int i = 0; i < 30; ++i) {
+                s = LagSnapshot{};
+                s.takenAt = QDateTime::fromMSecsSinceEpoch(100'000 + i * 5000);
+                s.endOffsets.insert(tp, 41);
+                PartitionLag row;
+                row.group = u"ledger"_s;
+                row.topic = tp.topic;
+                row.partition = tp.partition;
+                row.start = 0;
+                row.end = 41;
+                row.committed = 40;
+                row.lag = 1;
+                s.rows.append(row);
+                evaluateLag(s, history, nullptr, evaluation);
+            }
+            if (asked == 0)
+                return PartitionLag{};
+            return s.rows.at(0);
+        };
+        const PartitionLag markers = run(39); // no record at or after 40
+        QCOMPARE(markers.timeLagMethod, PartitionLag::TimeLagMethod::BehindMarkers);
+        QCOMPARE(markers.timeLagMs, 0);
+        QCOMPARE(lagStatusName(markers.status), u"OK"_s);
+        QVERIFY2(markers.statusReason.contains(u"only transaction markers follow the last record"_s),
+                 qPrintable(markers.statusReason));
+        QCOMPARE(timeLagMethodName(markers.timeLagMethod), u"behind-markers"_s);
+
+        // A record at 40 is real lag: the consumer has something to read and does not.
+        const PartitionLag stuck = run(40);
+        QVERIFY(stuck.timeLagMethod != PartitionLag::TimeLagMethod::BehindMarkers);
+        QVERIFY2(stuck.status != LagStatus::Ok, qPrintable(stuck.statusReason));
+    }
+
     void progressKeepsWhatTheRulesNeedAndWhenCommitsStopped()
     {
         LagHistory history;

@@ -3757,6 +3757,14 @@ Beispiel: %5</translation>
         <source>peeked</source>
         <translation>direkt gelesen</translation>
     </message>
+    <message>
+        <source>caught-up (markers)</source>
+        <translation>aufgeholt (Marker)</translation>
+    </message>
+    <message>
+        <source>Caught up: only transaction markers follow the last record; the offsets they take are never handed to a consumer.</source>
+        <translation>Aufgeholt: Nach dem letzten Datensatz folgen nur Transaktionsmarker; deren Offsets werden nie an einen Consumer ausgeliefert.</translation>
+    </message>
 </context>
 <context>
     <name>LagView</name>

@@ -1,6 +1,7 @@
 #include "services/accounting/accountingclassifier.h"
 
 #include <algorithm>
+#include <limits>
 
 using namespace Qt::StringLiterals;
 
@@ -85,31 +86,39 @@ bool AccountingClassifier::deliveredBefore(const AccountedRecord &a, const Accou
 
 void AccountingClassifier::classify(AccountingResult &result, const AccountingEvidence &evidence)
 {
-    // The first delivered record of each key whose inbox row is completed: it is the processed one.
-    QHash<quint32, size_t> firstOfKey;
-    for (size_t i = 0; i < result.records.size(); ++i) {
+    const auto isAborted = [&evidence](const AccountedRecord &r) {
+        if (!evidence.readCommitted)
+            return false;
+        const auto part = evidence.aborted.constFind(r.partition);
+        return part != evidence.aborted.cend() && part->contains(r.offset);
+    };
+    // The first delivered record of each key whose inbox row is completed: it is the processed one. By
+    // key id (ids are dense), so a million keys cost one vector.
+    constexpr size_t none = std::numeric_limits<size_t>::max();
+    std::vector<size_t> firstOfKey(evidence.inbox.isEmpty() ? 0 : result.keys.size(), none);
+    for (size_t i = 0; i < result.records.size() && !firstOfKey.empty(); ++i) {
         const AccountedRecord &r = result.records[i];
-        if (!r.idempotencyKey
+        if (!r.idempotencyKey || r.idempotencyKey >= firstOfKey.size()
             || evidence.inbox.value(r.idempotencyKey, InboxState::Unknown) != InboxState::Completed)
             continue;
-        if (evidence.readCommitted && evidence.aborted.value(r.partition).contains(r.offset))
+        if (isAborted(r))
             continue;
-        auto it = firstOfKey.find(r.idempotencyKey);
-        if (it == firstOfKey.end())
-            firstOfKey.insert(r.idempotencyKey, i);
-        else if (deliveredBefore(r, result.records[*it]))
-            *it = i;
+        size_t &first = firstOfKey[r.idempotencyKey];
+        if (first == none || deliveredBefore(r, result.records[first]))
+            first = i;
     }
 
     result.counts.fill(0);
     result.noteCounts.fill(0);
     result.notes = 0;
+    result.minutes.clear();
+    auto minute = result.minutes.end();
     for (size_t i = 0; i < result.records.size(); ++i) {
         AccountedRecord &r = result.records[i];
         r.notes &=
             ~quint16(AccountNote::InboxUnreachable | AccountNote::UnknownStatus | AccountNote::Unverified);
         const auto decide = [&]() -> AccountClass {
-            if (evidence.readCommitted && evidence.aborted.value(r.partition).contains(r.offset))
+            if (isAborted(r))
                 return AccountClass::Aborted;
             // Without a key the inbox cannot be asked: the record is judged by the offsets alone.
             bool verified = evidence.hasInbox && r.idempotencyKey;
@@ -121,8 +130,9 @@ void AccountingClassifier::classify(AccountingResult &result, const AccountingEv
                            row != evidence.inbox.cend()) {
                     switch (*row) {
                     case InboxState::Completed:
-                        return firstOfKey.value(r.idempotencyKey) == i ? AccountClass::Processed
-                                                                       : AccountClass::Duplicate;
+                        return r.idempotencyKey < firstOfKey.size() && firstOfKey[r.idempotencyKey] == i
+                                   ? AccountClass::Processed
+                                   : AccountClass::Duplicate;
                     case InboxState::Parked:
                     case InboxState::FailedTerminal:
                         return AccountClass::Parked;
@@ -138,7 +148,8 @@ void AccountingClassifier::classify(AccountingResult &result, const AccountingEv
                     }
                 }
             }
-            if (evidence.deadLetteredAt.value(r.partition).contains(r.offset)
+            const auto named = evidence.deadLetteredAt.constFind(r.partition);
+            if ((named != evidence.deadLetteredAt.cend() && named->contains(r.offset))
                 || (r.idempotencyKey && evidence.deadLetteredKeys.contains(r.idempotencyKey)))
                 return AccountClass::DeadLettered;
             const qint64 committed = evidence.committed.value(r.partition, -1);
@@ -152,6 +163,12 @@ void AccountingClassifier::classify(AccountingResult &result, const AccountingEv
         };
         r.cls = decide();
         ++result.counts[size_t(r.cls)];
+        if (r.timestampMs >= 0) {
+            const qint64 m = r.timestampMs / 60'000;
+            if (minute == result.minutes.end() || minute->first != m)
+                minute = result.minutes.try_emplace(m).first;
+            ++minute->second[size_t(r.cls)];
+        }
         if (r.notes) {
             ++result.notes;
             for (int b = 0; b < AccountNote::Count; ++b) {

@@ -1,6 +1,7 @@
 #include "services/accounting/accountingservice.h"
 
 #include "services/accounting/accountingjson.h"
+#include "services/support/threadpriority.h"
 
 #include <QDateTime>
 #include <QJsonDocument>
@@ -26,6 +27,9 @@ void AccountingService::start(const AccountingRequest &request)
     auto lock = std::make_shared<QMutex>();
     m_runs.start(
         [request, latest, lock](const JobControl &control) {
+            // The run, its librdkafka threads and inbox threads (which inherit the level) give way to the
+            // interface thread on a busy desk.
+            ThreadPriority::yieldToInterface();
             AccountingHooks hooks;
             hooks.cancelled = [&control] { return control.isCancelled(); };
             hooks.progress = [&control, latest, lock](const AccountingProgress &p) {

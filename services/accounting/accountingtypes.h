@@ -11,6 +11,7 @@
 
 #include <array>
 #include <limits>
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -115,6 +116,9 @@ struct AccountingResult {
     std::vector<AccountedRecord> records;       // per partition in offset order, partitions in turn
     std::vector<QByteArray> keys{QByteArray()}; // key id -> bytes; id 0 is "none"
     std::array<qint64, AccountClassCount> counts{};
+    // Records per minute of record time (epoch minute -> count per class): the chart's data, so the view
+    // never walks the records.
+    std::map<qint64, std::array<qint64, AccountClassCount>> minutes;
     qint64 notes = 0; // records with at least one note
     std::array<qint64, AccountNote::Count> noteCounts{};
     QList<SequenceFinding> sequence;

@@ -2,6 +2,7 @@
 
 #include "services/accounting/accountingclassifier.h"
 #include "services/accounting/inboxkeystage.h"
+#include "services/accounting/keyinterner.h"
 #include "services/accounting/recordfieldvalue.h"
 #include "services/accounting/sequencecheck.h"
 #include "services/dlq/dlqheadercodec.h"
@@ -52,16 +53,7 @@ private:
         if (m_hooks.progress)
             m_hooks.progress({m_read, m_total, stage});
     }
-    quint32 intern(const QByteArray &bytes)
-    {
-        auto it = m_keyIds.constFind(bytes);
-        if (it != m_keyIds.cend())
-            return *it;
-        const quint32 id = quint32(m_result->keys.size());
-        m_result->keys.push_back(bytes);
-        m_keyIds.insert(bytes, id);
-        return id;
-    }
+    quint32 intern(QByteArrayView bytes) { return m_keyIds.intern(bytes); }
     bool resolveWindow(ClusterInspector &inspector, TopicRangeReader &reader);
     qint64 position(const DlqScanRequest &at, TopicRangeReader &reader, int partition, qint64 low,
                     qint64 high, qint64 timesAnswer, bool isEnd);
@@ -78,12 +70,14 @@ private:
     const AccountingHooks &m_hooks;
     std::shared_ptr<AccountingResult> m_result;
     AccountingEvidence m_evidence;
-    QHash<QByteArray, quint32> m_keyIds;
-    QHash<QString, int> m_partitionCounts;  // every topic of the cluster
-    QHash<quint32, quint32> m_firstPayload; // idempotency key -> the value hash of its first record
+    KeyInterner m_keyIds{m_result->keys};
+    QHash<QString, int> m_partitionCounts; // every topic of the cluster
+    // Per key id, grown as keys are interned: the value hash of the key's first record (as an idempotency
+    // key), and whether that first record was seen and the inbox asked about the key.
+    std::vector<quint32> m_firstPayload;
+    std::vector<bool> m_seenKey;
     std::unique_ptr<InboxKeyStage> m_lookups;
     std::vector<quint32> m_pendingKeys;
-    QSet<quint32> m_askedKeys;
     RecordField m_keyField;
     qint64 m_read = 0;
     qint64 m_total = 0;
@@ -104,7 +98,8 @@ AccountingResultPtr Run::go()
 
     QString error;
     auto inspector = ClusterInspector::create(m_request.cluster, &error);
-    auto reader = inspector ? TopicRangeReader::create(m_request.cluster, &error) : nullptr;
+    auto reader = inspector ? TopicRangeReader::create(m_request.cluster, &error, TopicRangeReader::Use::Bulk)
+                            : nullptr;
     if (!reader) {
         res.error = error;
         return m_result;
@@ -382,13 +377,13 @@ quint32 Run::idempotencyKeyOf(const rd_kafka_message_t *m, quint16 *notes, Recor
 {
     std::optional<RecordFieldValue> own;
     RecordFieldValue &fields = parsed ? *parsed : own.emplace(m);
-    QByteArray key;
-    const RecordFieldValue::Outcome got = fields.bytes(m_keyField, &key);
+    QByteArrayView key;
+    const RecordFieldValue::Outcome got = fields.view(m_keyField, &key);
     if (got == RecordFieldValue::Outcome::Found && !key.isEmpty())
         return intern(key);
     if (!m_request.idempotencyKey.isStated() && m->key
         && m->key_len > 0) // the default: the header, else the record key
-        return intern(QByteArray(static_cast<const char *>(m->key), qsizetype(m->key_len)));
+        return intern(QByteArrayView(static_cast<const char *>(m->key), qsizetype(m->key_len)));
     *notes |= got == RecordFieldValue::Outcome::NotJson ? AccountNote::NotJson | AccountNote::NoKey
                                                         : AccountNote::NoKey;
     return 0;
@@ -401,7 +396,7 @@ void Run::addRecord(const rd_kafka_message_t *m)
     r.offset = m->offset;
     r.timestampMs = rd_kafka_message_timestamp(m, nullptr);
     if (m->key)
-        r.recordKey = intern(QByteArray(static_cast<const char *>(m->key), qsizetype(m->key_len)));
+        r.recordKey = intern(QByteArrayView(static_cast<const char *>(m->key), qsizetype(m->key_len)));
     if (!m->payload)
         r.notes |= AccountNote::Tombstone;
     r.valueHash =
@@ -417,13 +412,18 @@ void Run::addRecord(const rd_kafka_message_t *m)
             r.notes |= AccountNote::NoSequence;
     }
     if (r.idempotencyKey) {
-        const auto first = m_firstPayload.constFind(r.idempotencyKey);
-        if (first == m_firstPayload.cend())
-            m_firstPayload.insert(r.idempotencyKey, r.valueHash);
-        else if (*first != r.valueHash)
+        if (m_seenKey.size() <= r.idempotencyKey) {
+            m_seenKey.resize(m_result->keys.size() + m_result->keys.size() / 2);
+            m_firstPayload.resize(m_seenKey.size());
+        }
+        const bool first = !m_seenKey[r.idempotencyKey];
+        if (first) {
+            m_seenKey[r.idempotencyKey] = true;
+            m_firstPayload[r.idempotencyKey] = r.valueHash;
+        } else if (m_firstPayload[r.idempotencyKey] != r.valueHash) {
             r.notes |= AccountNote::KeyPayloadDiffers;
-        if (m_lookups && !m_askedKeys.contains(r.idempotencyKey)) {
-            m_askedKeys.insert(r.idempotencyKey);
+        }
+        if (m_lookups && first) {
             m_pendingKeys.push_back(r.idempotencyKey);
             if (int(m_pendingKeys.size()) >= m_request.lookupBatch) {
                 m_lookups->enqueue(std::move(m_pendingKeys), m_result->keys);
@@ -466,17 +466,22 @@ bool Run::readWindow(TopicRangeReader &reader)
             m_request.maxRecords);
         return false;
     }
-    // The reader interleaves partitions; keep each partition's records together, in offset order.
-    std::stable_sort(res.records.begin(), res.records.end(),
-                     [](const AccountedRecord &a, const AccountedRecord &b) {
-                         return a.partition != b.partition ? a.partition < b.partition : a.offset < b.offset;
-                     });
+    // The reader interleaves partitions; keep each partition's records together, in offset order. A
+    // partition and offset name one record, so the order is total and the sort needs no stability (nor
+    // the extra copy of the records a stable sort makes).
+    const auto before = [](const AccountedRecord &a, const AccountedRecord &b) {
+        return a.partition != b.partition ? a.partition < b.partition : a.offset < b.offset;
+    };
+    if (!std::is_sorted(res.records.begin(), res.records.end(), before))
+        std::sort(res.records.begin(), res.records.end(), before);
     QHash<int, qint64> last;
-    for (const AccountedRecord &r : res.records)
+    QHash<int, qint64> read;
+    for (const AccountedRecord &r : res.records) {
         last[r.partition] = r.offset;
+        ++read[r.partition];
+    }
     for (AccountingPartition &p : res.partitions) {
-        p.read = std::count_if(res.records.cbegin(), res.records.cend(),
-                               [&](const AccountedRecord &r) { return r.partition == p.partition; });
+        p.read = read.value(p.partition);
         if (!m_request.readCommitted && p.to == p.high
             && TransactionWindow::caughtUpBehindMarkers(p.committed, p.high,
                                                         last.value(p.partition, p.from - 1)))

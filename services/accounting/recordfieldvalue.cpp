@@ -41,24 +41,40 @@ QJsonValue RecordFieldValue::walk(const QJsonDocument &document, QStringView pat
 
 RecordFieldValue::Outcome RecordFieldValue::bytes(const RecordField &field, QByteArray *out)
 {
+    QByteArrayView found;
+    const Outcome outcome = view(field, &found);
+    if (outcome == Outcome::Found)
+        *out = found.toByteArray();
+    return outcome;
+}
+
+RecordFieldValue::Outcome RecordFieldValue::view(const RecordField &field, QByteArrayView *out)
+{
     switch (field.kind) {
     case RecordField::Kind::NotStated:
         return Outcome::Missing;
     case RecordField::Kind::RecordKey:
         if (!m_message->key)
             return Outcome::Missing;
-        *out = QByteArray(static_cast<const char *>(m_message->key), qsizetype(m_message->key_len));
+        *out = QByteArrayView(static_cast<const char *>(m_message->key), qsizetype(m_message->key_len));
         return Outcome::Found;
     case RecordField::Kind::Header: {
+        // The name's bytes once per thread and name, not once per record.
+        thread_local QString lastName;
+        thread_local QByteArray lastNameUtf8;
+        if (field.name != lastName) {
+            lastName = field.name;
+            lastNameUtf8 = field.name.toUtf8();
+        }
         rd_kafka_headers_t *headers = nullptr;
         const void *value = nullptr;
         size_t size = 0;
         if (rd_kafka_message_headers(m_message, &headers) != RD_KAFKA_RESP_ERR_NO_ERROR || !headers
-            || rd_kafka_header_get_last(headers, field.name.toUtf8().constData(), &value, &size)
+            || rd_kafka_header_get_last(headers, lastNameUtf8.constData(), &value, &size)
                    != RD_KAFKA_RESP_ERR_NO_ERROR
             || !value)
             return Outcome::Missing;
-        *out = QByteArray(static_cast<const char *>(value), qsizetype(size));
+        *out = QByteArrayView(static_cast<const char *>(value), qsizetype(size));
         return Outcome::Found;
     }
     case RecordField::Kind::JsonPath: {
@@ -78,13 +94,15 @@ RecordFieldValue::Outcome RecordFieldValue::bytes(const RecordField &field, QByt
             return Outcome::NotJson;
         const QJsonValue v = walk(m_document, field.name);
         if (v.isString()) {
-            *out = v.toString().toUtf8();
+            m_text = v.toString().toUtf8();
+            *out = m_text;
             return Outcome::Found;
         }
         if (v.isDouble()) {
             const double d = v.toDouble();
-            *out = d == std::floor(d) && std::abs(d) < 9.0e15 ? QByteArray::number(qint64(d))
-                                                              : QByteArray::number(d, 'g', 17);
+            m_text = d == std::floor(d) && std::abs(d) < 9.0e15 ? QByteArray::number(qint64(d))
+                                                                : QByteArray::number(d, 'g', 17);
+            *out = m_text;
             return Outcome::Found;
         }
         return Outcome::Missing;

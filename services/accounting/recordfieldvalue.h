@@ -20,6 +20,9 @@ public:
     enum class Outcome { Found, Missing, NotJson };
     // The field as bytes (a JSON string's text, a number's decimal digits).
     Outcome bytes(const RecordField &field, QByteArray *out);
+    // The same without a copy: into the message (record key, header) or this object (a JSON value); valid
+    // while both live and until the next call.
+    Outcome view(const RecordField &field, QByteArrayView *out);
     // The field as a whole number (a JSON integer, or decimal text in a header or string).
     Outcome integer(const RecordField &field, qint64 *out);
 
@@ -30,4 +33,5 @@ private:
     const rd_kafka_message_t *m_message;
     bool m_parsed = false;
     QJsonDocument m_document;
+    QByteArray m_text; // a JSON value's bytes, for view()
 };

@@ -5,6 +5,7 @@
 #include <QHash>
 
 #include <algorithm>
+#include <span>
 
 namespace {
 bool isProcessed(AccountClass c)
@@ -19,7 +20,8 @@ bool isSetAside(AccountClass c)
 
 // The records of one key in delivery order: each partition's run is already in offset order; the runs
 // are merged by timestamp.
-std::vector<size_t> deliveryOrder(const AccountingResult &result, const std::vector<size_t> &indexes)
+template <typename Indexes>
+std::vector<size_t> deliveryOrder(const AccountingResult &result, const Indexes &indexes)
 {
     std::vector<std::vector<size_t>> runs;
     for (const size_t i : indexes) {
@@ -35,8 +37,9 @@ std::vector<size_t> deliveryOrder(const AccountingResult &result, const std::vec
         return runs.front();
     std::vector<size_t> heads(runs.size(), 0);
     std::vector<size_t> out;
-    out.reserve(indexes.size());
-    while (out.size() < indexes.size()) {
+    const size_t count = size_t(std::distance(indexes.begin(), indexes.end()));
+    out.reserve(count);
+    while (out.size() < count) {
         int best = -1;
         for (size_t r = 0; r < runs.size(); ++r) {
             if (heads[r] >= runs[r].size())
@@ -55,18 +58,41 @@ std::vector<size_t> deliveryOrder(const AccountingResult &result, const std::vec
 
 QList<SequenceFinding> SequenceCheck::run(const AccountingResult &result)
 {
-    // Record indexes per ordering key, in storage order (per partition in offset order).
-    QHash<quint32, std::vector<size_t>> byKey;
-    for (size_t i = 0; i < result.records.size(); ++i) {
-        if (result.records[i].recordKey)
-            byKey[result.records[i].recordKey].push_back(i);
+    // Record indexes per ordering key, in storage order (per partition in offset order): a counting sort
+    // by key id, two flat vectors however many keys. Without sequence numbers only a key with a record
+    // set aside can show anything (a DLQ-and-continue break); the others are left out.
+    bool numbered = false;
+    size_t keyCount = result.keys.size();
+    for (const AccountedRecord &r : result.records)
+        keyCount = std::max(keyCount, size_t(r.recordKey) + 1);
+    std::vector<quint32> start(keyCount + 1, 0);
+    std::vector<bool> setAsideKey(keyCount, false);
+    for (const AccountedRecord &r : result.records) {
+        if (!r.recordKey)
+            continue;
+        ++start[r.recordKey + 1];
+        numbered = numbered || r.sequence != AccountedRecord::NoSequence;
+        if (isSetAside(r.cls))
+            setAsideKey[r.recordKey] = true;
     }
-    QList<quint32> keys = byKey.keys();
-    std::sort(keys.begin(), keys.end());
+    for (size_t k = 1; k < start.size(); ++k)
+        start[k] += start[k - 1];
+    std::vector<quint32> byKey(start.back());
+    {
+        std::vector<quint32> fill(start.begin(), start.end() - 1);
+        for (size_t i = 0; i < result.records.size(); ++i) {
+            const quint32 key = result.records[i].recordKey;
+            if (key)
+                byKey[fill[key]++] = quint32(i);
+        }
+    }
 
     QList<SequenceFinding> findings;
-    for (const quint32 key : std::as_const(keys)) {
-        const std::vector<size_t> order = deliveryOrder(result, byKey.value(key));
+    for (quint32 key = 1; key + 1 < start.size(); ++key) {
+        if (start[key] == start[key + 1] || (!numbered && !setAsideKey[key]))
+            continue;
+        const std::vector<size_t> order =
+            deliveryOrder(result, std::span(byKey.data() + start[key], start[key + 1] - start[key]));
         const auto finding = [&](SequenceFinding::Kind kind, const AccountedRecord &r,
                                  const AccountedRecord *before) {
             SequenceFinding f;

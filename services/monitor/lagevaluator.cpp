@@ -1,6 +1,7 @@
 #include "lagevaluator.h"
 
 #include "offsetpeeker.h"
+#include "services/accounting/accountingclassifier.h"
 
 #include <QSet>
 
@@ -11,6 +12,7 @@ QString timeLagMethodName(PartitionLag::TimeLagMethod method)
     case PartitionLag::TimeLagMethod::CaughtUp: return QStringLiteral("caught-up");
     case PartitionLag::TimeLagMethod::Interpolated: return QStringLiteral("interpolated");
     case PartitionLag::TimeLagMethod::Peeked: return QStringLiteral("peeked");
+    case PartitionLag::TimeLagMethod::BehindMarkers: return QStringLiteral("behind-markers");
     }
     return {};
 }
@@ -97,6 +99,37 @@ void evaluateLag(LagSnapshot &snapshot, LagHistory &history, OffsetPeeker *peeke
         }
     }
 
+    // A small lag that neither the group nor the log moved since the last sample may be only transaction
+    // markers after the last record (a transactional producer's commit marker takes an offset no consumer
+    // is handed): read from the committed offset to see whether any record follows.
+    PartitionOffsets markerFrom, markerEnds;
+    for (const PartitionLag &row : std::as_const(snapshot.rows)) {
+        if (row.lag <= 0 || row.lag > evaluation.markerLagAtMost || row.committed < 0 || row.flags)
+            continue;
+        const TopicPartition tp{row.topic, row.partition};
+        const auto &samples = history.progress(row.group, tp).samples;
+        if (samples.size() < 2 || samples[samples.size() - 2].committed != row.committed
+            || samples[samples.size() - 2].lag != row.lag || markerFrom.contains(tp))
+            continue;
+        markerFrom.insert(tp, row.committed);
+        markerEnds.insert(tp, row.end);
+    }
+    if (!markerFrom.isEmpty() && (evaluation.lastRecords || peeker)) {
+        const QHash<TopicPartition, qint64> last =
+            evaluation.lastRecords ? evaluation.lastRecords(markerFrom, markerEnds)
+                                   : peeker->lastRecords(markerFrom, markerEnds, evaluation.peekTimeoutMs);
+        for (PartitionLag &row : snapshot.rows) {
+            const TopicPartition tp{row.topic, row.partition};
+            const auto found = last.constFind(tp);
+            if (found != last.cend() && markerFrom.value(tp, -1) == row.committed
+                && markerEnds.value(tp) == row.end
+                && TransactionWindow::caughtUpBehindMarkers(row.committed, row.end, *found)) {
+                row.timeLagMs = 0;
+                row.timeLagMethod = PartitionLag::TimeLagMethod::BehindMarkers;
+            }
+        }
+    }
+
     snapshot.groupRows.clear();
     for (PartitionLag &row : snapshot.rows) {
         const LagHistory::GroupProgress &progress = history.progress(row.group, {row.topic, row.partition});
@@ -105,6 +138,12 @@ void evaluateLag(LagSnapshot &snapshot, LagHistory &history, OffsetPeeker *peeke
                            evaluation.rules.statedFor(row.group));
         row.status = verdict.status;
         row.statusReason = verdict.reason;
+        if (row.timeLagMethod == PartitionLag::TimeLagMethod::BehindMarkers) {
+            row.status = LagStatus::Ok;
+            row.statusReason = QStringLiteral("Caught up: only transaction markers follow the last record (%1 "
+                                              "offset(s) of lag that no consumer is handed).")
+                                   .arg(row.lag);
+        }
         rateAndTimeToClear(row, progress.samples, evaluation.rules.windowSamples);
 
         if (snapshot.groupRows.isEmpty() || snapshot.groupRows.last().group != row.group)

@@ -27,6 +27,9 @@ struct PartitionLag {
         CaughtUp,     // committed == end: zero, exactly
         Interpolated, // from this partition's own (end offset, sample time) history
         Peeked,       // the timestamp of the record at the committed offset
+        // committed < end, but only transaction markers (or records a read_committed consumer skips)
+        // follow the last record: caught up (TransactionWindow::caughtUpBehindMarkers)
+        BehindMarkers,
     };
     qint64 timeLagMs = -1;
     TimeLagMethod timeLagMethod = TimeLagMethod::Unknown;

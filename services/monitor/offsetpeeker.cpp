@@ -28,27 +28,18 @@ OffsetPeeker::~OffsetPeeker()
         rd_kafka_assign(m_rk.get(), nullptr);
 }
 
-QHash<TopicPartition, qint64> OffsetPeeker::timestamps(const PartitionOffsets &requests, int timeoutMs)
+void OffsetPeeker::firstEvents(const PartitionOffsets &from, int timeoutMs,
+                               const std::function<void(const TopicPartition &, const rd_kafka_message_t *)> &each)
 {
-    QHash<TopicPartition, qint64> out;
-    QList<TopicPartition> todo;
-    rd_kafka_topic_partition_list_t *assignment = rd_kafka_topic_partition_list_new(int(requests.size()));
-    for (auto it = requests.cbegin(); it != requests.cend(); ++it) {
-        if (const qint64 *cached = m_cache.object({it.key(), it.value()})) {
-            out.insert(it.key(), *cached);
-            continue;
-        }
+    if (from.isEmpty())
+        return;
+    rd_kafka_topic_partition_list_t *assignment = rd_kafka_topic_partition_list_new(int(from.size()));
+    for (auto it = from.cbegin(); it != from.cend(); ++it)
         rd_kafka_topic_partition_list_add(assignment, it.key().topic.toUtf8().constData(), it.key().partition)
             ->offset = it.value();
-        todo.append(it.key());
-    }
-    if (todo.isEmpty()) {
-        rd_kafka_topic_partition_list_destroy(assignment);
-        return out;
-    }
     rd_kafka_assign(m_rk.get(), assignment);
     rd_kafka_topic_partition_list_destroy(assignment);
-    QSet<TopicPartition> waiting(todo.cbegin(), todo.cend());
+    QSet<TopicPartition> waiting(from.keyBegin(), from.keyEnd());
     QElapsedTimer clock;
     clock.start();
     while (!waiting.isEmpty() && clock.elapsed() < timeoutMs) {
@@ -57,17 +48,47 @@ QHash<TopicPartition, qint64> OffsetPeeker::timestamps(const PartitionOffsets &r
             continue;
         if (m->rkt) {
             const TopicPartition tp{QString::fromUtf8(rd_kafka_topic_name(m->rkt)), int(m->partition)};
-            if (waiting.remove(tp) && !m->err) {
-                const qint64 ts = rd_kafka_message_timestamp(m, nullptr);
-                if (ts >= 0
-                    && m->offset >= requests.value(tp)) { // compaction may have removed the exact record
-                    out.insert(tp, ts);
-                    m_cache.insert({tp, m->offset}, new qint64(ts));
-                }
-            }
+            if (waiting.remove(tp))
+                each(tp, m);
         }
         rd_kafka_message_destroy(m);
     }
     rd_kafka_assign(m_rk.get(), nullptr);
+}
+
+QHash<TopicPartition, qint64> OffsetPeeker::timestamps(const PartitionOffsets &requests, int timeoutMs)
+{
+    QHash<TopicPartition, qint64> out;
+    PartitionOffsets todo;
+    for (auto it = requests.cbegin(); it != requests.cend(); ++it) {
+        if (const qint64 *cached = m_cache.object({it.key(), it.value()}))
+            out.insert(it.key(), *cached);
+        else
+            todo.insert(it.key(), it.value());
+    }
+    firstEvents(todo, timeoutMs, [&](const TopicPartition &tp, const rd_kafka_message_t *m) {
+        if (m->err)
+            return;
+        const qint64 ts = rd_kafka_message_timestamp(m, nullptr);
+        if (ts >= 0 && m->offset >= requests.value(tp)) { // compaction may have removed the exact record
+            out.insert(tp, ts);
+            m_cache.insert({tp, m->offset}, new qint64(ts));
+        }
+    });
+    return out;
+}
+
+QHash<TopicPartition, qint64> OffsetPeeker::lastRecords(const PartitionOffsets &from, const PartitionOffsets &ends,
+                                                        int timeoutMs)
+{
+    QHash<TopicPartition, qint64> out;
+    firstEvents(from, timeoutMs, [&](const TopicPartition &tp, const rd_kafka_message_t *m) {
+        const bool end = m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF;
+        if (m->err && !end)
+            return; // not known this time
+        // A record before the end: the consumer has something to read. The end (or a record past the
+        // sampled end) first: nothing in between is handed to a consumer.
+        out.insert(tp, !end && m->offset < ends.value(tp) ? m->offset : from.value(tp) - 1);
+    });
     return out;
 }

@@ -1,23 +1,35 @@
 #include "topicrangereader.h"
 
+#include "services/kafka/fetchwaker.h"
+
 #include <QElapsedTimer>
 #include <QHash>
 
 using namespace Qt::StringLiterals;
 
-std::unique_ptr<TopicRangeReader> TopicRangeReader::create(const KafkaProperties &cluster, QString *error)
+std::unique_ptr<TopicRangeReader> TopicRangeReader::create(const KafkaProperties &cluster, QString *error,
+                                                           Use use)
 {
     // A vanished offset must not silently become "from the end".
-    const KafkaProperties props = KafkaConfig::readerProperties(cluster, {.clientId = u"berth-range-reader"_s,
-                                                                          .autoOffsetReset = u"earliest"_s,
-                                                                          .groupId = u"berth-range-reader"_s,
-                                                                          .fetchWaitMs = 50});
+    KafkaConfig::ReaderOptions options{.clientId = u"berth-range-reader"_s,
+                                       .autoOffsetReset = u"earliest"_s,
+                                       .groupId = u"berth-range-reader"_s,
+                                       .fetchWaitMs = 50};
+    if (use == Use::Bulk) {
+        options.fetchWaitMs = 100;
+        options.fetchResponseBytes = BulkQueueKbytes / 2 * 1024; // two unread responses stop a broker
+        options.fetchErrorBackoffMs = 20;
+        options.queueMinMessages = BulkQueueMessages;
+        options.queueMaxKbytes = BulkQueueKbytes;
+    }
+    const KafkaProperties props = KafkaConfig::readerProperties(cluster, options);
     KafkaHandle rk = KafkaConfig::createClient(RD_KAFKA_CONSUMER, props, error);
     if (!rk)
         return {};
     rd_kafka_poll_set_consumer(rk.get());
     std::unique_ptr<TopicRangeReader> reader(new TopicRangeReader);
     reader->m_rk = std::move(rk);
+    reader->m_bulk = use == Use::Bulk;
     return reader;
 }
 
@@ -36,6 +48,9 @@ bool TopicRangeReader::read(const QList<Range> &ranges,
         bool done = false;
     };
     QHash<QString, Open> open; // "topic\npartition"
+    // The open range of a record's topic handle and partition, found by name once per pair: the values of
+    // `open` stay where they are, as nothing is inserted once reading begins.
+    QHash<std::pair<const rd_kafka_topic_t *, int>, Open *> seen;
     rd_kafka_topic_partition_list_t *list = rd_kafka_topic_partition_list_new(int(ranges.size()));
     int remaining = 0;
     for (const Range &r : ranges) {
@@ -53,11 +68,33 @@ bool TopicRangeReader::read(const QList<Range> &ranges,
         return true;
     }
     rd_kafka_resp_err_t err = rd_kafka_assign(m_rk.get(), list);
+    if (!err) {
+        // An idle broker thread starts fetching newly assigned partitions only when it next wakes, up to
+        // a second later (librdkafka 2.0). Asking each leader for an offset wakes them now; the answer
+        // itself is not needed.
+        rd_kafka_topic_partition_list_t *wake = rd_kafka_topic_partition_list_copy(list);
+        for (int i = 0; i < wake->cnt; ++i)
+            wake->elems[i].offset = RD_KAFKA_OFFSET_END;
+        rd_kafka_offsets_for_times(m_rk.get(), wake, 250);
+        rd_kafka_topic_partition_list_destroy(wake);
+    }
     rd_kafka_topic_partition_list_destroy(list);
     if (err) {
         *error = u"Cannot read: "_s + KafkaConfig::errorText(err);
         return false;
     }
+    // A bulk read keeps the brokers fetching: the consumer queue's depth goes to a FetchWaker.
+    std::unique_ptr<FetchWaker> waker;
+    rd_kafka_queue_t *queue = nullptr;
+    if (m_bulk) {
+        QList<TopicPartition> probes;
+        for (const Range &r : ranges)
+            probes.append({r.topic, r.partition});
+        waker = std::make_unique<FetchWaker>(m_rk.get(), probes, 250);
+        queue = rd_kafka_queue_get_consumer(m_rk.get());
+    }
+    qint64 records = 0;
+    qint64 valueBytes = 0;
     bool ok = true;
     QElapsedTimer idle;
     idle.start();
@@ -72,11 +109,27 @@ bool TopicRangeReader::read(const QList<Range> &ranges,
             continue;
         }
         idle.restart();
-        const QString id = (m->rkt ? QString::fromUtf8(rd_kafka_topic_name(m->rkt)) : QString()) + u'\n'
-                           + QString::number(m->partition);
-        auto it = open.find(id);
+        if (queue && m->payload) {
+            ++records;
+            valueBytes += qint64(m->len);
+            if ((records & 255) == 0) {
+                // librdkafka counts the queue's bytes by record value and stops at either limit.
+                const qint64 average = std::max<qint64>(1, valueBytes / records);
+                waker->observe(rd_kafka_queue_length(queue),
+                               size_t(std::min<qint64>(BulkQueueMessages, BulkQueueKbytes * 1024LL / average)));
+            }
+        }
+        const std::pair<const rd_kafka_topic_t *, int> handle{m->rkt, int(m->partition)};
+        auto known = seen.constFind(handle);
+        if (known == seen.cend()) {
+            const QString id = (m->rkt ? QString::fromUtf8(rd_kafka_topic_name(m->rkt)) : QString()) + u'\n'
+                               + QString::number(m->partition);
+            const auto named = open.find(id);
+            known = seen.insert(handle, named == open.end() ? nullptr : &*named);
+        }
+        Open *const it = *known;
         if (m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
-            if (it != open.end() && !it->done) {
+            if (it && !it->done) {
                 it->done = true;
                 --remaining;
             }
@@ -87,7 +140,7 @@ bool TopicRangeReader::read(const QList<Range> &ranges,
                 rd_kafka_message_destroy(m);
                 break;
             }
-        } else if (it != open.end() && !it->done) {
+        } else if (it && !it->done) {
             if (m->offset >= it->to) {
                 it->done = true;
                 --remaining;
@@ -101,6 +154,9 @@ bool TopicRangeReader::read(const QList<Range> &ranges,
         }
         rd_kafka_message_destroy(m);
     }
+    waker.reset();
+    if (queue)
+        rd_kafka_queue_destroy(queue);
     rd_kafka_assign(m_rk.get(), nullptr);
     return ok;
 }

@@ -13,7 +13,12 @@
 // and destination reconciliation, the dry run's ordering check. Blocking; one thread at a time.
 class TopicRangeReader final {
 public:
-    static std::unique_ptr<TopicRangeReader> create(const KafkaProperties &cluster, QString *error);
+    // A bulk reader reads whole windows (the delivery accounting): a prefetch of BulkQueueKbytes for the
+    // whole read, which the brokers keep filling (FetchWaker wakes a broker that found it full), and fetch
+    // responses of half that, as the DLQ scan reads (ARCHITECTURE.md, Threads).
+    enum class Use { Ranges, Bulk };
+    static std::unique_ptr<TopicRangeReader> create(const KafkaProperties &cluster, QString *error,
+                                                    Use use = Use::Ranges);
     ~TopicRangeReader();
 
     struct Range {
@@ -40,7 +45,11 @@ public:
     bool offsetForTime(const QString &topic, int partition, qint64 timestampMs, qint64 *offset, int timeoutMs,
                        QString *error);
 
+    static constexpr int BulkQueueKbytes = 4 * 1024;
+    static constexpr int BulkQueueMessages = 1'000'000;
+
 private:
     TopicRangeReader() = default;
     KafkaHandle m_rk;
+    bool m_bulk = false;
 };
