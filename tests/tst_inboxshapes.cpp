@@ -537,6 +537,52 @@ UPDATE pg_class SET reltuples = 2000000 WHERE oid = 'big_inbox'::regclass;
         QVERIFY2(noIndex.error.contains(u"CREATE INDEX ON"_s), qPrintable(noIndex.error));
     }
 
+    // On a huge table without the indexes they seek on, the key look-ups and the Parked tab run no doomed
+    // query: each refuses with the CREATE INDEX to run, and answers once it exists.
+    void hugeTableWithoutIndexesRefusesLookupsAndParkedRowsNamingTheIndex()
+    {
+        QString error;
+        QVERIFY2(m_payments.execScript(uR"(
+DROP TABLE IF EXISTS bare_inbox;
+CREATE TABLE bare_inbox (grp text NOT NULL, id text NOT NULL, st text, upd timestamptz NOT NULL);
+INSERT INTO bare_inbox SELECT 'g' || (i % 3), 'x-' || i, CASE WHEN i % 10 < 8 THEN 'done' ELSE 'parked' END,
+    now() - make_interval(secs => 2000 - i)
+FROM generate_series(1, 2000) AS i;
+ANALYZE bare_inbox;
+UPDATE pg_class SET reltuples = 3000000 WHERE oid = 'bare_inbox'::regclass;
+)"_s, &error), qPrintable(error));
+        const InboxMapping m = largeTableMapping(u"bare"_s, u"bare_inbox"_s);
+        const QStringList keys{u"x-7"_s, u"x-9"_s, u"nope"_s};
+        QString problem;
+        InboxKeyStates states = InboxKeyLookup::lookup(m_payments, {m}, keys, &problem);
+        QVERIFY(states.isEmpty());
+        QVERIFY2(problem.contains(u"no index on its message id"_s), qPrintable(problem));
+        QVERIFY2(problem.endsWith(u"CREATE INDEX ON \"bare_inbox\" (\"id\")"_s), qPrintable(problem));
+        InboxRowsPage page = InboxRowsQuery::read(m_payments, m, {InboxState::Parked}, {}, 20);
+        QVERIFY(page.rows.isEmpty());
+        QVERIFY2(page.error.endsWith(u"CREATE INDEX ON \"bare_inbox\" (\"grp\", \"st\", \"upd\")"_s),
+                 qPrintable(page.error));
+        // Created as named, both answer what SQL says. (Building an index resets the fake row count.)
+        QVERIFY2(m_payments.execScript(u"CREATE INDEX ON \"bare_inbox\" (\"id\"); CREATE INDEX ON \"bare_inbox\" "
+                                       u"(\"grp\", \"st\", \"upd\"); UPDATE pg_class SET reltuples = 3000000 WHERE "
+                                       u"oid = 'bare_inbox'::regclass"_s,
+                                       &error),
+                 qPrintable(error));
+        problem.clear();
+        states = InboxKeyLookup::lookup(m_payments, {m}, keys, &problem);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        QCOMPARE(states.size(), 2);
+        QCOMPARE(states.value(u"x-7"_s).state, InboxState::Completed);
+        QCOMPARE(states.value(u"x-9"_s).state, InboxState::Parked);
+        page = InboxRowsQuery::read(m_payments, m, {InboxState::Parked}, {}, 20);
+        QVERIFY2(page.error.isEmpty(), qPrintable(page.error));
+        const PgResult expected =
+            m_payments.exec(u"SELECT id FROM bare_inbox WHERE st = 'parked' ORDER BY upd LIMIT 20"_s);
+        QCOMPARE(page.rows.size(), 20);
+        for (int i = 0; i < 20; ++i)
+            QCOMPARE(page.rows.at(i).messageId, expected.rows.at(i).value(0).toString());
+    }
+
     // A huge table's board counts every state exactly but the dominant one, which is the table's rows minus
     // the exact ones and is marked as an estimate (the board's "about", the JSON's estimatedStates); the
     // stuck count is exact too. Without the open-rows partial index the board names it and still answers.

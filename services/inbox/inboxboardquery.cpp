@@ -59,7 +59,7 @@ public:
         m_large = !m_isView && board.estimatedRows >= InboxBoardQuery::LargeTableRows;
         if (m_large) {
             // The statistics first: the dominant word decides which partial index serves the exact counts.
-            if (!readFrequencies(board) || !checkIndexes(board))
+            if (!readFrequencies(board) || !checkIndexes(board, requirements()))
                 return;
             if (m_boardIndexMissing) {
                 board.error = u"%1 has about %2 rows and no index the board can seek on: %3"_s.arg(
@@ -68,7 +68,7 @@ public:
             }
         }
         const bool ok = (m_large ? readCountsLarge(board) : readCounts(board)) && readStuck(board)
-                        && readErrors(board) && (m_large || checkIndexes(board));
+                        && readErrors(board) && (m_large || checkIndexes(board, requirements()));
         if (ok)
             readOutbox(board); // last: its failure (a missing outbox table) must not cost the inbox board
         m_db.exec(u"ROLLBACK"_s);
@@ -542,12 +542,18 @@ private:
         return true;
     }
 
-    bool checkIndexes(InboxBoard &board)
+    QList<InboxIndexRequirement> requirements() const
+    {
+        return InboxBoardQuery::indexRequirements(m_mapping, m_large ? m_dominant : QString());
+    }
+
+public:
+    // Adds to board.missingIndexes a line for each requirement no valid index serves, with the CREATE INDEX
+    // that does; also the key look-ups' and the Parked tab's check (InboxBoardQuery::missingIndexes).
+    bool checkIndexes(InboxBoard &board, const QList<InboxIndexRequirement> &requirements)
     {
         if (m_isView)
             return true; // a view has no indexes of its own: its tables' indexes decide
-        const QList<InboxIndexRequirement> requirements =
-            InboxBoardQuery::indexRequirements(m_mapping, m_large ? m_dominant : QString());
         struct Index {
             bool partial = false;
             QString predicate;
@@ -637,6 +643,7 @@ private:
         return true;
     }
 
+private:
     void readOutbox(InboxBoard &board)
     {
         const OutboxMapping &o = m_mapping.outbox;
@@ -793,6 +800,22 @@ InboxBoard InboxBoardQuery::collect(PgSession &session, const InboxMapping &mapp
     }
     board.elapsedMs = clock.elapsed();
     return board;
+}
+
+bool InboxBoardQuery::missingIndexes(PgSession &session, const InboxMapping &mapping,
+                                     const QList<InboxIndexRequirement> &requirements, QStringList *missing,
+                                     QString *error)
+{
+    const JobControl control;
+    BoardReader reader(session, mapping, control);
+    InboxBoard board;
+    board.table = mapping.qualifiedTable();
+    const bool ok = reader.checkIndexes(board, requirements);
+    if (missing)
+        *missing = board.missingIndexes;
+    if (!ok && error)
+        *error = board.error;
+    return ok;
 }
 
 QList<InboxIndexRequirement> InboxBoardQuery::indexRequirements(const InboxMapping &mapping,

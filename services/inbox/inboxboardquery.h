@@ -74,6 +74,13 @@ public:
     static QList<InboxIndexRequirement> indexRequirements(const InboxMapping &mapping,
                                                           const QString &dominantStatus = QString());
 
+    // The board's index check on an open session, for the key look-ups and the Parked tab on a huge table:
+    // *missing gets a line per requirement no valid index serves, ending in the CREATE INDEX that does.
+    // False (and *error) when the catalogue query fails.
+    static bool missingIndexes(PgSession &session, const InboxMapping &mapping,
+                               const QList<InboxIndexRequirement> &requirements, QStringList *missing,
+                               QString *error);
+
 Q_SIGNALS:
     void boardReady(const InboxBoard &board);
 

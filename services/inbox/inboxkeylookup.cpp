@@ -1,5 +1,6 @@
 #include "inboxkeylookup.h"
 
+#include "services/inbox/inboxboardquery.h"
 #include "services/inbox/inboxtableinfo.h"
 #include "services/inbox/pgsession.h"
 
@@ -128,6 +129,25 @@ InboxKeyStates InboxKeyLookup::lookup(PgSession &session, const QList<InboxMappi
         if (!info.types.contains(mapping.messageIdColumn)) {
             problems << mapping.qualifiedTable() + u": the message id column \u201c%1\u201d does not exist"_s.arg(mapping.messageIdColumn);
             continue;
+        }
+        // A huge table without an index on the message id would be read whole per key until the statement
+        // timeout: the look-up is refused with the index to create instead (ARCHITECTURE.md, Inbox mapping).
+        if (!info.isView && info.estimatedRows >= InboxBoardQuery::LargeTableRows) {
+            InboxIndexRequirement byKey;
+            byKey.table = mapping.qualifiedTable();
+            byKey.leadingColumns = {mapping.messageIdColumn};
+            byKey.purpose = u"the DLQ inbox column's key look-ups"_s;
+            QStringList missing;
+            QString indexError;
+            if (!InboxBoardQuery::missingIndexes(session, mapping, {byKey}, &missing, &indexError)) {
+                problems << indexError;
+                continue;
+            }
+            if (!missing.isEmpty()) {
+                problems << u"%1 has about %2 rows and no index on its message id, so keys are not looked up: "
+                            u"%3"_s.arg(mapping.qualifiedTable(), QString::number(info.estimatedRows), missing.first());
+                continue;
+            }
         }
         // The key as the column's own type (without a length, which would truncate a longer key into a
         // false match), so each probe is an index seek.

@@ -1,5 +1,6 @@
 #include "inboxrowsquery.h"
 
+#include "services/inbox/inboxboardquery.h"
 #include "services/inbox/inboxtableinfo.h"
 #include "services/inbox/pgsession.h"
 
@@ -131,6 +132,20 @@ InboxRowsPage InboxRowsQuery::read(PgSession &session, const InboxMapping &mappi
     // about a page of rows is read: a single range over several words would sort every matching row first.
     QStringList consumers;
     if (large && !byTime) {
+        // The consumer walk and the ranges seek on the board's index; without it each would read the table,
+        // so the tab names the index to create instead (ARCHITECTURE.md, Inbox mapping).
+        QStringList missing;
+        QString indexError;
+        if (!InboxBoardQuery::missingIndexes(session, mapping, {InboxBoardQuery::indexRequirements(mapping).first()},
+                                             &missing, &indexError)) {
+            page.error = indexError;
+            return page;
+        }
+        if (!missing.isEmpty()) {
+            page.error = u"%1 has about %2 rows and no index to read its rows by: %3"_s.arg(
+                page.table, QString::number(info.estimatedRows), missing.first());
+            return page;
+        }
         if (mapping.filtersConsumer()) {
             consumers << mapping.consumerValue;
         } else if (!consumer.isEmpty()) {
