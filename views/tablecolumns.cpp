@@ -40,6 +40,7 @@ TableColumns *TableColumns::of(const QTableView *table)
 TableColumns::TableColumns(QTableView *table, int maxChars)
     : QObject(table)
     , m_table(table)
+    , m_widget(table)
     , m_maxChars(maxChars)
     , m_fitTimer(new QTimer(this))
 {
@@ -183,9 +184,15 @@ WrappingLabel *TableColumns::detailPane()
     return m_detail;
 }
 
+bool TableColumns::tableAlive() const
+{
+    // A virtual call through the QWidget pointer is defined during ~QWidget and answers as a QWidget.
+    return m_widget->metaObject()->inherits(&QTableView::staticMetaObject);
+}
+
 void TableColumns::showCurrentRow()
 {
-    if (!m_detail)
+    if (!m_detail || !tableAlive())
         return;
     const QModelIndex current = m_table->currentIndex();
     QStringList lines;

@@ -41,8 +41,12 @@ private:
     void fitSoon();
     void showCurrentRow();
     int contentWidth(int column) const;
+    bool tableAlive() const;
 
     QTableView *m_table;
+    // The same object seen as the QWidget it still is while ~QWidget deletes its children (a QTableWidget's
+    // model among them, which resets on its way out).
+    QWidget *m_widget;
     int m_maxChars;
     QHash<int, int> m_maxCharsByColumn;
     QSet<int> m_resizedByHand;
