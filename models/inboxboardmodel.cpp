@@ -226,10 +226,13 @@ QString InboxBoardModel::outboxLine() const
         return tr("No outbox is mapped for this inbox.");
     if (!m_board.outboxError.isEmpty())
         return tr("Outbox: %1").arg(m_board.outboxError);
+    // A relay drains its outbox in moments, so the backlog is a reading at one instant, said with its
+    // time: "nothing pending" alone reads as a statement about now.
+    const QString at = m_board.takenAt.toUTC().toString(u"HH:mm:ss"_s);
     if (m_board.outbox.pending == 0)
-        return tr("Outbox %1: nothing pending.").arg(m_board.outboxTable);
-    return tr("Outbox %1: %2 pending, oldest waiting %3.")
-        .arg(m_board.outboxTable, QLocale().toString(m_board.outbox.pending),
+        return tr("Outbox %1: nothing pending at %2 UTC.").arg(m_board.outboxTable, at);
+    return tr("Outbox %1: %2 pending at %3 UTC, oldest waiting %4.")
+        .arg(m_board.outboxTable, QLocale().toString(m_board.outbox.pending), at,
              formatDuration(m_board.outbox.oldestPendingAgeSeconds));
 }
 

@@ -2948,14 +2948,6 @@ Beispiel: %5</translation>
         <translation>Outbox: %1</translation>
     </message>
     <message>
-        <source>Outbox %1: nothing pending.</source>
-        <translation>Outbox %1: nichts ausstehend.</translation>
-    </message>
-    <message>
-        <source>Outbox %1: %2 pending, oldest waiting %3.</source>
-        <translation>Outbox %1: %2 ausstehend, älteste wartet seit %3.</translation>
-    </message>
-    <message>
         <source>Redelivered: %1 of %2 rows (%3 %) took more than one attempt.</source>
         <translation>Neu zugestellt: %1 von %2 Zeilen (%3 %) brauchten mehr als einen Versuch.</translation>
     </message>
@@ -2978,6 +2970,14 @@ Beispiel: %5</translation>
     <message>
         <source>%1 (%2)</source>
         <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>Outbox %1: nothing pending at %2 UTC.</source>
+        <translation>Outbox %1: um %2 UTC nichts ausstehend.</translation>
+    </message>
+    <message>
+        <source>Outbox %1: %2 pending at %3 UTC, oldest waiting %4.</source>
+        <translation>Outbox %1: um %3 UTC %2 ausstehend, älteste wartet seit %4.</translation>
     </message>
 </context>
 <context>
