@@ -348,9 +348,13 @@ void Console::wireInboxBoard()
         if (board.mappingName == m_inboxView->currentMapping().name)
             m_inboxView->setBoard(board);
         if (board.ok()) {
-            for (const InboxConsumerCounts &consumer : board.consumers)
+            for (const InboxConsumerCounts &consumer : board.consumers) {
                 m_parkedRows.insert(consumer.consumer, consumer.count(InboxState::Parked)
                                                            + consumer.count(InboxState::FailedTerminal));
+                if (board.hasExhausted)
+                    m_exhaustedRows.insert(consumer.consumer, consumer.exhausted);
+            }
+            refreshChecklist(); // the inbox rows are evidence too
             for (const InboxConsumerCounts &consumer : board.consumers)
                 m_series->appendSide(LagSeriesStore::Side::InboxFailures, consumer.consumer, board.takenAt,
                                      double(InboxBoard::failedRows(consumer.counts)));
@@ -581,6 +585,7 @@ void Console::refreshChecklist()
                 live.duplicatePercent = std::max(live.duplicatePercent, m_duplicatePercent.value(topic));
         }
         live.parkedRows = m_parkedRows.value(consumer.name, -1);
+        live.exhaustedRows = m_exhaustedRows.value(consumer.name, -1);
         live.lagP95Ms = m_monitor->rules().lagSlo().p95Ms(consumer.name);
         live.retriesExhausted = m_monitor->rules().retriesExhausted().recentCount(consumer.name);
         if (!consumer.dlqTopic.isEmpty())

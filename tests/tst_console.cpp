@@ -1,6 +1,8 @@
 #include "app/console.h"
 #include "app/translation.h"
+#include "models/checklistmodel.h"
 #include "models/grouplagmodel.h"
+#include "models/inboxboardmodel.h"
 #include "models/lagtablemodel.h"
 #include "services/demo/mockkafkacluster.h"
 #include "services/demo/temppostgres.h"
@@ -10,6 +12,7 @@
 #include "services/monitor/alertengine.h"
 #include "services/monitor/alertrules.h"
 #include "support/testsupport.h"
+#include "views/checklistview.h"
 #include "views/inboxboardview.h"
 #include "views/mainwindow.h"
 #include "views/shortcutsdialog.h"
@@ -23,6 +26,41 @@
 #include <QTest>
 
 using namespace Qt::StringLiterals;
+
+namespace {
+// A throwaway database with the demo's schema and a console on the demo's policy (payment-capture's
+// processed_events inbox with attempts, retry.maxAttempts 3, and its outbox block).
+struct DemoShapes {
+    TempPostgres pg;
+    PgSession sql;
+    std::unique_ptr<Console> console;
+    InboxBoardView *view = nullptr;
+};
+bool startDemoShapes(DemoShapes &d, const QString &rows, QString *error)
+{
+    QFile schema(TestSupport::sourcePath(u"resources/sql/demo_schema.sql"_s));
+    if (!d.pg.start(error) || !d.sql.connect(d.pg.conninfo(), error) || !schema.open(QIODevice::ReadOnly)
+        || !d.sql.execScript(QString::fromUtf8(schema.readAll()) + rows, error))
+        return false;
+    ConnectionProfile profile;
+    profile.cluster = {{u"bootstrap.servers"_s, u"127.0.0.1:1"_s}};
+    profile.databaseConninfo = d.pg.conninfo();
+    profile.policyPath = TestSupport::sourcePath(u"resources/policy/demo-policy.yaml"_s);
+    d.console = std::make_unique<Console>(profile);
+    d.console->window()->show();
+    d.view = d.console->window()->findChild<InboxBoardView *>();
+    return d.view != nullptr;
+}
+bool showMapping(InboxBoardView *view, const QString &name)
+{
+    const int index = view->mappingSelector()->findText(name);
+    if (index < 0)
+        return false;
+    view->mappingSelector()->setCurrentIndex(index);
+    return true;
+}
+
+} // namespace
 
 // The real composition root, offscreen: bad addresses and a database that goes away must show clear
 // states while the window keeps working.
@@ -324,55 +362,89 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(statusText(console.window()).contains(u"Database: connected"_s), 30000);
     }
 
-    // The demo's own shapes and policy: payment-capture's outbox block ({table: outbox, status: status,
-    // created: created_at, pending: pending}) over the demo schema. After rows change, the Inbox tab's
-    // outbox line says what SQL counts.
+    // payment-capture's outbox block ({table: outbox, status: status, created: created_at, pending: pending})
+    // over the demo schema: after rows change, the Inbox tab's outbox line says what SQL counts, and when.
     void outboxPendingFollowsTheTable()
     {
-        TempPostgres pg;
+        DemoShapes d;
         QString error;
-        QVERIFY2(pg.start(&error), qPrintable(error));
-        PgSession sql;
-        QVERIFY2(sql.connect(pg.conninfo(), &error), qPrintable(error));
-        QFile schema(TestSupport::sourcePath(u"resources/sql/demo_schema.sql"_s));
-        QVERIFY(schema.open(QIODevice::ReadOnly));
-        QVERIFY2(sql.execScript(QString::fromUtf8(schema.readAll()), &error), qPrintable(error));
-        QVERIFY2(sql.execScript(u"INSERT INTO processed_events (idempotency_key, consumer_group, topic, status) "
-                                u"  VALUES ('k-1', 'payment-capture', 'payments', 'COMPLETED');"
-                                u"INSERT INTO outbox (aggregate_id, topic, event_type, payload, status) VALUES "
-                                u"  ('p-1', 'payment-events', 'PaymentCaptured', '{}', 'published');"_s,
-                                &error),
+        QVERIFY2(startDemoShapes(d,
+                                 u"INSERT INTO processed_events (idempotency_key, consumer_group, topic, status) "
+                                 u"  VALUES ('k-1', 'payment-capture', 'payments', 'COMPLETED');"
+                                 u"INSERT INTO outbox (aggregate_id, topic, event_type, payload, status) VALUES "
+                                 u"  ('p-1', 'payment-events', 'PaymentCaptured', '{}', 'published');"_s,
+                                 &error),
                  qPrintable(error));
-        ConnectionProfile profile;
-        profile.cluster = {{u"bootstrap.servers"_s, u"127.0.0.1:1"_s}};
-        profile.databaseConninfo = pg.conninfo();
-        profile.policyPath = TestSupport::sourcePath(u"resources/policy/demo-policy.yaml"_s);
-        Console console(profile);
-        MainWindow *window = console.window();
-        window->show();
-        auto *view = window->findChild<InboxBoardView *>();
-        QVERIFY(view);
-        QTRY_VERIFY_WITH_TIMEOUT(view->mappingSelector()->findText(u"payment-capture"_s) >= 0, 10000);
-        view->mappingSelector()->setCurrentIndex(view->mappingSelector()->findText(u"payment-capture"_s));
+        QTRY_VERIFY_WITH_TIMEOUT(showMapping(d.view, u"payment-capture"_s), 10000);
         // A backlog a relay drains in moments is a reading at one instant: the line names its time.
-        const auto saysAt = [view](const QString &what) {
+        const auto saysAt = [&d](const QString &what) {
             return QRegularExpression(u"outbox: "_s + what + u" at \\d\\d:\\d\\d:\\d\\d UTC"_s)
-                .match(view->outboxLabel()->text())
+                .match(d.view->outboxLabel()->text())
                 .hasMatch();
         };
-        QTRY_VERIFY2_WITH_TIMEOUT(saysAt(u"nothing pending"_s), qPrintable(view->outboxLabel()->text()), 20000);
+        QTRY_VERIFY2_WITH_TIMEOUT(saysAt(u"nothing pending"_s), qPrintable(d.view->outboxLabel()->text()), 20000);
 
-        QVERIFY2(sql.execScript(u"INSERT INTO outbox (aggregate_id, topic, event_type, payload) "
-                                u"SELECT 'p-' || i, 'payment-events', 'PaymentCaptured', '{}' "
-                                u"FROM generate_series(2, 5) AS i;"_s,
-                                &error),
+        QVERIFY2(d.sql.execScript(u"INSERT INTO outbox (aggregate_id, topic, event_type, payload) "
+                                  u"SELECT 'p-' || i, 'payment-events', 'PaymentCaptured', '{}' "
+                                  u"FROM generate_series(2, 5) AS i;"_s,
+                                  &error),
                  qPrintable(error));
         const int pending =
-            sql.exec(u"SELECT count(*) FROM outbox WHERE status = 'pending'"_s).rows.value(0).value(0).toInt();
+            d.sql.exec(u"SELECT count(*) FROM outbox WHERE status = 'pending'"_s).rows.value(0).value(0).toInt();
         QCOMPARE(pending, 4);
-        QTest::keyClick(window, Qt::Key_F5);
-        QTRY_VERIFY2_WITH_TIMEOUT(saysAt(u"%1 pending"_s.arg(pending)), qPrintable(view->outboxLabel()->text()),
+        QTest::keyClick(d.console->window(), Qt::Key_F5);
+        QTRY_VERIFY2_WITH_TIMEOUT(saysAt(u"%1 pending"_s.arg(pending)), qPrintable(d.view->outboxLabel()->text()),
                                   20000);
+    }
+
+    // Seed 001's FAILED rows are retried until their attempts reach retry.maxAttempts (3 for
+    // payment-capture): then they are exhausted. The Inbox tab and the checklist count them as SQL does.
+    void exhaustedRetriesOnTheBoardAndChecklist()
+    {
+        DemoShapes d;
+        QString error;
+        QVERIFY2(startDemoShapes(d,
+                                 u"INSERT INTO processed_events (idempotency_key, consumer_group, topic, status, "
+                                 u"  attempt_count) VALUES ('k-1', 'payment-capture', 'payments', 'COMPLETED', 1),"
+                                 u"  ('k-2', 'payment-capture', 'payments', 'FAILED', 1),"
+                                 u"  ('k-3', 'payment-capture', 'payments', 'FAILED', 3),"
+                                 u"  ('k-4', 'payment-capture', 'payments', 'FAILED', 6),"
+                                 u"  ('k-5', 'payment-capture', 'payments', 'COMPLETED', 3);"_s,
+                                 &error),
+                 qPrintable(error));
+        const auto exhaustedInSql = [&d] {
+            return d.sql.exec(u"SELECT count(*) FROM processed_events WHERE consumer_group = 'payment-capture' "
+                              u"AND status = 'FAILED' AND attempt_count >= 3"_s)
+                .rows.value(0).value(0).toInt();
+        };
+        QCOMPARE(exhaustedInSql(), 2);
+        QTRY_VERIFY_WITH_TIMEOUT(showMapping(d.view, u"payment-capture"_s), 10000);
+        const auto failedCell = [&d] {
+            const QAbstractItemModel *model = d.view->table()->model();
+            return model->rowCount() > 0 ? model->index(0, InboxBoardModel::FailedRetryable).data().toString()
+                                         : QString();
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(failedCell(), u"3 (%1 exhausted)"_s.arg(exhaustedInSql()), 20000);
+        const auto poisonEvidence = [&d] {
+            for (const ConsumerChecklist &c : d.console->window()->findChild<ChecklistView *>()->model()->checklists()) {
+                if (c.consumer != u"payment-capture")
+                    continue;
+                for (const ChecklistItem &item : c.items) {
+                    if (item.key == u"poison")
+                        return item.evidence;
+                }
+            }
+            return QString();
+        };
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            poisonEvidence().contains(u"%1 failed inbox row(s) at retry.maxAttempts (3)"_s.arg(exhaustedInSql())),
+            qPrintable(poisonEvidence()), 20000);
+
+        QVERIFY2(d.sql.execScript(u"UPDATE processed_events SET attempt_count = 3 WHERE idempotency_key = 'k-2';"_s,
+                                  &error),
+                 qPrintable(error));
+        QTest::keyClick(d.console->window(), Qt::Key_F5);
+        QTRY_COMPARE_WITH_TIMEOUT(failedCell(), u"3 (%1 exhausted)"_s.arg(exhaustedInSql()), 20000);
     }
 
     // Every mapped table is read on its own clock: a stuck row in the second mapping raises its alert

@@ -2006,6 +2006,13 @@ vorheriger %2</translation>
         <source>Replay proof: the command, the expected no-op rate, and who approves it?</source>
         <translation>Replay-Nachweis: der Befehl, die erwartete No-op-Quote, und wer gibt frei?</translation>
     </message>
+    <message numerus="yes">
+        <source>%n failed inbox row(s) at retry.maxAttempts (%1): retries exhausted</source>
+        <translation>
+            <numerusform>%n fehlgeschlagene Inbox-Zeile bei retry.maxAttempts (%1): Wiederholungen erschöpft</numerusform>
+            <numerusform>%n fehlgeschlagene Inbox-Zeilen bei retry.maxAttempts (%1): Wiederholungen erschöpft</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>DeliverySemantics</name>
@@ -2978,6 +2985,17 @@ Beispiel: %5</translation>
     <message>
         <source>Outbox %1: %2 pending at %3 UTC, oldest waiting %4.</source>
         <translation>Outbox %1: um %3 UTC %2 ausstehend, älteste wartet seit %4.</translation>
+    </message>
+    <message>
+        <source>%1 (%2 exhausted)</source>
+        <translation>%1 (%2 erschöpft)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n row(s) reached retry.maxAttempts (%1 attempts): retries exhausted, dead-lettered and not taken again until replayed. The others are retried.</source>
+        <translation>
+            <numerusform>%n Zeile hat retry.maxAttempts (%1 Versuche) erreicht: Wiederholungen erschöpft, in die DLQ geschrieben und erst nach einem Replay wieder verarbeitet. Die übrigen werden wiederholt.</numerusform>
+            <numerusform>%n Zeilen haben retry.maxAttempts (%1 Versuche) erreicht: Wiederholungen erschöpft, in die DLQ geschrieben und erst nach einem Replay wieder verarbeitet. Die übrigen werden wiederholt.</numerusform>
+        </translation>
     </message>
 </context>
 <context>
