@@ -382,40 +382,11 @@ void Console::showEvidence(const QString &view, const QString &subject)
 void Console::wireSummary()
 {
     m_summaryStrip = new SummaryStrip;
-    m_window->setSummaryStrip(m_summaryStrip);
-    connect(m_monitor, &MonitorService::sampled, m_summary, [this](const LagSnapshot &snapshot) {
-        if (!snapshot.reachable)
-            return;
-        m_summary->setLag(snapshot);
-        const qint64 now = snapshot.takenAt.toMSecsSinceEpoch();
-        QMap<QString, qint64> deadLetters;
-        for (const QString &topic : m_monitor->dlqTopics())
-            deadLetters.insert(topic, m_monitor->rules().dlqArrivals().inWindow(
-                                          topic, now, qint64(DeskSummary::DeadLetterWindowMinutes) * 60000));
-        m_summary->setDeadLetters(deadLetters, now);
-    });
-    connect(m_monitor, &MonitorService::boardReady, m_summary, [this](const InboxBoard &board) {
-        if (board.ok())
-            m_summary->setParkedRows(board.mappingName,
-                                     board.totals[size_t(InboxState::Parked)]
-                                         + board.totals[size_t(InboxState::FailedTerminal)]);
-    });
-    connect(m_alerts, &AlertEngine::changed, m_summary,
-            [this] { m_summary->setAlertsFiring(m_alerts->activeCount()); });
-    m_summary->setAlertsFiring(m_alerts->activeCount());
-    ApprovalQueueModel *queue = m_desk->queueModel();
-    const auto pending = [this, queue] { m_summary->setPendingApprovals(queue->rowCount()); };
-    connect(queue, &QAbstractItemModel::modelReset, m_summary, pending);
-    connect(queue, &QAbstractItemModel::rowsInserted, m_summary, pending);
-    connect(queue, &QAbstractItemModel::rowsRemoved, m_summary, pending);
-    // The strip and the tabs show the same figures.
-    connect(m_summary, &DeskSummary::changed, m_summaryStrip, [this] {
-        m_summaryStrip->setItems(m_summary->items());
-        for (const MainWindow::MainView &view : m_window->mainViews()) {
-            if (view.isTab)
-                m_window->setTabCount(view.widget, m_summary->tabCount(view.name));
-        }
-    });
+    m_window->followSummary(m_summary, m_summaryStrip);
+    m_summary->follow(m_monitor, m_alerts);
+    m_summary->followApprovals(m_desk->queueModel());
+    connect(m_inboxRowsView, &InboxRowsView::mappingChosen, m_summary, &DeskSummary::setParkedFocus);
+    m_summary->setParkedFocus(m_inboxRowsView->currentMapping());
     connect(m_summaryStrip, &SummaryStrip::viewRequested, this, &Console::showEvidence);
 }
 

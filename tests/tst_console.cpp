@@ -14,6 +14,8 @@
 #include "support/testsupport.h"
 #include "views/checklistview.h"
 #include "views/inboxboardview.h"
+#include "views/elidedlabel.h"
+#include "views/inboxrowsview.h"
 #include "views/mainwindow.h"
 #include "views/shortcutsdialog.h"
 #include "views/summarystrip.h"
@@ -299,6 +301,66 @@ private Q_SLOTS:
         QVERIFY(alertsIndex >= 0 && alertsIndex < 9);
         QTest::keyClick(window, Qt::Key(Qt::Key_1 + alertsIndex), Qt::AltModifier);
         QCOMPARE(tabs->currentWidget(), views[u"alerts"_s]);
+    }
+
+    // Two inboxes with parked rows: the Parked tab counts the inbox its table lists, so the number on the tab
+    // is the number of rows the operator finds there; the strip names it and the sum over all inboxes.
+    void parkedTabCountsWhatItsTableLists()
+    {
+        TempPostgres pg;
+        QString error;
+        QVERIFY2(pg.start(&error), qPrintable(error));
+        PgSession sql;
+        QVERIFY2(sql.connect(pg.conninfo(), &error), qPrintable(error));
+        QVERIFY2(sql.execScript(u"CREATE TABLE orders_inbox (msg text PRIMARY KEY, state text, touched timestamptz);"
+                                u"INSERT INTO orders_inbox VALUES ('o-1', 'done', now()), ('o-2', 'parked', now()),"
+                                u"  ('o-3', 'parked', now()), ('o-4', 'dead', now());"
+                                u"CREATE TABLE payments_inbox (msg text PRIMARY KEY, state text, touched timestamptz);"
+                                u"INSERT INTO payments_inbox VALUES ('p-1', 'done', now()), ('p-2', 'parked', now());"_s,
+                                &error),
+                 qPrintable(error));
+        const auto mapping = [](const QString &name, const QString &table) {
+            InboxMapping m;
+            m.name = name;
+            m.table = table;
+            m.messageIdColumn = u"msg"_s;
+            m.statusColumn = u"state"_s;
+            m.updatedColumn = u"touched"_s;
+            m.statuses = {{u"done"_s, InboxState::Completed},
+                          {u"working"_s, InboxState::InProgress},
+                          {u"parked"_s, InboxState::Parked},
+                          {u"dead"_s, InboxState::FailedTerminal}};
+            return m;
+        };
+        ConnectionProfile profile;
+        profile.cluster = {{u"bootstrap.servers"_s, u"127.0.0.1:1"_s}};
+        profile.databaseConninfo = pg.conninfo();
+        profile.inboxMappings = {mapping(u"order-projection"_s, u"orders_inbox"_s),
+                                 mapping(u"payment-capture"_s, u"payments_inbox"_s)};
+        const auto parkedInSql = [&sql](const QString &table) {
+            return sql.exec(u"SELECT count(*) FROM "_s + table + u" WHERE state IN ('parked', 'dead')"_s)
+                .rows.value(0).value(0).toInt();
+        };
+        Console console(profile);
+        MainWindow *window = console.window();
+        window->show();
+        auto *rows = window->findChild<InboxRowsView *>();
+        auto *strip = window->findChild<SummaryStrip *>();
+        QVERIFY(rows && strip);
+        const auto listed = [rows] { return rows->table()->model()->rowCount(); };
+        const auto tab = [window, rows] { return window->tabText(rows); };
+
+        QCOMPARE(rows->currentMapping(), u"order-projection"_s);
+        QTRY_VERIFY2_WITH_TIMEOUT(listed() == parkedInSql(u"orders_inbox"_s),
+                                  qPrintable(static_cast<ElidedLabel *>(rows->statusLabel())->text()), 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(tab(), u"&Parked (%1)"_s.arg(listed()), 20000);
+        const int all = parkedInSql(u"orders_inbox"_s) + parkedInSql(u"payments_inbox"_s);
+        QTRY_VERIFY2_WITH_TIMEOUT(strip->plainText().contains(u"order-projection: 3 parked row(s) (%1 in all inboxes)"_s.arg(all)),
+                                  qPrintable(strip->plainText()), 20000);
+
+        rows->mappingSelector()->setCurrentIndex(rows->mappingSelector()->findText(u"payment-capture"_s));
+        QTRY_COMPARE_WITH_TIMEOUT(listed(), parkedInSql(u"payments_inbox"_s), 20000);
+        QCOMPARE(tab(), u"&Parked (%1)"_s.arg(listed()));
     }
 
     // In German the window still fits the screenshots' 1400 px: no view's minimum width forces it wider.

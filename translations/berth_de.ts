@@ -2110,6 +2110,17 @@ vorheriger %2</translation>
             <numerusform>%n Alarme aktiv</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%1: %n parked row(s)</source>
+        <translation>
+            <numerusform>%1: %n geparkte Zeile</numerusform>
+            <numerusform>%1: %n geparkte Zeilen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>(%1 in all inboxes)</source>
+        <translation>(%1 in allen Inboxen)</translation>
+    </message>
 </context>
 <context>
     <name>DisplayFormat</name>

@@ -4,6 +4,7 @@
 #include "views/elidedlabel.h"
 #include "views/wrappinglabel.h"
 #include "views/shortcutsdialog.h"
+#include "views/summarystrip.h"
 
 #include <QAction>
 #include <QApplication>
@@ -123,6 +124,19 @@ void MainWindow::setSummaryStrip(QWidget *strip)
 {
     auto *layout = static_cast<QVBoxLayout *>(centralWidget()->layout());
     layout->insertWidget(layout->indexOf(m_tabs), strip);
+}
+
+void MainWindow::followSummary(const DeskSummary *summary, SummaryStrip *strip)
+{
+    setSummaryStrip(strip);
+    // The strip and the tabs show the same figures.
+    connect(summary, &DeskSummary::changed, strip, [this, summary, strip] {
+        strip->setItems(summary->items());
+        for (const MainView &view : std::as_const(m_views)) {
+            if (view.isTab)
+                setTabCount(view.widget, summary->tabCount(view.name));
+        }
+    });
 }
 
 void MainWindow::createActions()
