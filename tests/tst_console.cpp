@@ -53,6 +53,22 @@ bool startDemoShapes(DemoShapes &d, const QString &rows, QString *error)
     d.view = d.console->window()->findChild<InboxBoardView *>();
     return d.view != nullptr;
 }
+// An inbox table (msg, state, touched) with the words done, working, parked and dead.
+InboxMapping mapping(const QString &name, const QString &table)
+{
+    InboxMapping m;
+    m.name = name;
+    m.table = table;
+    m.messageIdColumn = u"msg"_s;
+    m.statusColumn = u"state"_s;
+    m.updatedColumn = u"touched"_s;
+    m.statuses = {{u"done"_s, InboxState::Completed},
+                  {u"working"_s, InboxState::InProgress},
+                  {u"parked"_s, InboxState::Parked},
+                  {u"dead"_s, InboxState::FailedTerminal}};
+    m.stuckAfterSeconds = 300;
+    return m;
+}
 bool showMapping(InboxBoardView *view, const QString &name)
 {
     const int index = view->mappingSelector()->findText(name);
@@ -319,19 +335,6 @@ private Q_SLOTS:
                                 u"INSERT INTO payments_inbox VALUES ('p-1', 'done', now()), ('p-2', 'parked', now());"_s,
                                 &error),
                  qPrintable(error));
-        const auto mapping = [](const QString &name, const QString &table) {
-            InboxMapping m;
-            m.name = name;
-            m.table = table;
-            m.messageIdColumn = u"msg"_s;
-            m.statusColumn = u"state"_s;
-            m.updatedColumn = u"touched"_s;
-            m.statuses = {{u"done"_s, InboxState::Completed},
-                          {u"working"_s, InboxState::InProgress},
-                          {u"parked"_s, InboxState::Parked},
-                          {u"dead"_s, InboxState::FailedTerminal}};
-            return m;
-        };
         ConnectionProfile profile;
         profile.cluster = {{u"bootstrap.servers"_s, u"127.0.0.1:1"_s}};
         profile.databaseConninfo = pg.conninfo();
@@ -525,17 +528,6 @@ private Q_SLOTS:
                                 u"  ('p-2', 'working', now() - interval '1 hour');"_s,
                                 &error),
                  qPrintable(error));
-        const auto mapping = [](const QString &name, const QString &table) {
-            InboxMapping m;
-            m.name = name;
-            m.table = table;
-            m.messageIdColumn = u"msg"_s;
-            m.statusColumn = u"state"_s;
-            m.updatedColumn = u"touched"_s;
-            m.statuses = {{u"done"_s, InboxState::Completed}, {u"working"_s, InboxState::InProgress}};
-            m.stuckAfterSeconds = 300;
-            return m;
-        };
         ConnectionProfile profile;
         profile.cluster = {{u"bootstrap.servers"_s, u"127.0.0.1:1"_s}};
         profile.databaseConninfo = pg.conninfo();
