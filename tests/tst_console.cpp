@@ -1,6 +1,7 @@
 #include "app/console.h"
 #include "app/translation.h"
 #include "models/checklistmodel.h"
+#include "models/displayformat.h"
 #include "models/grouplagmodel.h"
 #include "models/inboxboardmodel.h"
 #include "models/lagtablemodel.h"
@@ -16,12 +17,14 @@
 #include "views/inboxboardview.h"
 #include "views/elidedlabel.h"
 #include "views/inboxrowsview.h"
+#include "views/lagview.h"
 #include "views/mainwindow.h"
 #include "views/shortcutsdialog.h"
 #include "views/summarystrip.h"
 #include "views/tablecolumns.h"
 
 #include <QLabel>
+#include <QSpinBox>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
@@ -141,6 +144,17 @@ private Q_SLOTS:
         };
         QTRY_VERIFY_WITH_TIMEOUT(groups().contains(u"search-indexer"_s) && groups().contains(u"notification-sender"_s), 20000);
         QVERIFY(groups().contains(u"from-profile"_s));
+        // Each group's allowed time lag: the policy's lagSlo.maxLagSeconds, else the default said as one.
+        const auto slo = [&](const QString &group) {
+            const int row = int(groups().indexOf(group));
+            return console.groupModel()->index(row, GroupLagModel::LagSlo).data().toString();
+        };
+        QCOMPARE(slo(u"search-indexer"_s), DisplayFormat::duration(60'000)); // stated: lagSlo.maxLagSeconds 60
+        QCOMPARE(slo(u"from-profile"_s), u"%1 (default)"_s.arg(DisplayFormat::duration(StatusRules::DefaultMaxTimeLagMs)));
+        // The message allowance beside it never reads as "allowed lag 0".
+        auto *allowance = console.window()->findChild<LagView *>()->findChild<QSpinBox *>();
+        QVERIFY(allowance);
+        QCOMPARE(allowance->text(), u"none"_s);
     }
 
     // A 2,000-character database error (an unresolvable host name libpq quotes whole) reaches every view

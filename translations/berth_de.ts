@@ -2851,6 +2851,26 @@ Beispiel: %5</translation>
         <source>Partitions</source>
         <translation>Partitionen</translation>
     </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>%1 (default)</source>
+        <translation>%1 (Standard)</translation>
+    </message>
+    <message>
+        <source>OK while the time lag is within the policy&apos;s lagSlo.maxLagSeconds.</source>
+        <translation>OK, solange die Zeitverzögerung innerhalb von lagSlo.maxLagSeconds der Richtlinie liegt.</translation>
+    </message>
+    <message>
+        <source>The policy states no lagSlo.maxLagSeconds for this group: the default applies.</source>
+        <translation>Die Richtlinie nennt für diese Gruppe kein lagSlo.maxLagSeconds: Es gilt der Standardwert.</translation>
+    </message>
+    <message>
+        <source>Lag SLO</source>
+        <translation>Lag-SLO</translation>
+    </message>
 </context>
 <context>
     <name>InboxBoardModel</name>
@@ -3899,12 +3919,16 @@ Beispiel: %5</translation>
         <translation> Nachrichten</translation>
     </message>
     <message>
-        <source>A partition lagging by at most this many messages is OK, whatever its commits do. Applies from the next sample.</source>
-        <translation>Eine Partition mit höchstens so vielen Nachrichten Lag gilt als OK, unabhängig von ihren Commits. Gilt ab der nächsten Messung.</translation>
+        <source>none</source>
+        <translation>keine</translation>
     </message>
     <message>
-        <source>&amp;Allowed lag:</source>
-        <translation>&amp;Zulässiger Lag:</translation>
+        <source>A partition lagging by at most this many messages is OK, whatever its commits do. None: each group&apos;s lag SLO alone decides (the Lag SLO column; %1 s where the policy states none). Applies from the next sample.</source>
+        <translation>Eine Partition, die höchstens so viele Nachrichten zurückliegt, ist OK, was auch immer ihre Commits tun. Keine: Allein das Lag-SLO jeder Gruppe entscheidet (Spalte Lag-SLO; %1 s, wo die Richtlinie keines nennt). Gilt ab der nächsten Messung.</translation>
+    </message>
+    <message>
+        <source>&amp;Message allowance:</source>
+        <translation>&amp;Nachrichten-Toleranz:</translation>
     </message>
 </context>
 <context>
