@@ -425,6 +425,35 @@ private Q_SLOTS:
         QVERIFY2(widest <= 1400, qPrintable(QString::number(widest) + u": "_s + report));
     }
 
+    // German at the screenshots' 1400 px: the database state stays readable beside a long Kafka status.
+    void germanDatabaseStateIsNotElided()
+    {
+        QCOMPARE(Translation::install(u"de"_s), u"de"_s);
+        const auto restore = qScopeGuard([] { Translation::uninstall(); });
+        TempPostgres pg;
+        QString error;
+        QVERIFY2(pg.start(&error), qPrintable(error));
+        ConnectionProfile profile;
+        profile.cluster = {{u"bootstrap.servers"_s, u"127.0.0.1:1"_s}};
+        profile.databaseConninfo = pg.conninfo();
+        Console console(profile);
+        MainWindow *window = console.window();
+        window->show();
+        window->resize(1400, 880);
+        QVERIFY(QTest::qWaitForWindowExposed(window));
+        QTRY_VERIFY_WITH_TIMEOUT(window->databaseStatus().contains(u"verbunden"_s), 15000);
+        window->setKafkaStatus(u"Kafka: "_s + QStringList(8, u"broker-0.kafka.example.internal:9092"_s).join(u',')
+                               + u" verbunden \u2014 3 Broker, 8 Topics, 4 Gruppen"_s);
+        ElidedLabel *database = nullptr;
+        for (ElidedLabel *label : window->statusBar()->findChildren<ElidedLabel *>()) {
+            if (label->text() == window->databaseStatus())
+                database = label;
+        }
+        QVERIFY(database);
+        QTRY_VERIFY2(!database->isElided(), qPrintable(QString::number(database->width())));
+        QCOMPARE(window->width(), 1400);
+    }
+
     void databaseDownThenBackIsShown()
     {
         TempPostgres pg;

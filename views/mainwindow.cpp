@@ -255,6 +255,13 @@ QString MainWindow::databaseStatus() const
 void MainWindow::setDatabaseStatus(const QString &text)
 {
     m_databaseStatus->setText(text);
+    // The state is the part before any detail ("Database: unavailable — retrying (...)"): it keeps its room
+    // beside a long Kafka status, in any language; a long detail is elided, whole in the tooltip.
+    const QString state = text.section(u" \u2014 "_s, 0, 0).section(u'\n', 0, 0);
+    const QFontMetrics metrics(m_databaseStatus->font());
+    const QMargins margins = m_databaseStatus->contentsMargins();
+    m_databaseStatus->setMinimumWidth(std::min(metrics.horizontalAdvance(state), metrics.averageCharWidth() * 40)
+                                      + margins.left() + margins.right() + metrics.averageCharWidth());
 }
 
 QList<MainWindow::MainView> MainWindow::mainViews()
