@@ -182,6 +182,8 @@ QString ApprovalQueueModel::actionText(RemediationAction action)
         return tr("Skip");
     case RemediationAction::Delete:
         return tr("Delete");
+    case RemediationAction::ResetOffsets:
+        return tr("Reset offsets");
     }
     return {};
 }
