@@ -52,6 +52,16 @@ RequestBuilderContext builderContext(const RemediationSetup &setup, const JobCon
         context.inboxDb = &inbox;
     return context;
 }
+// A planner's input (OffsetResetInput, ReclaimInput) reads the cluster, the policy and the inbox as the
+// request built from its plan does.
+template <typename PlannerInput>
+void takeContext(PlannerInput &input, const RequestBuilderContext &context)
+{
+    input.cluster = context.cluster;
+    input.policy = context.policy;
+    input.inboxMappings = context.inboxMappings;
+    input.cancelled = context.cancelled;
+}
 } // namespace
 
 namespace RemediationTasks {
@@ -66,10 +76,7 @@ BuiltRequest planOffsetReset(OffsetResetInput input, RequestDraft draft, const R
 {
     PgSession inbox;
     const RequestBuilderContext context = builderContext(setup, control, inbox);
-    input.cluster = context.cluster;
-    input.policy = context.policy;
-    input.inboxMappings = context.inboxMappings;
-    input.cancelled = context.cancelled;
+    takeContext(input, context);
     draft.action = RemediationAction::ResetOffsets;
     draft.offsetReset = OffsetResetPlanner::plan(input, context.inboxDb);
     if (!draft.offsetReset.error.isEmpty()) {
@@ -85,10 +92,7 @@ BuiltRequest planReclaim(ReclaimInput input, RequestDraft draft, const Remediati
 {
     PgSession inbox;
     const RequestBuilderContext context = builderContext(setup, control, inbox);
-    input.cluster = context.cluster;
-    input.policy = context.policy;
-    input.inboxMappings = context.inboxMappings;
-    input.cancelled = context.cancelled;
+    takeContext(input, context);
     draft.action = RemediationAction::Replay;
     draft.reclaim = ReclaimPlanner::plan(input, context.inboxDb);
     BuiltRequest out;

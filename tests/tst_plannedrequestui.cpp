@@ -4,6 +4,7 @@
 // PostgreSQL and the demo's inbox schema and policy; nothing is mocked.
 
 #include "app/remediationdesk.h"
+#include "models/approvalqueuemodel.h"
 #include "models/inboxboardmodel.h"
 #include "services/audit/auditwatcher.h"
 #include "services/kafka/clusterinspector.h"
@@ -157,6 +158,12 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(submitted.size(), 1, 15000);
         const qint64 id = dialog->submittedId();
         QVERIFY(id > 0);
+        // The approver reads the plan: each partition's move and what it means.
+        const QString approverSees = ApprovalQueueModel::dryRunDetails(dialog->built().request.dryRun);
+        QVERIFY2(approverSees.contains(u"Offset reset of group reset-ui on orders to earliest: 12 record(s) "
+                                       u"processed again, 0 skipped"_s),
+                 qPrintable(approverSees));
+        QVERIFY2(approverSees.contains(u"partition 2: committed 4 -> 0"_s), qPrintable(approverSees));
         dialog->close();
         QVERIFY2(m_world->approve(id, &error), qPrintable(error));
 

@@ -857,6 +857,13 @@
         <source>Reset offsets</source>
         <translation>Offsets zurücksetzen</translation>
     </message>
+    <message numerus="yes">
+        <source>Offset reset of group %1 on %2 to %3: %n record(s) processed again, %4 skipped</source>
+        <translation>
+            <numerusform>Offset-Reset der Gruppe %1 auf %2 nach %3: %n Datensatz erneut verarbeitet, %4 übersprungen</numerusform>
+            <numerusform>Offset-Reset der Gruppe %1 auf %2 nach %3: %n Datensätze erneut verarbeitet, %4 übersprungen</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ApprovalQueueView</name>
