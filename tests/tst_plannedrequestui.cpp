@@ -185,6 +185,9 @@ private Q_SLOTS:
         QTest::mouseClick(asked->confirmButton(), Qt::LeftButton);
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 30000);
         QVERIFY2(panel->resultLabel()->text().contains(u"verified"_s), qPrintable(panel->resultLabel()->text()));
+        QVERIFY2(panel->outcomesText()->toPlainText().contains(u"partition 1: 4 \u2192 0, committed 0"_s),
+                 qPrintable(panel->outcomesText()->toPlainText()));
+        QVERIFY(panel->problemsText()->toPlainText().isEmpty());
         QCOMPARE(committed(group), (QList<qint64>{0, 0, 0}));
         QCOMPARE(m_world->statusOf(id), u"completed"_s);
     }

@@ -4869,6 +4869,14 @@ sasl.password=…</translation>
         <source>, some differ</source>
         <translation>, einige weichen ab</translation>
     </message>
+    <message>
+        <source>Committed offsets read back: verified</source>
+        <translation>Committete Offsets zurückgelesen: verifiziert</translation>
+    </message>
+    <message>
+        <source>Committed offsets read back: some differ</source>
+        <translation>Committete Offsets zurückgelesen: einige weichen ab</translation>
+    </message>
 </context>
 <context>
     <name>ReplayRequestDialog</name>

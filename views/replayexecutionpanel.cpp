@@ -315,15 +315,25 @@ void ReplayExecutionPanel::setOutcome(const ReplayOutcome &o)
         setResult(tr("Request %1 did not start: %2").arg(id).arg(o.error), true);
     } else if (o.offsetReset) {
         const OffsetResetOutcome &r = *o.offsetReset;
+        // A reset is verified from the committed offsets read back: each partition's line is its verification;
+        // the ones that differ are its problems.
         QStringList lines;
-        for (const OffsetResetPartitionOutcome &p : r.partitions)
+        QStringList differ;
+        for (const OffsetResetPartitionOutcome &p : r.partitions) {
             lines << tr("partition %1: %2 → %3, committed %4%5")
                          .arg(p.partition)
                          .arg(p.before < 0 ? tr("none") : QString::number(p.before))
                          .arg(p.target)
                          .arg(p.committed < 0 ? tr("unread") : QString::number(p.committed))
                          .arg(p.verified() ? QString() : tr(" (differs)"));
-        m_problems->setPlainText(lines.join(u'\n'));
+            if (!r.refused && !p.verified())
+                differ << lines.last();
+        }
+        m_problems->setPlainText(differ.join(u'\n'));
+        m_verification->setText(r.refused ? QString()
+                                          : r.verified ? tr("Committed offsets read back: verified")
+                                                       : tr("Committed offsets read back: some differ"));
+        m_outcomes->setPlainText(r.refused ? QString() : lines.join(u'\n'));
         m_progress->setValue(r.refused ? 0 : o.total);
         if (!o.error.isEmpty())
             setResult(tr("Request %1 stopped: %2").arg(id).arg(DlqBrowserModel::visibleText(o.error)), true);
