@@ -204,6 +204,8 @@ private Q_SLOTS:
         QCOMPARE(plan.skipped(), qint64(0));
         QVERIFY(plan.inboxChecked);
         QCOMPARE(plan.predictedNoOps, qint64(6)); // k-*-3, k-*-4; k-0-5 is retaken, the rest unknown
+        QCOMPARE(plan.keyedRecords, qint64(9));
+        QVERIFY(qFuzzyCompare(plan.predictedNoOpRate(), 6.0 / 9.0));
         QCOMPARE(dry.value(u"predictedNoOps"_s).toInt(), 6);
         QVERIFY(!plan.orderingNotes.isEmpty());
         QString why;

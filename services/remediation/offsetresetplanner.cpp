@@ -131,8 +131,7 @@ int OffsetResetPlan::movedPartitions() const
 
 double OffsetResetPlan::predictedNoOpRate() const
 {
-    const qint64 predicted = recordsRead - notPredicted;
-    return predicted > 0 ? double(predictedNoOps) / double(predicted) : 0.0;
+    return keyedRecords > 0 ? double(predictedNoOps) / double(keyedRecords) : 0.0;
 }
 
 QList<RequestItem> OffsetResetPlan::items() const
@@ -166,6 +165,7 @@ QJsonObject OffsetResetPlan::toJson() const
             {u"mapping"_s, mapping},
             {u"inboxChecked"_s, inboxChecked},
             {u"recordsRead"_s, recordsRead},
+            {u"keyedRecords"_s, keyedRecords},
             {u"keysLookedUp"_s, keysLookedUp},
             {u"predictedNoOps"_s, predictedNoOps},
             {u"notPredicted"_s, notPredicted},
@@ -189,6 +189,7 @@ OffsetResetPlan OffsetResetPlan::fromJson(const QJsonObject &json)
     plan.mapping = json.value(u"mapping"_s).toString();
     plan.inboxChecked = json.value(u"inboxChecked"_s).toBool();
     plan.recordsRead = json.value(u"recordsRead"_s).toInteger();
+    plan.keyedRecords = json.value(u"keyedRecords"_s).toInteger();
     plan.keysLookedUp = json.value(u"keysLookedUp"_s).toInteger();
     plan.predictedNoOps = json.value(u"predictedNoOps"_s).toInteger();
     plan.notPredicted = json.value(u"notPredicted"_s).toInteger();
@@ -220,7 +221,7 @@ QString OffsetResetPlan::summary() const
         if (inboxChecked)
             s += u"  Expected no-op rate of the records processed again: "_s
                  + QString::number(predictedNoOpRate() * 100.0, 'f', 1) + u"% ("_s
-                 + QString::number(predictedNoOps) + u" of "_s + QString::number(recordsRead - notPredicted)
+                 + QString::number(predictedNoOps) + u" of "_s + QString::number(keyedRecords)
                  + u" already done in the inbox of "_s + mapping
                  + (notPredicted > 0 ? u"; "_s + QString::number(notPredicted) + u" not predictable"_s
                                      : QString())
@@ -379,6 +380,7 @@ void predictNoOps(const OffsetResetInput &input, PgSession *inboxDb, TopicRangeR
             ++plan.notPredicted;
             continue;
         }
+        ++plan.keyedRecords;
         const auto found = states.constFind(key);
         if (found != states.cend() && !mapping->retakesFrom(found->state))
             ++plan.predictedNoOps;

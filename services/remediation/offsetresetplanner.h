@@ -72,7 +72,8 @@ struct OffsetResetPlan {
     QString mapping; // the group's inbox mapping; empty: none
     bool inboxChecked = false;
     qint64 recordsRead = 0;
-    qint64 keysLookedUp = 0;
+    qint64 keyedRecords = 0; // records read that carry a key: the ones predicted
+    qint64 keysLookedUp = 0; // distinct keys
     qint64 predictedNoOps = 0;
     qint64 notPredicted = 0; // records without a key, or beyond the read budget
     QString inboxError;
@@ -82,7 +83,7 @@ struct OffsetResetPlan {
     qint64 reprocessed() const;
     qint64 skipped() const;
     int movedPartitions() const;
-    double predictedNoOpRate() const; // predictedNoOps / records predicted (0 when none)
+    double predictedNoOpRate() const; // predictedNoOps / keyedRecords (0 when none)
 
     // The request's items: one per partition that moves, {"group", "topic", "partition", "from", "to"}.
     QList<RequestItem> items() const;
