@@ -354,9 +354,13 @@ void Console::wireInboxBoard()
         if (board.mappingName == m_inboxView->currentMapping().name)
             m_inboxView->setBoard(board);
         if (board.ok()) {
-            for (const InboxConsumerCounts &consumer : board.consumers)
+            for (const InboxConsumerCounts &consumer : board.consumers) {
                 m_parkedRows.insert(consumer.consumer, consumer.count(InboxState::Parked)
                                                            + consumer.count(InboxState::FailedTerminal));
+                if (board.hasExhausted)
+                    m_exhaustedRows.insert(consumer.consumer, consumer.exhausted);
+            }
+            refreshChecklist(); // the inbox rows are evidence too
             for (const InboxConsumerCounts &consumer : board.consumers)
                 m_series->appendSide(LagSeriesStore::Side::InboxFailures, consumer.consumer, board.takenAt,
                                      double(InboxBoard::failedRows(consumer.counts)));
@@ -384,40 +388,11 @@ void Console::showEvidence(const QString &view, const QString &subject)
 void Console::wireSummary()
 {
     m_summaryStrip = new SummaryStrip;
-    m_window->setSummaryStrip(m_summaryStrip);
-    connect(m_monitor, &MonitorService::sampled, m_summary, [this](const LagSnapshot &snapshot) {
-        if (!snapshot.reachable)
-            return;
-        m_summary->setLag(snapshot);
-        const qint64 now = snapshot.takenAt.toMSecsSinceEpoch();
-        QMap<QString, qint64> deadLetters;
-        for (const QString &topic : m_monitor->dlqTopics())
-            deadLetters.insert(topic, m_monitor->rules().dlqArrivals().inWindow(
-                                          topic, now, qint64(DeskSummary::DeadLetterWindowMinutes) * 60000));
-        m_summary->setDeadLetters(deadLetters, now);
-    });
-    connect(m_monitor, &MonitorService::boardReady, m_summary, [this](const InboxBoard &board) {
-        if (board.ok())
-            m_summary->setParkedRows(board.mappingName,
-                                     board.totals[size_t(InboxState::Parked)]
-                                         + board.totals[size_t(InboxState::FailedTerminal)]);
-    });
-    connect(m_alerts, &AlertEngine::changed, m_summary,
-            [this] { m_summary->setAlertsFiring(m_alerts->activeCount()); });
-    m_summary->setAlertsFiring(m_alerts->activeCount());
-    ApprovalQueueModel *queue = m_desk->queueModel();
-    const auto pending = [this, queue] { m_summary->setPendingApprovals(queue->rowCount()); };
-    connect(queue, &QAbstractItemModel::modelReset, m_summary, pending);
-    connect(queue, &QAbstractItemModel::rowsInserted, m_summary, pending);
-    connect(queue, &QAbstractItemModel::rowsRemoved, m_summary, pending);
-    // The strip and the tabs show the same figures.
-    connect(m_summary, &DeskSummary::changed, m_summaryStrip, [this] {
-        m_summaryStrip->setItems(m_summary->items());
-        for (const MainWindow::MainView &view : m_window->mainViews()) {
-            if (view.isTab)
-                m_window->setTabCount(view.widget, m_summary->tabCount(view.name));
-        }
-    });
+    m_window->followSummary(m_summary, m_summaryStrip);
+    m_summary->follow(m_monitor, m_alerts);
+    m_summary->followApprovals(m_desk->queueModel());
+    connect(m_inboxRowsView, &InboxRowsView::mappingChosen, m_summary, &DeskSummary::setParkedFocus);
+    m_summary->setParkedFocus(m_inboxRowsView->currentMapping());
     connect(m_summaryStrip, &SummaryStrip::viewRequested, this, &Console::showEvidence);
 }
 
@@ -587,6 +562,7 @@ void Console::refreshChecklist()
                 live.duplicatePercent = std::max(live.duplicatePercent, m_duplicatePercent.value(topic));
         }
         live.parkedRows = m_parkedRows.value(consumer.name, -1);
+        live.exhaustedRows = m_exhaustedRows.value(consumer.name, -1);
         live.lagP95Ms = m_monitor->rules().lagSlo().p95Ms(consumer.name);
         live.retriesExhausted = m_monitor->rules().retriesExhausted().recentCount(consumer.name);
         if (!consumer.dlqTopic.isEmpty())

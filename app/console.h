@@ -117,6 +117,7 @@ private:
     LagSnapshot m_lastSample;
     QHash<QString, double> m_duplicatePercent; // by topic, last minute
     QHash<QString, qint64> m_parkedRows;       // by consumer: parked + failed terminal inbox rows
+    QHash<QString, qint64> m_exhaustedRows;    // by consumer: failed rows at retry.maxAttempts (boards that count them)
     InboxBoardModel *m_inboxModel = nullptr;
     QHash<QString, PgConnection *> m_serviceDatabases; // by conninfo: the services' own inbox databases
     InboxKeyLookup *m_inboxLookup = nullptr;

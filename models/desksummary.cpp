@@ -1,5 +1,9 @@
 #include "desksummary.h"
 
+#include "services/monitor/alertengine.h"
+#include "services/monitor/monitorservice.h"
+
+#include <QAbstractItemModel>
 #include <QLocale>
 
 using namespace Qt::StringLiterals;
@@ -7,6 +11,47 @@ using namespace Qt::StringLiterals;
 DeskSummary::DeskSummary(QObject *parent)
     : QObject(parent)
 {
+}
+
+void DeskSummary::follow(const MonitorService *monitor, const AlertEngine *alerts)
+{
+    connect(monitor, &MonitorService::sampled, this, [this, monitor](const LagSnapshot &snapshot) {
+        if (!snapshot.reachable)
+            return;
+        setLag(snapshot);
+        const qint64 now = snapshot.takenAt.toMSecsSinceEpoch();
+        QMap<QString, qint64> deadLetters;
+        for (const QString &topic : monitor->dlqTopics())
+            deadLetters.insert(topic, monitor->rules().dlqArrivals().inWindow(
+                                          topic, now, qint64(DeadLetterWindowMinutes) * 60000));
+        setDeadLetters(deadLetters, now);
+    });
+    connect(monitor, &MonitorService::boardReady, this, &DeskSummary::observeBoard);
+    connect(alerts, &AlertEngine::changed, this, [this, alerts] { setAlertsFiring(alerts->activeCount()); });
+    setAlertsFiring(alerts->activeCount());
+}
+
+void DeskSummary::followApprovals(const QAbstractItemModel *queue)
+{
+    const auto pending = [this, queue] { setPendingApprovals(queue->rowCount()); };
+    connect(queue, &QAbstractItemModel::modelReset, this, pending);
+    connect(queue, &QAbstractItemModel::rowsInserted, this, pending);
+    connect(queue, &QAbstractItemModel::rowsRemoved, this, pending);
+}
+
+void DeskSummary::observeBoard(const InboxBoard &board)
+{
+    if (board.ok())
+        setParkedRows(board.mappingName,
+                      board.total(InboxState::Parked) + board.total(InboxState::FailedTerminal));
+}
+
+void DeskSummary::setParkedFocus(const QString &mapping)
+{
+    if (m_parkedFocus == mapping)
+        return;
+    m_parkedFocus = mapping;
+    Q_EMIT changed();
 }
 
 void DeskSummary::setLag(const LagSnapshot &snapshot)
@@ -87,16 +132,30 @@ QList<DeskSummary::Item> DeskSummary::items() const
                           it.value() > 0});
     }
     if (!m_parked.isEmpty()) {
-        const qint64 parked = tabCount(u"parked"_s);
-        items.append({u"parked"_s,
-                      {},
-                      tr("%n parked row(s)", nullptr, int(std::min<qint64>(parked, INT_MAX))),
-                      parked > 0});
+        // The tab counts the mapping the Parked view lists (as its table does); the strip names it and,
+        // when other inboxes have rows too, the sum over all of them.
+        const qint64 shown = tabCount(u"parked"_s);
+        const qint64 all = parkedInAll();
+        const int n = int(std::min<qint64>(shown, INT_MAX));
+        QString text = m_parked.contains(m_parkedFocus) && m_parked.size() > 1
+                           ? tr("%1: %n parked row(s)", nullptr, n).arg(m_parkedFocus)
+                           : tr("%n parked row(s)", nullptr, n);
+        if (all != shown)
+            text += u' ' + tr("(%1 in all inboxes)").arg(QLocale().toString(all));
+        items.append({u"parked"_s, m_parkedFocus, text, all > 0});
     }
     if (m_alertsFiring >= 0)
         items.append(
             {u"alerts"_s, {}, tr("%n alert(s) firing", nullptr, m_alertsFiring), m_alertsFiring > 0});
     return items;
+}
+
+qint64 DeskSummary::parkedInAll() const
+{
+    qint64 sum = 0;
+    for (qint64 n : m_parked)
+        sum += std::max<qint64>(n, 0);
+    return sum;
 }
 
 qint64 DeskSummary::tabCount(const QString &view) const
@@ -112,10 +171,7 @@ qint64 DeskSummary::tabCount(const QString &view) const
     if (view == u"parked") {
         if (m_parked.isEmpty())
             return -1;
-        qint64 sum = 0;
-        for (qint64 n : m_parked)
-            sum += std::max<qint64>(n, 0);
-        return sum;
+        return m_parked.contains(m_parkedFocus) ? std::max<qint64>(m_parked.value(m_parkedFocus), 0) : parkedInAll();
     }
     if (view == u"approvals")
         return m_pendingApprovals;

@@ -54,6 +54,7 @@ QVariant GroupLagModel::data(const QModelIndex &index, int role) const
         case Status: return int(g.status);
         case Lag: return g.lag;
         case MaxTimeLag: return g.maxTimeLagMs;
+        case LagSlo: return g.lagSloMs;
         case TimeToClear: return g.timeToClearS < 0 ? std::numeric_limits<qint64>::max() : g.timeToClearS;
         case Topics: return g.topics.join(u", ");
         case Partitions: return g.partitions;
@@ -65,6 +66,12 @@ QVariant GroupLagModel::data(const QModelIndex &index, int role) const
         case Status: return lagStatusName(g.status);
         case Lag: return DisplayFormat::count(g.lag);
         case MaxTimeLag: return DisplayFormat::duration(g.maxTimeLagMs);
+        case LagSlo:
+            if (g.lagSloMs < 0)
+                return tr("none");
+            // Seed 002's S = 60 s where the policy states none, said as the default.
+            return g.lagSloStated ? DisplayFormat::duration(g.lagSloMs)
+                                  : tr("%1 (default)").arg(DisplayFormat::duration(g.lagSloMs));
         case TimeToClear:
             if (g.timeToClearS >= 0)
                 return DisplayFormat::duration(g.timeToClearS * 1000);
@@ -79,9 +86,14 @@ QVariant GroupLagModel::data(const QModelIndex &index, int role) const
             return QBrush(DisplayFormat::statusColor(g.status));
         return {};
     case Qt::ToolTipRole:
+        if (index.column() == LagSlo)
+            return g.lagSloStated ? tr("OK while the time lag is within the policy's lagSlo.maxLagSeconds.")
+                                  : tr("The policy states no lagSlo.maxLagSeconds for this group: the default "
+                                       "applies.");
         return index.column() == Status || index.column() == Group ? g.statusReason : QVariant();
     case Qt::TextAlignmentRole:
-        if (index.column() == Lag || index.column() == MaxTimeLag || index.column() == TimeToClear || index.column() == Partitions)
+        if (index.column() == Lag || index.column() == MaxTimeLag || index.column() == LagSlo
+            || index.column() == TimeToClear || index.column() == Partitions)
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     }
@@ -97,6 +109,7 @@ QVariant GroupLagModel::headerData(int section, Qt::Orientation orientation, int
     case Status: return tr("Status");
     case Lag: return tr("Lag (msgs)");
     case MaxTimeLag: return tr("Max time lag");
+    case LagSlo: return tr("Lag SLO");
     case TimeToClear: return tr("Time to clear");
     case Topics: return tr("Topics");
     case Partitions: return tr("Partitions");

@@ -8,7 +8,7 @@
 class GroupLagModel final : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Group, Status, Lag, MaxTimeLag, TimeToClear, Topics, Partitions, ColumnCount };
+    enum Column { Group, Status, Lag, MaxTimeLag, LagSlo, TimeToClear, Topics, Partitions, ColumnCount };
     static constexpr int SortRole = Qt::UserRole + 1;
 
     explicit GroupLagModel(QObject *parent = nullptr);

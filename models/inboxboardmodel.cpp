@@ -68,6 +68,11 @@ InboxStateCounts InboxBoardModel::countsOfRow(int row) const
     return isTotalRow(row) ? m_board.totals : m_board.consumers.at(row).counts;
 }
 
+qint64 InboxBoardModel::exhaustedOfRow(int row) const
+{
+    return isTotalRow(row) ? m_board.exhaustedRows() : m_board.consumers.at(row).exhausted;
+}
+
 QString InboxBoardModel::consumerOfRow(int row) const
 {
     if (isTotalRow(row))
@@ -112,7 +117,12 @@ QVariant InboxBoardModel::data(const QModelIndex &index, int role) const
         const bool estimate = column == Total ? std::any_of(m_board.estimated.cbegin(), m_board.estimated.cend(),
                                                             [](bool e) { return e; })
                                               : m_board.estimated[size_t(stateOfColumn(column))];
-        return estimate && value > 0 ? tr("about %1").arg(QLocale().toString(value)) : QLocale().toString(value);
+        const QString shown =
+            estimate && value > 0 ? tr("about %1").arg(QLocale().toString(value)) : QLocale().toString(value);
+        // Failed rows the consumer takes again, less those whose retries are spent: said in the cell.
+        if (column == FailedRetryable && exhaustedOfRow(index.row()) > 0)
+            return tr("%1 (%2 exhausted)").arg(shown, QLocale().toString(exhaustedOfRow(index.row())));
+        return shown;
     }
     case Qt::TextAlignmentRole:
         if (column != Consumer)
@@ -129,6 +139,8 @@ QVariant InboxBoardModel::data(const QModelIndex &index, int role) const
         // Rows that need a person: terminal failures, parked rows, and words the mapping does not know.
         if (value > 0 && (column == FailedTerminal || column == Parked || column == Unknown))
             return QBrush(QColor(0xb0, 0x30, 0x20));
+        if (column == FailedRetryable && exhaustedOfRow(index.row()) > 0)
+            return QBrush(QColor(0xb0, 0x30, 0x20));
         if (value == 0 && column != Consumer)
             return QBrush(QColor(0x88, 0x88, 0x88));
         return {};
@@ -136,6 +148,11 @@ QVariant InboxBoardModel::data(const QModelIndex &index, int role) const
         if (column != Consumer && column != Total && m_board.estimated[size_t(stateOfColumn(column))])
             return tr("Estimated from the table's statistics (the table is too large to count this state on every "
                       "refresh); every other state is counted exactly.");
+        if (column == FailedRetryable && m_board.hasExhausted)
+            return tr("%n row(s) reached retry.maxAttempts (%1 attempts): retries exhausted, dead-lettered and not "
+                      "taken again until replayed. The others are retried.",
+                      nullptr, int(std::min<qint64>(exhaustedOfRow(index.row()), std::numeric_limits<int>::max())))
+                .arg(m_board.exhaustedAfterAttempts);
         if (column == Unknown && value > 0 && !m_board.unmappedStatuses.isEmpty())
             // Tooltips guess at markup; status words are data, so they go out explicitly escaped.
             return Qt::convertFromPlainText(
@@ -226,10 +243,13 @@ QString InboxBoardModel::outboxLine() const
         return tr("No outbox is mapped for this inbox.");
     if (!m_board.outboxError.isEmpty())
         return tr("Outbox: %1").arg(m_board.outboxError);
+    // A relay drains its outbox in moments, so the backlog is a reading at one instant, said with its
+    // time: "nothing pending" alone reads as a statement about now.
+    const QString at = m_board.takenAt.toUTC().toString(u"HH:mm:ss"_s);
     if (m_board.outbox.pending == 0)
-        return tr("Outbox %1: nothing pending.").arg(m_board.outboxTable);
-    return tr("Outbox %1: %2 pending, oldest waiting %3.")
-        .arg(m_board.outboxTable, QLocale().toString(m_board.outbox.pending),
+        return tr("Outbox %1: nothing pending at %2 UTC.").arg(m_board.outboxTable, at);
+    return tr("Outbox %1: %2 pending at %3 UTC, oldest waiting %4.")
+        .arg(m_board.outboxTable, QLocale().toString(m_board.outbox.pending), at,
              formatDuration(m_board.outbox.oldestPendingAgeSeconds));
 }
 

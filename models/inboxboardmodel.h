@@ -56,6 +56,7 @@ private:
     bool hasTotalRow() const { return m_board.consumers.size() > 1; }
     InboxStateCounts countsOfRow(int row) const;
     QString consumerOfRow(int row) const;
+    qint64 exhaustedOfRow(int row) const; // failed-retryable rows at the retry limit (InboxBoard::hasExhausted)
 
     InboxBoard m_board;
     InboxBoard m_previous; // the reading before m_board, for rates

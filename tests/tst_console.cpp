@@ -1,6 +1,9 @@
 #include "app/console.h"
 #include "app/translation.h"
+#include "models/checklistmodel.h"
+#include "models/displayformat.h"
 #include "models/grouplagmodel.h"
+#include "models/inboxboardmodel.h"
 #include "models/lagtablemodel.h"
 #include "services/demo/mockkafkacluster.h"
 #include "services/demo/temppostgres.h"
@@ -10,19 +13,75 @@
 #include "services/monitor/alertengine.h"
 #include "services/monitor/alertrules.h"
 #include "support/testsupport.h"
+#include "views/checklistview.h"
 #include "views/inboxboardview.h"
+#include "views/elidedlabel.h"
+#include "views/inboxrowsview.h"
+#include "views/lagview.h"
 #include "views/mainwindow.h"
 #include "views/shortcutsdialog.h"
 #include "views/summarystrip.h"
 #include "views/tablecolumns.h"
 
 #include <QLabel>
+#include <QSpinBox>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTest>
 
 using namespace Qt::StringLiterals;
+
+namespace {
+// A throwaway database with the demo's schema and a console on the demo's policy (payment-capture's
+// processed_events inbox with attempts, retry.maxAttempts 3, and its outbox block).
+struct DemoShapes {
+    TempPostgres pg;
+    PgSession sql;
+    std::unique_ptr<Console> console;
+    InboxBoardView *view = nullptr;
+};
+bool startDemoShapes(DemoShapes &d, const QString &rows, QString *error)
+{
+    QFile schema(TestSupport::sourcePath(u"resources/sql/demo_schema.sql"_s));
+    if (!d.pg.start(error) || !d.sql.connect(d.pg.conninfo(), error) || !schema.open(QIODevice::ReadOnly)
+        || !d.sql.execScript(QString::fromUtf8(schema.readAll()) + rows, error))
+        return false;
+    ConnectionProfile profile;
+    profile.cluster = {{u"bootstrap.servers"_s, u"127.0.0.1:1"_s}};
+    profile.databaseConninfo = d.pg.conninfo();
+    profile.policyPath = TestSupport::sourcePath(u"resources/policy/demo-policy.yaml"_s);
+    d.console = std::make_unique<Console>(profile);
+    d.console->window()->show();
+    d.view = d.console->window()->findChild<InboxBoardView *>();
+    return d.view != nullptr;
+}
+// An inbox table (msg, state, touched) with the words done, working, parked and dead.
+InboxMapping mapping(const QString &name, const QString &table)
+{
+    InboxMapping m;
+    m.name = name;
+    m.table = table;
+    m.messageIdColumn = u"msg"_s;
+    m.statusColumn = u"state"_s;
+    m.updatedColumn = u"touched"_s;
+    m.statuses = {{u"done"_s, InboxState::Completed},
+                  {u"working"_s, InboxState::InProgress},
+                  {u"parked"_s, InboxState::Parked},
+                  {u"dead"_s, InboxState::FailedTerminal}};
+    m.stuckAfterSeconds = 300;
+    return m;
+}
+bool showMapping(InboxBoardView *view, const QString &name)
+{
+    const int index = view->mappingSelector()->findText(name);
+    if (index < 0)
+        return false;
+    view->mappingSelector()->setCurrentIndex(index);
+    return true;
+}
+
+} // namespace
 
 // The real composition root, offscreen: bad addresses and a database that goes away must show clear
 // states while the window keeps working.
@@ -85,6 +144,17 @@ private Q_SLOTS:
         };
         QTRY_VERIFY_WITH_TIMEOUT(groups().contains(u"search-indexer"_s) && groups().contains(u"notification-sender"_s), 20000);
         QVERIFY(groups().contains(u"from-profile"_s));
+        // Each group's allowed time lag: the policy's lagSlo.maxLagSeconds, else the default said as one.
+        const auto slo = [&](const QString &group) {
+            const int row = int(groups().indexOf(group));
+            return console.groupModel()->index(row, GroupLagModel::LagSlo).data().toString();
+        };
+        QCOMPARE(slo(u"search-indexer"_s), DisplayFormat::duration(60'000)); // stated: lagSlo.maxLagSeconds 60
+        QCOMPARE(slo(u"from-profile"_s), u"%1 (default)"_s.arg(DisplayFormat::duration(StatusRules::DefaultMaxTimeLagMs)));
+        // The message allowance beside it never reads as "allowed lag 0".
+        auto *allowance = console.window()->findChild<LagView *>()->findChild<QSpinBox *>();
+        QVERIFY(allowance);
+        QCOMPARE(allowance->text(), u"none"_s);
     }
 
     // A 2,000-character database error (an unresolvable host name libpq quotes whole) reaches every view
@@ -263,6 +333,53 @@ private Q_SLOTS:
         QCOMPARE(tabs->currentWidget(), views[u"alerts"_s]);
     }
 
+    // Two inboxes with parked rows: the Parked tab counts the inbox its table lists, so the number on the tab
+    // is the number of rows the operator finds there; the strip names it and the sum over all inboxes.
+    void parkedTabCountsWhatItsTableLists()
+    {
+        TempPostgres pg;
+        QString error;
+        QVERIFY2(pg.start(&error), qPrintable(error));
+        PgSession sql;
+        QVERIFY2(sql.connect(pg.conninfo(), &error), qPrintable(error));
+        QVERIFY2(sql.execScript(u"CREATE TABLE orders_inbox (msg text PRIMARY KEY, state text, touched timestamptz);"
+                                u"INSERT INTO orders_inbox VALUES ('o-1', 'done', now()), ('o-2', 'parked', now()),"
+                                u"  ('o-3', 'parked', now()), ('o-4', 'dead', now());"
+                                u"CREATE TABLE payments_inbox (msg text PRIMARY KEY, state text, touched timestamptz);"
+                                u"INSERT INTO payments_inbox VALUES ('p-1', 'done', now()), ('p-2', 'parked', now());"_s,
+                                &error),
+                 qPrintable(error));
+        ConnectionProfile profile;
+        profile.cluster = {{u"bootstrap.servers"_s, u"127.0.0.1:1"_s}};
+        profile.databaseConninfo = pg.conninfo();
+        profile.inboxMappings = {mapping(u"order-projection"_s, u"orders_inbox"_s),
+                                 mapping(u"payment-capture"_s, u"payments_inbox"_s)};
+        const auto parkedInSql = [&sql](const QString &table) {
+            return sql.exec(u"SELECT count(*) FROM "_s + table + u" WHERE state IN ('parked', 'dead')"_s)
+                .rows.value(0).value(0).toInt();
+        };
+        Console console(profile);
+        MainWindow *window = console.window();
+        window->show();
+        auto *rows = window->findChild<InboxRowsView *>();
+        auto *strip = window->findChild<SummaryStrip *>();
+        QVERIFY(rows && strip);
+        const auto listed = [rows] { return rows->table()->model()->rowCount(); };
+        const auto tab = [window, rows] { return window->tabText(rows); };
+
+        QCOMPARE(rows->currentMapping(), u"order-projection"_s);
+        QTRY_VERIFY2_WITH_TIMEOUT(listed() == parkedInSql(u"orders_inbox"_s),
+                                  qPrintable(static_cast<ElidedLabel *>(rows->statusLabel())->text()), 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(tab(), u"&Parked (%1)"_s.arg(listed()), 20000);
+        const int all = parkedInSql(u"orders_inbox"_s) + parkedInSql(u"payments_inbox"_s);
+        QTRY_VERIFY2_WITH_TIMEOUT(strip->plainText().contains(u"order-projection: 3 parked row(s) (%1 in all inboxes)"_s.arg(all)),
+                                  qPrintable(strip->plainText()), 20000);
+
+        rows->mappingSelector()->setCurrentIndex(rows->mappingSelector()->findText(u"payment-capture"_s));
+        QTRY_COMPARE_WITH_TIMEOUT(listed(), parkedInSql(u"payments_inbox"_s), 20000);
+        QCOMPARE(tab(), u"&Parked (%1)"_s.arg(listed()));
+    }
+
     // In German the window still fits the screenshots' 1400 px: no view's minimum width forces it wider.
     void germanWindowFitsTheScreenshotsWidth()
     {
@@ -308,6 +425,35 @@ private Q_SLOTS:
         QVERIFY2(widest <= 1400, qPrintable(QString::number(widest) + u": "_s + report));
     }
 
+    // German at the screenshots' 1400 px: the database state stays readable beside a long Kafka status.
+    void germanDatabaseStateIsNotElided()
+    {
+        QCOMPARE(Translation::install(u"de"_s), u"de"_s);
+        const auto restore = qScopeGuard([] { Translation::uninstall(); });
+        TempPostgres pg;
+        QString error;
+        QVERIFY2(pg.start(&error), qPrintable(error));
+        ConnectionProfile profile;
+        profile.cluster = {{u"bootstrap.servers"_s, u"127.0.0.1:1"_s}};
+        profile.databaseConninfo = pg.conninfo();
+        Console console(profile);
+        MainWindow *window = console.window();
+        window->show();
+        window->resize(1400, 880);
+        QVERIFY(QTest::qWaitForWindowExposed(window));
+        QTRY_VERIFY_WITH_TIMEOUT(window->databaseStatus().contains(u"verbunden"_s), 15000);
+        window->setKafkaStatus(u"Kafka: "_s + QStringList(8, u"broker-0.kafka.example.internal:9092"_s).join(u',')
+                               + u" verbunden \u2014 3 Broker, 8 Topics, 4 Gruppen"_s);
+        ElidedLabel *database = nullptr;
+        for (ElidedLabel *label : window->statusBar()->findChildren<ElidedLabel *>()) {
+            if (label->text() == window->databaseStatus())
+                database = label;
+        }
+        QVERIFY(database);
+        QTRY_VERIFY2(!database->isElided(), qPrintable(QString::number(database->width())));
+        QCOMPARE(window->width(), 1400);
+    }
+
     void databaseDownThenBackIsShown()
     {
         TempPostgres pg;
@@ -322,6 +468,91 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(statusText(console.window()).contains(u"Database: unavailable"_s), 15000);
         QVERIFY(pg.start(&error));
         QTRY_VERIFY_WITH_TIMEOUT(statusText(console.window()).contains(u"Database: connected"_s), 30000);
+    }
+
+    // payment-capture's outbox block ({table: outbox, status: status, created: created_at, pending: pending})
+    // over the demo schema: after rows change, the Inbox tab's outbox line says what SQL counts, and when.
+    void outboxPendingFollowsTheTable()
+    {
+        DemoShapes d;
+        QString error;
+        QVERIFY2(startDemoShapes(d,
+                                 u"INSERT INTO processed_events (idempotency_key, consumer_group, topic, status) "
+                                 u"  VALUES ('k-1', 'payment-capture', 'payments', 'COMPLETED');"
+                                 u"INSERT INTO outbox (aggregate_id, topic, event_type, payload, status) VALUES "
+                                 u"  ('p-1', 'payment-events', 'PaymentCaptured', '{}', 'published');"_s,
+                                 &error),
+                 qPrintable(error));
+        QTRY_VERIFY_WITH_TIMEOUT(showMapping(d.view, u"payment-capture"_s), 10000);
+        // A backlog a relay drains in moments is a reading at one instant: the line names its time.
+        const auto saysAt = [&d](const QString &what) {
+            return QRegularExpression(u"outbox: "_s + what + u" at \\d\\d:\\d\\d:\\d\\d UTC"_s)
+                .match(d.view->outboxLabel()->text())
+                .hasMatch();
+        };
+        QTRY_VERIFY2_WITH_TIMEOUT(saysAt(u"nothing pending"_s), qPrintable(d.view->outboxLabel()->text()), 20000);
+
+        QVERIFY2(d.sql.execScript(u"INSERT INTO outbox (aggregate_id, topic, event_type, payload) "
+                                  u"SELECT 'p-' || i, 'payment-events', 'PaymentCaptured', '{}' "
+                                  u"FROM generate_series(2, 5) AS i;"_s,
+                                  &error),
+                 qPrintable(error));
+        const int pending =
+            d.sql.exec(u"SELECT count(*) FROM outbox WHERE status = 'pending'"_s).rows.value(0).value(0).toInt();
+        QCOMPARE(pending, 4);
+        QTest::keyClick(d.console->window(), Qt::Key_F5);
+        QTRY_VERIFY2_WITH_TIMEOUT(saysAt(u"%1 pending"_s.arg(pending)), qPrintable(d.view->outboxLabel()->text()),
+                                  20000);
+    }
+
+    // Seed 001's FAILED rows are retried until their attempts reach retry.maxAttempts (3 for
+    // payment-capture): then they are exhausted. The Inbox tab and the checklist count them as SQL does.
+    void exhaustedRetriesOnTheBoardAndChecklist()
+    {
+        DemoShapes d;
+        QString error;
+        QVERIFY2(startDemoShapes(d,
+                                 u"INSERT INTO processed_events (idempotency_key, consumer_group, topic, status, "
+                                 u"  attempt_count) VALUES ('k-1', 'payment-capture', 'payments', 'COMPLETED', 1),"
+                                 u"  ('k-2', 'payment-capture', 'payments', 'FAILED', 1),"
+                                 u"  ('k-3', 'payment-capture', 'payments', 'FAILED', 3),"
+                                 u"  ('k-4', 'payment-capture', 'payments', 'FAILED', 6),"
+                                 u"  ('k-5', 'payment-capture', 'payments', 'COMPLETED', 3);"_s,
+                                 &error),
+                 qPrintable(error));
+        const auto exhaustedInSql = [&d] {
+            return d.sql.exec(u"SELECT count(*) FROM processed_events WHERE consumer_group = 'payment-capture' "
+                              u"AND status = 'FAILED' AND attempt_count >= 3"_s)
+                .rows.value(0).value(0).toInt();
+        };
+        QCOMPARE(exhaustedInSql(), 2);
+        QTRY_VERIFY_WITH_TIMEOUT(showMapping(d.view, u"payment-capture"_s), 10000);
+        const auto failedCell = [&d] {
+            const QAbstractItemModel *model = d.view->table()->model();
+            return model->rowCount() > 0 ? model->index(0, InboxBoardModel::FailedRetryable).data().toString()
+                                         : QString();
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(failedCell(), u"3 (%1 exhausted)"_s.arg(exhaustedInSql()), 20000);
+        const auto poisonEvidence = [&d] {
+            for (const ConsumerChecklist &c : d.console->window()->findChild<ChecklistView *>()->model()->checklists()) {
+                if (c.consumer != u"payment-capture")
+                    continue;
+                for (const ChecklistItem &item : c.items) {
+                    if (item.key == u"poison")
+                        return item.evidence;
+                }
+            }
+            return QString();
+        };
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            poisonEvidence().contains(u"%1 failed inbox row(s) at retry.maxAttempts (3)"_s.arg(exhaustedInSql())),
+            qPrintable(poisonEvidence()), 20000);
+
+        QVERIFY2(d.sql.execScript(u"UPDATE processed_events SET attempt_count = 3 WHERE idempotency_key = 'k-2';"_s,
+                                  &error),
+                 qPrintable(error));
+        QTest::keyClick(d.console->window(), Qt::Key_F5);
+        QTRY_COMPARE_WITH_TIMEOUT(failedCell(), u"3 (%1 exhausted)"_s.arg(exhaustedInSql()), 20000);
     }
 
     // Every mapped table is read on its own clock: a stuck row in the second mapping raises its alert
@@ -340,17 +571,6 @@ private Q_SLOTS:
                                 u"  ('p-2', 'working', now() - interval '1 hour');"_s,
                                 &error),
                  qPrintable(error));
-        const auto mapping = [](const QString &name, const QString &table) {
-            InboxMapping m;
-            m.name = name;
-            m.table = table;
-            m.messageIdColumn = u"msg"_s;
-            m.statusColumn = u"state"_s;
-            m.updatedColumn = u"touched"_s;
-            m.statuses = {{u"done"_s, InboxState::Completed}, {u"working"_s, InboxState::InProgress}};
-            m.stuckAfterSeconds = 300;
-            return m;
-        };
         ConnectionProfile profile;
         profile.cluster = {{u"bootstrap.servers"_s, u"127.0.0.1:1"_s}};
         profile.databaseConninfo = pg.conninfo();

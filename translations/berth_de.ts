@@ -2047,6 +2047,13 @@ vorheriger %2</translation>
         <source>Replay proof: the command, the expected no-op rate, and who approves it?</source>
         <translation>Replay-Nachweis: der Befehl, die erwartete No-op-Quote, und wer gibt frei?</translation>
     </message>
+    <message numerus="yes">
+        <source>%n failed inbox row(s) at retry.maxAttempts (%1): retries exhausted</source>
+        <translation>
+            <numerusform>%n fehlgeschlagene Inbox-Zeile bei retry.maxAttempts (%1): Wiederholungen erschöpft</numerusform>
+            <numerusform>%n fehlgeschlagene Inbox-Zeilen bei retry.maxAttempts (%1): Wiederholungen erschöpft</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>DeliverySemantics</name>
@@ -2143,6 +2150,17 @@ vorheriger %2</translation>
             <numerusform>%n Alarm aktiv</numerusform>
             <numerusform>%n Alarme aktiv</numerusform>
         </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n parked row(s)</source>
+        <translation>
+            <numerusform>%1: %n geparkte Zeile</numerusform>
+            <numerusform>%1: %n geparkte Zeilen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>(%1 in all inboxes)</source>
+        <translation>(%1 in allen Inboxen)</translation>
     </message>
 </context>
 <context>
@@ -2874,6 +2892,26 @@ Beispiel: %5</translation>
         <source>Partitions</source>
         <translation>Partitionen</translation>
     </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>%1 (default)</source>
+        <translation>%1 (Standard)</translation>
+    </message>
+    <message>
+        <source>OK while the time lag is within the policy&apos;s lagSlo.maxLagSeconds.</source>
+        <translation>OK, solange die Zeitverzögerung innerhalb von lagSlo.maxLagSeconds der Richtlinie liegt.</translation>
+    </message>
+    <message>
+        <source>The policy states no lagSlo.maxLagSeconds for this group: the default applies.</source>
+        <translation>Die Richtlinie nennt für diese Gruppe kein lagSlo.maxLagSeconds: Es gilt der Standardwert.</translation>
+    </message>
+    <message>
+        <source>Lag SLO</source>
+        <translation>Lag-SLO</translation>
+    </message>
 </context>
 <context>
     <name>InboxBoardModel</name>
@@ -2989,14 +3027,6 @@ Beispiel: %5</translation>
         <translation>Outbox: %1</translation>
     </message>
     <message>
-        <source>Outbox %1: nothing pending.</source>
-        <translation>Outbox %1: nichts ausstehend.</translation>
-    </message>
-    <message>
-        <source>Outbox %1: %2 pending, oldest waiting %3.</source>
-        <translation>Outbox %1: %2 ausstehend, älteste wartet seit %3.</translation>
-    </message>
-    <message>
         <source>Redelivered: %1 of %2 rows (%3 %) took more than one attempt.</source>
         <translation>Neu zugestellt: %1 von %2 Zeilen (%3 %) brauchten mehr als einen Versuch.</translation>
     </message>
@@ -3019,6 +3049,25 @@ Beispiel: %5</translation>
     <message>
         <source>%1 (%2)</source>
         <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>Outbox %1: nothing pending at %2 UTC.</source>
+        <translation>Outbox %1: um %2 UTC nichts ausstehend.</translation>
+    </message>
+    <message>
+        <source>Outbox %1: %2 pending at %3 UTC, oldest waiting %4.</source>
+        <translation>Outbox %1: um %3 UTC %2 ausstehend, älteste wartet seit %4.</translation>
+    </message>
+    <message>
+        <source>%1 (%2 exhausted)</source>
+        <translation>%1 (%2 erschöpft)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n row(s) reached retry.maxAttempts (%1 attempts): retries exhausted, dead-lettered and not taken again until replayed. The others are retried.</source>
+        <translation>
+            <numerusform>%n Zeile hat retry.maxAttempts (%1 Versuche) erreicht: Wiederholungen erschöpft, in die DLQ geschrieben und erst nach einem Replay wieder verarbeitet. Die übrigen werden wiederholt.</numerusform>
+            <numerusform>%n Zeilen haben retry.maxAttempts (%1 Versuche) erreicht: Wiederholungen erschöpft, in die DLQ geschrieben und erst nach einem Replay wieder verarbeitet. Die übrigen werden wiederholt.</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -3919,12 +3968,16 @@ Beispiel: %5</translation>
         <translation> Nachrichten</translation>
     </message>
     <message>
-        <source>A partition lagging by at most this many messages is OK, whatever its commits do. Applies from the next sample.</source>
-        <translation>Eine Partition mit höchstens so vielen Nachrichten Lag gilt als OK, unabhängig von ihren Commits. Gilt ab der nächsten Messung.</translation>
+        <source>none</source>
+        <translation>keine</translation>
     </message>
     <message>
-        <source>&amp;Allowed lag:</source>
-        <translation>&amp;Zulässiger Lag:</translation>
+        <source>A partition lagging by at most this many messages is OK, whatever its commits do. None: each group&apos;s lag SLO alone decides (the Lag SLO column; %1 s where the policy states none). Applies from the next sample.</source>
+        <translation>Eine Partition, die höchstens so viele Nachrichten zurückliegt, ist OK, was auch immer ihre Commits tun. Keine: Allein das Lag-SLO jeder Gruppe entscheidet (Spalte Lag-SLO; %1 s, wo die Richtlinie keines nennt). Gilt ab der nächsten Messung.</translation>
+    </message>
+    <message>
+        <source>&amp;Message allowance:</source>
+        <translation>&amp;Nachrichten-Toleranz:</translation>
     </message>
     <message>
         <source>Reset offsets…</source>

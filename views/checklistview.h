@@ -13,6 +13,7 @@ class ChecklistView final : public QWidget {
 public:
     explicit ChecklistView(ChecklistModel *model, QWidget *parent = nullptr);
     QTableView *table() const { return m_table; }
+    ChecklistModel *model() const { return m_model; }
     void setPolicySource(const QString &source) { m_policySource = source; }
     bool exportMarkdown(const QString &path, QString *error) const;
 

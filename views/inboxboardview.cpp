@@ -148,6 +148,8 @@ InboxBoardView::InboxBoardView(InboxBoardModel *model, QWidget *parent)
     layout->addWidget(m_table);
     layout->addWidget(m_stuck);
     layout->addWidget(m_outbox);
+    // Columns wider than the view (long words, German) bring a scroll bar: the rows keep their room above it.
+    connect(m_table->horizontalScrollBar(), &QScrollBar::rangeChanged, this, &InboxBoardView::fitTableHeight);
     layout->addWidget(m_redelivery);
     layout->addWidget(m_noAttempts);
     layout->addLayout(bottom, 1);
@@ -209,8 +211,7 @@ void InboxBoardView::fitTableHeight()
     const int height =
         m_table->horizontalHeader()->sizeHint().height()
         + rows * m_table->verticalHeader()->defaultSectionSize() + 2 * m_table->frameWidth()
-        + (m_table->horizontalScrollBar()->isVisible() ? m_table->horizontalScrollBar()->sizeHint().height()
-                                                       : 0);
+        + (m_table->horizontalScrollBar()->maximum() > 0 ? m_table->horizontalScrollBar()->sizeHint().height() : 0);
     m_table->setFixedHeight(height);
 }
 

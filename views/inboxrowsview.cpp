@@ -90,6 +90,7 @@ InboxRowsView::InboxRowsView(InboxRowsModel *model, QWidget *parent)
     connect(m_debounce, &QTimer::timeout, this, &InboxRowsView::requestRefresh);
     connect(m_filter, &QLineEdit::textChanged, m_debounce, qOverload<>(&QTimer::start));
     connect(m_selector, &QComboBox::currentIndexChanged, this, &InboxRowsView::requestRefresh);
+    connect(m_selector, &QComboBox::currentIndexChanged, this, [this] { Q_EMIT mappingChosen(m_selector->currentText()); });
     connect(refresh, &QPushButton::clicked, this, &InboxRowsView::requestRefresh);
     // A refresh keeps what the operator selected: the same rows (by message id) are chosen again.
     connect(m_model, &QAbstractItemModel::modelAboutToBeReset, this, [this] { m_keptSelection = selectedRows(); });
@@ -127,6 +128,12 @@ void InboxRowsView::setMappings(const QList<InboxMapping> &mappings)
     for (const InboxMapping &mapping : mappings)
         m_selector->addItem(mapping.name);
     m_selector->setCurrentIndex(mappings.isEmpty() ? -1 : 0);
+    Q_EMIT mappingChosen(m_selector->currentText());
+}
+
+QString InboxRowsView::currentMapping() const
+{
+    return m_selector->currentText();
 }
 
 QList<InboxState> InboxRowsView::chosenStates() const

@@ -24,7 +24,9 @@ public:
     void setMappings(const QList<InboxMapping> &mappings);
     void requestRefresh();
     QList<InboxState> chosenStates() const;
+    QString currentMapping() const; // the selector's mapping name; empty: none
     QTableView *table() const { return m_table; }
+    QComboBox *mappingSelector() const { return m_selector; }
     QLabel *statusLabel() const { return m_status; }
     // Follows the table on a clock (ARCHITECTURE.md, Views: live views); tests shorten it.
     RefreshClock *refreshClock() const { return m_clock; }
@@ -36,6 +38,8 @@ public:
 Q_SIGNALS:
     void refreshRequested(const InboxMapping &mapping, const QList<InboxState> &states, const QString &text);
     void remediationRequested(const QList<QJsonObject> &rows);
+    // The inbox the table lists now (the selector's mapping; empty: none).
+    void mappingChosen(const QString &mapping);
 
 private:
     void restoreSelection();

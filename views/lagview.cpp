@@ -53,8 +53,12 @@ LagView::LagView(QAbstractItemModel *groups, QAbstractItemModel *partitions, QWi
     m_allowedLag->setSuffix(tr(" messages"));
     m_allowedLag->setGroupSeparatorShown(true);
     m_allowedLag->setKeyboardTracking(false); // one change per edit, not one per digit typed
+    // 0 reads as "no lag allowed" beside a time SLO that does allow lag: said as "none" instead.
+    m_allowedLag->setSpecialValueText(tr("none"));
     m_allowedLag->setToolTip(tr("A partition lagging by at most this many messages is OK, whatever its "
-                                "commits do. Applies from the next sample."));
+                                "commits do. None: each group's lag SLO alone decides (the Lag SLO column; "
+                                "%1 s where the policy states none). Applies from the next sample.")
+                                 .arg(StatusRules::DefaultMaxTimeLagMs / 1000));
     connect(m_allowedLag, &QSpinBox::valueChanged, this, [this](int value) { Q_EMIT allowedLagChanged(value); });
     m_filter->setClearButtonEnabled(true);
     m_summary->setTextFormat(Qt::PlainText);
@@ -108,7 +112,7 @@ LagView::LagView(QAbstractItemModel *groups, QAbstractItemModel *partitions, QWi
     auto *top = new QHBoxLayout;
     top->addWidget(m_filter, 1);
     top->addWidget(m_summary);
-    auto *allowedLabel = new QLabel(tr("&Allowed lag:"), this);
+    auto *allowedLabel = new QLabel(tr("&Message allowance:"), this);
     allowedLabel->setBuddy(m_allowedLag);
     top->addWidget(allowedLabel);
     top->addWidget(m_allowedLag);

@@ -4,6 +4,7 @@
 #include "views/elidedlabel.h"
 #include "views/wrappinglabel.h"
 #include "views/shortcutsdialog.h"
+#include "views/summarystrip.h"
 
 #include <QAction>
 #include <QApplication>
@@ -125,6 +126,19 @@ void MainWindow::setSummaryStrip(QWidget *strip)
     layout->insertWidget(layout->indexOf(m_tabs), strip);
 }
 
+void MainWindow::followSummary(const DeskSummary *summary, SummaryStrip *strip)
+{
+    setSummaryStrip(strip);
+    // The strip and the tabs show the same figures.
+    connect(summary, &DeskSummary::changed, strip, [this, summary, strip] {
+        strip->setItems(summary->items());
+        for (const MainView &view : std::as_const(m_views)) {
+            if (view.isTab)
+                setTabCount(view.widget, summary->tabCount(view.name));
+        }
+    });
+}
+
 void MainWindow::createActions()
 {
     auto *file = menuBar()->addMenu(tr("&File"));
@@ -241,6 +255,13 @@ QString MainWindow::databaseStatus() const
 void MainWindow::setDatabaseStatus(const QString &text)
 {
     m_databaseStatus->setText(text);
+    // The state is the part before any detail ("Database: unavailable — retrying (...)"): it keeps its room
+    // beside a long Kafka status, in any language; a long detail is elided, whole in the tooltip.
+    const QString state = text.section(u" \u2014 "_s, 0, 0).section(u'\n', 0, 0);
+    const QFontMetrics metrics(m_databaseStatus->font());
+    const QMargins margins = m_databaseStatus->contentsMargins();
+    m_databaseStatus->setMinimumWidth(std::min(metrics.horizontalAdvance(state), metrics.averageCharWidth() * 40)
+                                      + margins.left() + margins.right() + metrics.averageCharWidth());
 }
 
 QList<MainWindow::MainView> MainWindow::mainViews()

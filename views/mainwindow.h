@@ -4,6 +4,8 @@
 #include <QMainWindow>
 
 class ConnectionsModel;
+class DeskSummary;
+class SummaryStrip;
 class ElidedLabel;
 class QAbstractItemModel;
 class QLabel;
@@ -32,6 +34,8 @@ public:
     QString tabText(QWidget *view) const;
     // The status-at-a-glance strip, over the tabs and under the banner.
     void setSummaryStrip(QWidget *strip);
+    // Puts the strip over the tabs and keeps it and the tab counts on the summary's figures.
+    void followSummary(const DeskSummary *summary, SummaryStrip *strip);
     void setBanner(BannerKind kind, const QString &text);
     QString bannerText() const;
     void setKafkaStatus(const QString &text);

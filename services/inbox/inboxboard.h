@@ -15,6 +15,7 @@ using InboxStateCounts = std::array<qint64, InboxStateCount>;
 struct InboxConsumerCounts {
     QString consumer; // the whole table's row when the mapping has no consumer column
     InboxStateCounts counts{};
+    qint64 exhausted = 0; // of its failed-retryable rows, those at the retry limit (InboxMapping::isExhausted)
 
     qint64 count(InboxState state) const { return counts[size_t(state)]; }
     qint64 total() const
@@ -80,6 +81,18 @@ struct InboxBoard {
     bool hasAttempts = false;
     bool attemptsSampled = false; // a huge table: the histogram is scaled from a sample of its pages
     std::array<qint64, AttemptBuckets> attemptsHistogram{};
+
+    // Failed-retryable rows whose attempts reached the consumer's retry.maxAttempts (InboxMapping::isExhausted),
+    // per consumer in InboxConsumerCounts::exhausted; counted when the mapping has attempts and the limit.
+    bool hasExhausted = false;
+    int exhaustedAfterAttempts = 0;
+    qint64 exhaustedRows() const
+    {
+        qint64 sum = 0;
+        for (const InboxConsumerCounts &c : consumers)
+            sum += c.exhausted;
+        return sum;
+    }
 
     bool hasErrors = false;           // the mapping has an error column
     QList<InboxErrorCount> topErrors; // at most 10, most frequent first, rows not completed

@@ -38,9 +38,16 @@ QJsonObject inboxBoardToJson(const InboxBoard &board)
     if (!estimated.isEmpty())
         o.insert(u"estimatedStates"_s, estimated);
     QJsonArray consumers;
-    for (const InboxConsumerCounts &c : board.consumers)
-        consumers.append(QJsonObject{{u"consumer"_s, c.consumer}, {u"counts"_s, countsToJson(c.counts)}});
+    for (const InboxConsumerCounts &c : board.consumers) {
+        QJsonObject consumer{{u"consumer"_s, c.consumer}, {u"counts"_s, countsToJson(c.counts)}};
+        if (board.hasExhausted)
+            consumer.insert(u"exhausted"_s, c.exhausted);
+        consumers.append(consumer);
+    }
     o.insert(u"consumers"_s, consumers);
+    if (board.hasExhausted)
+        o.insert(u"exhausted"_s, QJsonObject{{u"rows"_s, board.exhaustedRows()},
+                                             {u"afterAttempts"_s, board.exhaustedAfterAttempts}});
     o.insert(u"unmappedStatuses"_s, QJsonArray::fromStringList(board.unmappedStatuses));
     o.insert(u"stuckCount"_s, board.stuckCount);
     if (board.hasStuck)

@@ -67,8 +67,8 @@ public:
                 return;
             }
         }
-        const bool ok = (m_large ? readCountsLarge(board) : readCounts(board)) && readStuck(board)
-                        && readErrors(board) && (m_large || checkIndexes(board, requirements()));
+        const bool ok = (m_large ? readCountsLarge(board) : readCounts(board)) && readExhausted(board)
+                        && readStuck(board) && readErrors(board) && (m_large || checkIndexes(board, requirements()));
         if (ok)
             readOutbox(board); // last: its failure (a missing outbox table) must not cost the inbox board
         m_db.exec(u"ROLLBACK"_s);
@@ -223,6 +223,38 @@ private:
         std::sort(m_consumers.begin(), m_consumers.end());
         std::sort(m_openStatuses.begin(), m_openStatuses.end());
         board.unmappedStatuses = unmapped;
+        return true;
+    }
+
+    // Failed-retryable rows at the consumer's retry limit (InboxMapping::isExhausted): one seek per (consumer,
+    // failed-retryable word) on the board index, the attempts compared on the rows of that range only.
+    bool readExhausted(InboxBoard &board)
+    {
+        const QStringList words = m_mapping.statusesFor(InboxState::FailedRetryable);
+        if (!board.hasAttempts || m_mapping.exhaustedAfterAttempts <= 0 || words.isEmpty())
+            return true;
+        board.hasExhausted = true;
+        board.exhaustedAfterAttempts = m_mapping.exhaustedAfterAttempts;
+        if (board.total(InboxState::FailedRetryable) == 0 || (!m_consumer.isEmpty() && m_consumers.isEmpty()))
+            return true;
+        const QString consumer = m_consumer.isEmpty() ? u"''::text"_s : u"c.consumer"_s;
+        const QString sql = u"SELECT "_s + consumer + u" AS consumer, sum(x.n)::bigint AS n FROM "_s + seekSource()
+                            + u" CROSS JOIN LATERAL (SELECT count(*) AS n FROM "_s + m_table + u" AS t WHERE "_s
+                            + seekCondition() + u" AND t."_s + m_db.escapeIdentifier(m_mapping.attemptsColumn)
+                            + u" >= "_s + nextParam() + u"::int) AS x GROUP BY 1"_s;
+        QVariantList params = seekParams(words);
+        params << m_mapping.exhaustedAfterAttempts;
+        const PgResult r = run(board, u"exhausted retries"_s, sql, params);
+        if (!r.ok)
+            return false;
+        for (qsizetype row = 0; row < r.rows.size(); ++row) {
+            const QString name =
+                m_consumer.isEmpty() ? m_mapping.consumerLabel() : r.value(int(row), u"consumer").toString();
+            for (InboxConsumerCounts &c : board.consumers) {
+                if (c.consumer == name)
+                    c.exhausted = r.value(int(row), u"n").toLongLong();
+            }
+        }
         return true;
     }
 

@@ -61,6 +61,14 @@ struct InboxMapping {
     QList<InboxState> retakes{InboxState::FailedRetryable};
     // What "release" writes: a status word, "delete", or empty (release not offered).
     QString releaseTo;
+    // The consumer's retry.maxAttempts (0: not stated). A failed-retryable row whose attempts reached it is
+    // exhausted: the consumer gave up on it and dead-lettered it (ARCHITECTURE.md, Contracts: Inbox
+    // mapping). Needs an attempts column.
+    int exhaustedAfterAttempts = 0;
+    bool isExhausted(InboxState state, int attempts) const
+    {
+        return state == InboxState::FailedRetryable && exhaustedAfterAttempts > 0 && attempts >= exhaustedAfterAttempts;
+    }
 
     OutboxMapping outbox;
 

@@ -176,5 +176,9 @@ void evaluateLag(LagSnapshot &snapshot, LagHistory &history, OffsetPeeker *peeke
     }
     std::sort(snapshot.groupRows.begin(), snapshot.groupRows.end(),
               [](const GroupLag &a, const GroupLag &b) { return a.group < b.group; });
+    for (GroupLag &g : snapshot.groupRows) {
+        g.lagSloMs = evaluation.rules.maxTimeLagFor(g.group);
+        g.lagSloStated = evaluation.rules.statedFor(g.group);
+    }
     history.retainOnly(seen, seenGroups);
 }

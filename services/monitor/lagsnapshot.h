@@ -50,6 +50,9 @@ struct GroupLag {
     qint64 timeToClearS = -1;
     LagStatus status = LagStatus::Ok;
     QString statusReason;
+    // The lag SLO its status is judged against (-1: none) and whether the policy states it (else the default).
+    qint64 lagSloMs = -1;
+    bool lagSloStated = false;
 };
 
 struct LagSnapshot {

@@ -1,6 +1,8 @@
 #include "consumerchecklist.h"
 
 #include <QCoreApplication>
+#include <algorithm>
+#include <climits>
 #include <QDateTime>
 
 using namespace Qt::StringLiterals;
@@ -272,6 +274,11 @@ private:
         QStringList seen;
         if (m_live.parkedRows >= 0)
             seen << tr("%n parked or terminally failed inbox row(s)", nullptr, int(m_live.parkedRows));
+        // Failed rows the consumer still calls retryable but has given up on (InboxMapping::isExhausted).
+        if (m_live.exhaustedRows >= 0 && m_consumer.retryMaxAttempts)
+            seen << tr("%n failed inbox row(s) at retry.maxAttempts (%1): retries exhausted", nullptr,
+                       int(std::min<qint64>(m_live.exhaustedRows, INT_MAX)))
+                        .arg(*m_consumer.retryMaxAttempts);
         if (m_live.retriesExhausted >= 0)
             seen << tr("%n exhausted their retries in the last 15 min", nullptr, int(m_live.retriesExhausted));
         add("poison", QT_TRANSLATE_NOOP("ConsumerChecklist", "What happens to a poison message?"), answer,

@@ -21,6 +21,7 @@ struct ConsumerEvidence {
     qint64 dlqRecords = -1;        // records on the DLQ topic (end - start), -1: unknown
     double duplicatePercent = -1;  // of its topics' arrivals, from the duplicate tail
     qint64 parkedRows = -1;        // in its inbox: parked + failed terminal
+    qint64 exhaustedRows = -1;     // in its inbox: failed rows at retry.maxAttempts (InboxBoard::hasExhausted)
     qint64 redeliveredRows = -1;   // in its inbox: attempts > 1
     qint64 lagP95Ms = -1;          // p95 of its time lag over the last 15 min
     qint64 deserializationFailures = -1; // dead letters on its DLQ with a (de)serialization exception, 15 min

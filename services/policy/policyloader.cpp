@@ -354,6 +354,8 @@ public:
         else if (outboxRead)
             warning(outboxNode, u"%1.outbox: an outbox is watched beside the consumer's inbox; this consumer "
                                 u"has no inbox mapping (ignored)"_s.arg(path));
+        if (c.inbox && c.retryMaxAttempts && *c.retryMaxAttempts > 0)
+            c.inbox->exhaustedAfterAttempts = *c.retryMaxAttempts;
         if (c.inbox) {
             const QString problem = c.inbox->validate();
             if (!problem.isEmpty()) {
