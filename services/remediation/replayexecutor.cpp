@@ -313,8 +313,13 @@ ReplayOutcome Run::execute()
         }
         if (ok && m_producer)
             m_producer->flush(5000);
+        QElapsedTimer draining;
+        draining.start();
         if (m_settler && !m_settler->drain(ok ? &error : &settleError) && ok)
             ok = false;
+        m_out.timings.drainMs = draining.elapsed();
+        if (m_settler)
+            m_out.timings.settleMs += m_settler->busyMs();
     }
     if (!ok)
         return fail(error); // the request stays executing: the next run reconciles and continues

@@ -58,6 +58,18 @@ struct ReplayItemProblem {
     QString error;
 };
 
+// Where a run's time went, per kind of work, in milliseconds summed over the run. The kinds overlap: the
+// next batch is re-read and journaled while this one is produced, and settles run on their own sessions.
+struct ReplayTimings {
+    qint64 readMs = 0;      // source records re-read and checked against their SHA-256 pins
+    qint64 journalMs = 0;   // intents INSERTed (durable before their records are produced)
+    qint64 aheadWaitMs = 0; // the producing thread waiting for the batch prepared ahead
+    qint64 produceMs = 0;   // records handed to the producer
+    qint64 reportsMs = 0;   // the producing thread waiting for a batch's delivery reports
+    qint64 settleMs = 0;    // settle statements (deliveries and dispositions), summed over their sessions
+    qint64 drainMs = 0;     // waiting for the last settles once everything was produced
+};
+
 struct ReplayOutcome {
     bool started = false; // false: the database refused to execute (or setup failed): nothing produced
     RequestStatus finalStatus = RequestStatus::Executing; // Executing: stopped paused (canary) or aborted
@@ -77,6 +89,7 @@ struct ReplayOutcome {
     // When this run's last delivery report came in, on the elapsedMs clock; -1: none came. What follows it
     // (the last settle, dispositions, completion) is bookkeeping the records no longer wait for.
     qint64 lastDeliveryMs = -1;
+    ReplayTimings timings;
     // A reset_offsets request runs through OffsetResetExecutor on the same job (ReplayJob): its outcome.
     std::optional<OffsetResetOutcome> offsetReset;
 };
@@ -109,11 +122,11 @@ private:
 // `replay.run_started` with the destination partitions' end offsets (the earliest point at which this run's
 // records can appear); reconciliation of every pending/failed intent by reading the destination from the
 // first run's end offsets for `berth-replay-id` headers; then, per batch: re-read the source records (the
-// next batch's are read meanwhile) and refuse those whose SHA-256 differs from the pinned one; INSERT the
-// batch's intents (pending) in one statement; produce (idempotent, acks=all) with per-record delivery
-// reports; then one statement records partition/offset (or the error) and the dispositions, written by a
-// SettleQueue on other sessions while the next batch goes out. Delivery failures are reconciled and produced
-// again in up to maxRounds rounds. Skip and delete act on inbox rows and record
+// next batch is journaled and the one after it read meanwhile) and refuse those whose SHA-256 differs from
+// the pinned one; INSERT the batch's intents (pending) in one statement; produce (idempotent, acks=all) with
+// per-record delivery reports; then one statement records partition/offset (or the error) and the
+// dispositions, written by a SettleQueue on other sessions while the next batch goes out. Delivery failures
+// are reconciled and produced again in up to maxRounds rounds. Skip and delete act on inbox rows and record
 // dispositions. The request ends completed or partially_failed (or cancelled).
 class ReplayExecutor final {
 public:

@@ -57,14 +57,13 @@ void Run::pace()
     }
 }
 
-// Re-reads the sources of a batch, checks them against the pins and builds what goes out. With a journal,
-// also journals the batch's new intents: it runs ahead on its own session while the previous batch is
-// produced, and only when every destination is marked already (a mark must precede the intents that lead
-// to the topic). Reads only what does not change during a run, and the source cursor, which one
-// preparation at a time uses: takePrepared() always collects the one ahead before preparing another.
-Prepared Run::prepare(const QList<int> &itemNos, const QSet<int> &unjournaled, const QSet<QString> &marked,
-                      IntentJournal *journal)
+// Re-reads the sources of a batch, checks them against the pins and builds what goes out. Reads only what
+// does not change during a run, and the source cursor, which one reader at a time uses: whoever reads takes
+// (joins) the read running ahead first (readTaken).
+Prepared Run::readSources(const QList<int> &itemNos)
 {
+    QElapsedTimer clock;
+    clock.start();
     Prepared out;
     out.itemNos = itemNos;
     QList<SourceCursor::Position> positions;
@@ -123,15 +122,49 @@ Prepared Run::prepare(const QList<int> &itemNos, const QSet<int> &unjournaled, c
                 out.topics.insert(destTopic);
             }
         }
+        out.destTopics.append(destTopic);
+    }
+    out.readMs = clock.elapsed();
+    return out;
+}
+
+// The batch's sources as read ahead, or read now when the read ahead was of other items (a pause or the
+// canary moved where the batch starts).
+Prepared Run::readTaken(const QList<int> &itemNos)
+{
+    if (m_readAhead.isHanded()) {
+        Prepared ahead = m_readAhead.take();
+        if (ahead.itemNos == itemNos)
+            return ahead;
+    }
+    return readSources(itemNos);
+}
+
+// Reads a batch (or takes it as read ahead), starts reading the one after it (`following`), and lists the
+// batch's new intents. With a journal, also journals them: it runs ahead on its own session while the
+// previous batch is produced, and only when every destination is marked already (a mark must precede the
+// intents that lead to the topic). So three batches are in flight: one produced, the next journaled, the
+// one after it read.
+Prepared Run::prepare(const QList<int> &itemNos, const QList<int> &following, const QSet<int> &unjournaled,
+                      const QSet<QString> &marked, IntentJournal *journal)
+{
+    Prepared out = readTaken(itemNos);
+    if (!following.isEmpty())
+        m_readAhead.handOver([this, following] { return readSources(following); });
+    for (int i = 0; i < out.itemNos.size(); ++i) {
+        const int no = out.itemNos.at(i);
         if (unjournaled.contains(no)) {
             IntentJournal::Update u;
             u.itemNo = no;
-            u.destTopic = destTopic;
+            u.destTopic = out.destTopics.at(i);
             out.journal.append(u);
         }
     }
     if (journal && !out.journal.isEmpty() && marked.contains(out.topics)) {
+        QElapsedTimer clock;
+        clock.start();
         out.journaled = journal->journal(out.journal, &out.error);
+        out.journalMs = clock.elapsed();
         if (!out.journaled && out.error.isEmpty())
             out.error = u"The intents could not be journaled"_s;
     }
@@ -150,22 +183,27 @@ QSet<int> Run::unjournaled(const QList<int> &itemNos) const
 
 // Prepares the likely next batch on the look-ahead thread while this one is produced. What it needs of the
 // run's changing state (which items need an intent, which topics are marked) is copied for it now.
-void Run::prepareAhead(const QList<int> &itemNos)
+void Run::prepareAhead(const QList<int> &itemNos, const QList<int> &following)
 {
     if (itemNos.isEmpty())
         return;
     QSet<QString> marked;
     for (auto it = m_marks.cbegin(); it != m_marks.cend(); ++it)
         marked.insert(it.key());
-    m_ahead.handOver([this, itemNos, fresh = unjournaled(itemNos), marked] {
-        return prepare(itemNos, fresh, marked, m_aheadJournal.get());
+    m_ahead.handOver([this, itemNos, following, fresh = unjournaled(itemNos), marked] {
+        return prepare(itemNos, following, fresh, marked, m_aheadJournal.get());
     });
 }
 
 Prepared Run::takePrepared(const QList<int> &itemNos)
 {
     if (m_ahead.isHanded()) {
+        QElapsedTimer waited;
+        waited.start();
         Prepared ahead = m_ahead.take();
+        m_out.timings.aheadWaitMs += waited.elapsed();
+        m_out.timings.readMs += ahead.readMs;
+        m_out.timings.journalMs += ahead.journalMs;
         // Whatever it journaled is pending now, used for this batch or not.
         if (ahead.journaled) {
             for (const IntentJournal::Update &u : std::as_const(ahead.journal)) {
@@ -179,13 +217,16 @@ Prepared Run::takePrepared(const QList<int> &itemNos)
         // A pause or the canary changed where the batch starts, or journaling ahead failed: prepare in line
         // (a journaling error repeats there, on the run's own session, and ends the run as before).
     }
-    return prepare(itemNos, unjournaled(itemNos), {}, nullptr);
+    Prepared now = prepare(itemNos, {}, unjournaled(itemNos), {}, nullptr);
+    m_out.timings.readMs += now.readMs;
+    return now;
 }
 
 // *consumed: how many items from the front of the batch were dealt with (refused, or handed to the producer).
-// `next`: the items the following batch will probably hold.
+// `next`: the items the following batch will probably hold, `afterNext` those of the one after it.
 // The rest were never produced (pause, cancel) and come first in the next batch.
-bool Run::produceBatch(const QList<int> &batch, const QList<int> &next, qsizetype *consumed, QString *error)
+bool Run::produceBatch(const QList<int> &batch, const QList<int> &next, const QList<int> &afterNext,
+                       qsizetype *consumed, QString *error)
 {
     // 1. This batch, prepared ahead or now; then the next one, prepared while this one is produced.
     const Prepared prepared = takePrepared(batch);
@@ -197,15 +238,18 @@ bool Run::produceBatch(const QList<int> &batch, const QList<int> &next, qsizetyp
             if (!markDestination(topic, error))
                 return false;
         }
+        QElapsedTimer journaling;
+        journaling.start();
         if (!m_journal.journal(prepared.journal, error))
             return false;
+        m_out.timings.journalMs += journaling.elapsed();
         for (const IntentJournal::Update &u : prepared.journal) {
             IntentJournal::Intent &in = m_intents[u.itemNo];
             in.state = State::Pending;
             in.destTopic = u.destTopic;
         }
     }
-    prepareAhead(next);
+    prepareAhead(next, afterNext);
     // Release and replay: the batch's inbox rows are released after their intents, right before producing.
     if (!releaseRows(&ready, &refused, error))
         return false;
@@ -215,6 +259,8 @@ bool Run::produceBatch(const QList<int> &batch, const QList<int> &next, qsizetyp
     QHash<int, QString> produceErrors;
     int produced = 0;
     *consumed = batch.size();
+    QElapsedTimer producing;
+    producing.start();
     for (const Prepared::Ready &r : ready) {
         pace();
         if (m_control.isCancelled() || m_control.isPaused()) {
@@ -230,11 +276,13 @@ bool Run::produceBatch(const QList<int> &batch, const QList<int> &next, qsizetyp
         ++m_out.producedThisRun;
         report(ReplayPhase::Producing);
     }
+    m_out.timings.produceMs += producing.elapsed();
     // 4. Wait for every report of this batch (librdkafka retries inside message.timeout.ms).
     QElapsedTimer wait;
     wait.start();
     while (reports.size() < produced && wait.elapsed() < m_options.deliveryTimeoutMs + 10'000)
         m_producer->poll(20);
+    m_out.timings.reportsMs += wait.elapsed();
     m_producer->setDeliveryHandler({});
     if (!reports.isEmpty())
         m_out.lastDeliveryMs = m_clock.elapsed();
@@ -280,10 +328,15 @@ bool Run::produceBatch(const QList<int> &batch, const QList<int> &next, qsizetyp
         settle.append(u);
     }
     // Written behind the next batch when a settle queue runs; the in-memory state moves on now.
-    if (m_settler)
+    if (m_settler) {
         m_settler->enqueue(settle);
-    else if (!m_journal.settle(settle, {}, {}, error))
-        return false;
+    } else {
+        QElapsedTimer settling;
+        settling.start();
+        if (!m_journal.settle(settle, {}, {}, error))
+            return false;
+        m_out.timings.settleMs += settling.elapsed();
+    }
     for (const IntentJournal::Update &u : std::as_const(settle)) {
         IntentJournal::Intent &in = m_intents[u.itemNo];
         in.state = u.state;
@@ -338,7 +391,9 @@ bool Run::produceItems(QList<int> todo, bool retryRound, QString *error)
         qsizetype consumed = 0;
         // Reading the sources of the following batch overlaps with journaling and producing this one.
         const QList<int> next = canaryLeft == 0 ? todo.mid(pos + batch.size(), size) : QList<int>();
-        if (!produceBatch(batch, next, &consumed, error))
+        const QList<int> afterNext =
+            next.isEmpty() ? QList<int>() : todo.mid(pos + batch.size() + next.size(), size);
+        if (!produceBatch(batch, next, afterNext, &consumed, error))
             return false;
         pos += consumed;
         if (canaryLeft > 0) {

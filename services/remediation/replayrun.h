@@ -45,18 +45,21 @@ struct Prepared {
     };
     QList<int> itemNos;
     QList<Ready> ready;
+    QList<QString> destTopics;            // per item of itemNos (empty: none found)
     QHash<int, QString> refused;          // item no -> why
     QList<IntentJournal::Update> journal; // intents this batch adds
     QSet<QString> topics;                 // its destinations
     bool journaled = false;               // `journal` is written already
     QString error;                        // journaling failed
+    qint64 readMs = 0;                    // re-reading and checking the sources
+    qint64 journalMs = 0;                 // journaling `journal`, when done here
 };
 
-// Prepares the next batch on a thread of the run's own while the current one is produced (ARCHITECTURE.md,
-// Threads: an owned thread). One preparation at a time: the run hands one over, produces, and takes it
-// before handing over another. Each preparation gets a thread of its own, joined when it is taken (or by
-// the destructor): one long-lived thread woken for every batch overlapped less with producing (FIGURE
-// replay_rate_msgs_s, tests/bench/bench_replay.cpp).
+// Prepares the next batch on a thread of the run's own while the current one is produced, or reads the one
+// after it while the next is journaled (ARCHITECTURE.md, Threads: an owned thread). One piece of work at a
+// time per LookAhead: its owner hands one over and takes it before handing over another. Each preparation
+// gets a thread of its own, joined when it is taken (or by the destructor): one long-lived thread woken for
+// every batch overlapped less with producing (FIGURE replay_rate_msgs_s, tests/bench/bench_replay.cpp).
 class LookAhead final {
 public:
     LookAhead() = default;
@@ -100,11 +103,14 @@ private:
     bool markDeadLetters(QString *error);
     bool reconcile(const QList<int> &itemNos, QString *error);
     bool produceItems(QList<int> itemNos, bool retryRound, QString *error);
-    bool produceBatch(const QList<int> &batch, const QList<int> &next, qsizetype *consumed, QString *error);
-    Prepared prepare(const QList<int> &itemNos, const QSet<int> &unjournaled, const QSet<QString> &marked,
-                     IntentJournal *journal);
+    bool produceBatch(const QList<int> &batch, const QList<int> &next, const QList<int> &afterNext,
+                      qsizetype *consumed, QString *error);
+    Prepared readSources(const QList<int> &itemNos);
+    Prepared readTaken(const QList<int> &itemNos);
+    Prepared prepare(const QList<int> &itemNos, const QList<int> &following, const QSet<int> &unjournaled,
+                     const QSet<QString> &marked, IntentJournal *journal);
     QSet<int> unjournaled(const QList<int> &itemNos) const; // items with no intent yet
-    void prepareAhead(const QList<int> &itemNos);
+    void prepareAhead(const QList<int> &itemNos, const QList<int> &following);
     Prepared takePrepared(const QList<int> &itemNos);
     bool watchCanary(const QList<int> &canary, const QHash<QString, QHash<int, qint64>> &dlqMarks,
                      QString *error);
@@ -135,8 +141,11 @@ private:
     // Journals the batches prepared ahead; null: each batch is journaled in line, on m_audit.
     std::unique_ptr<PgSession> m_aheadDb;
     std::unique_ptr<IntentJournal> m_aheadJournal;
-    // The next batch, prepared while this one is produced. Declared after what it uses: it is destroyed
-    // (stopped and waited for) first.
+    // The batch after the next one, read while the next one is journaled (handed over by the preparation
+    // of the next one, on m_ahead's thread; taken by whoever reads next).
+    LookAhead m_readAhead;
+    // The next batch, prepared while this one is produced. Declared after what they use: they are destroyed
+    // (waited for) first, m_ahead (which may hand a read to m_readAhead) before m_readAhead.
     LookAhead m_ahead;
     std::unique_ptr<TopicRangeReader> m_reader;
     std::unique_ptr<KafkaProducer> m_producer;

@@ -1,5 +1,7 @@
 #include "settlequeue.h"
 
+#include <QElapsedTimer>
+
 SettleQueue::SettleQueue(qint64 requestId)
     : m_requestId(requestId)
 {
@@ -52,6 +54,12 @@ bool SettleQueue::drain(QString *error)
     return false;
 }
 
+qint64 SettleQueue::busyMs() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_busyMs;
+}
+
 void SettleQueue::work(PgSession *db)
 {
     IntentJournal journal(*db, m_requestId);
@@ -68,9 +76,13 @@ void SettleQueue::work(PgSession *db)
         ++m_busy;
         lock.unlock();
         QString error;
+        QElapsedTimer clock;
+        clock.start();
         const bool ok = journal.settle(rows, {}, {}, &error);
+        const qint64 took = clock.elapsed();
         lock.lock();
         --m_busy;
+        m_busyMs += took;
         if (!ok)
             m_error = error;
         m_wake.notify_all();

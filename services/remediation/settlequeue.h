@@ -33,6 +33,8 @@ public:
     // Blocks until everything queued is written. False, with the first failure, when a write failed (later
     // batches are then dropped: their intents stay pending for reconciliation).
     bool drain(QString *error);
+    // Time spent in settle statements so far, summed over the workers.
+    qint64 busyMs() const;
 
 private:
     void work(PgSession *db);
@@ -40,10 +42,11 @@ private:
     qint64 m_requestId;
     std::vector<std::unique_ptr<PgSession>> m_sessions;
     std::vector<std::thread> m_threads;
-    std::mutex m_mutex;
+    mutable std::mutex m_mutex;
     std::condition_variable m_wake;
     std::deque<QList<IntentJournal::Update>> m_queue;
     int m_busy = 0; // workers writing a batch right now
+    qint64 m_busyMs = 0;
     bool m_stop = false;
     QString m_error;
 };

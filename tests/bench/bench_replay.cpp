@@ -1,6 +1,7 @@
 // Approved replay throughput, journal included, against kcat reading and producing the same records in the
 // same run; then the verification of every replayed item at its consumer. Usage: bench_replay [--quick]
-// [--messages N] [--payload BYTES] [--batch ITEMS-PER-JOURNAL-STATEMENT]
+// [--messages N] [--payload BYTES] [--batch ITEMS-PER-JOURNAL-STATEMENT] [--pg-stats]
+// [--shared-buffers SIZE]
 //
 // One mock cluster and one throwaway PostgreSQL. The DLQ is seeded with N dead letters (headers as the
 // demo services write them); alice files a request for all of them and bob approves it (not timed). Timed:
@@ -9,10 +10,20 @@
 // the same keys and payloads into a fresh topic with as many partitions (timed as a whole process), and
 // `kcat -C` reads the dead letters back (the re-read a pinned replay cannot skip, timed the same way).
 //
-// What bounds Berth's figure: three audited row writes per item (intent journaled, intent settled,
-// disposition), each paying the audit schema's per-row triggers and foreign keys, plus a hash-chained audit
-// event per statement. The executor overlaps them (source read-ahead, two settle sessions beside the
-// journal session), so the rate follows the database's CPU, not Kafka's.
+// What bounds Berth's figure: the audit database's CPU. Three audited row writes per item (intent journaled,
+// intent settled, disposition), each statement paying its statement-level checks over the transition tables
+// and a hash-chained audit event, and every event taken under the one chain lock, so the journal of the next
+// batch (the one write on the path to producing) waits behind the settles holding it. The executor overlaps
+// the rest: three batches in flight (one produced, the next journaled, the one after it re-read and checked
+// against its pins) and two settle sessions beside the journal session. replay_phase_* say where the time
+// went (ReplayTimings: summed per kind of work, overlapping): settling (replay_phase_settle_s) costs more
+// than reading and journaling together, and the producer waits mostly for the batch journaled ahead
+// (replay_phase_ahead_wait_s), whose INSERT waits for the chain lock.
+//
+// --pg-stats: after the replay, the server's time per trigger function (track_functions), the rows each
+// berth table took, and the plans of statements over 150 ms (auto_explain, nested statements included: a
+// chain-lock wait shows as a slow pg_advisory_xact_lock). --shared-buffers SIZE sets the server's
+// shared_buffers.
 //
 // replay_ratio_vs_kcat_read_and_produce: what kcat needs to do the same work without pins or journal
 // (read the N dead letters, `kcat -C -e`, then produce them, `kcat -P`), divided by Berth's approved replay
@@ -64,6 +75,7 @@ int main(int argc, char **argv)
     QCoreApplication app(argc, argv);
     const QStringList args = app.arguments();
     const bool quick = args.contains(u"--quick"_s);
+    const bool pgStats = args.contains(u"--pg-stats"_s);
     int messages = quick ? 10'000 : 100'000;
     int payloadBytes = 200;
     if (const qsizetype i = args.indexOf(u"--messages"_s); i > 0 && i + 1 < args.size())
@@ -80,7 +92,11 @@ int main(int argc, char **argv)
     // 24 partitions each side: the mock broker keeps about 5 MB per partition, and 100,000 records with
     // their headers are some 40 MB.
     constexpr int Partitions = 24;
-    if (!world.start(u"bench_replay"_s, &error, Partitions, Partitions))
+    // --shared-buffers SIZE: the server's shared_buffers (default TempPostgres's own, a few megabytes).
+    QString sharedBuffers;
+    if (const qsizetype i = args.indexOf(u"--shared-buffers"_s); i > 0 && i + 1 < args.size())
+        sharedBuffers = args.at(i + 1);
+    if (!world.start(u"bench_replay"_s, &error, Partitions, Partitions, sharedBuffers))
         return fail(error);
     if (!world.seedDlq(0, messages, Keys, &error, payloadBytes))
         return fail(error);
@@ -92,6 +108,19 @@ int main(int argc, char **argv)
     if (id == 0 || !world.approve(id, &error))
         return fail(error);
 
+    // --pg-stats: the server's time per trigger function and per table write, printed after the replay.
+    if (pgStats) {
+        for (const QString &sql : {u"ALTER SYSTEM SET track_functions = 'all'"_s, u"LOAD 'auto_explain'"_s,
+                                   u"ALTER SYSTEM SET session_preload_libraries = 'auto_explain'"_s,
+                                   u"ALTER SYSTEM SET auto_explain.log_min_duration = 150"_s,
+                                   u"ALTER SYSTEM SET auto_explain.log_analyze = on"_s,
+                                   u"ALTER SYSTEM SET auto_explain.log_timing = off"_s,
+                                   u"ALTER SYSTEM SET auto_explain.log_nested_statements = on"_s,
+                                   u"SELECT pg_reload_conf()"_s, u"SELECT pg_stat_reset()"_s}) {
+            if (const PgResult r = world.admin().exec(sql); !r.ok)
+                return fail(r.error);
+        }
+    }
     ReplayControl control;
     ReplayExecutor executor(world.alice(), world.kafka());
     QElapsedTimer timer;
@@ -102,6 +131,28 @@ int main(int argc, char **argv)
     if (outcome.finalStatus != RequestStatus::Completed || outcome.delivered != messages)
         return fail(u"the replay did not complete: "_s + outcome.error + u" ("_s
                     + QString::number(outcome.delivered) + u" delivered)"_s);
+
+    if (pgStats) {
+        const PgResult functions = world.admin().exec(
+            u"SELECT funcname, calls, round(total_time), round(self_time) FROM pg_stat_user_functions "
+            u"ORDER BY self_time DESC LIMIT 12"_s);
+        for (const QVariantList &row : functions.rows)
+            std::printf("pg function %s calls %s total %s ms self %s ms\n",
+                        qPrintable(row.value(0).toString()), qPrintable(row.value(1).toString()),
+                        qPrintable(row.value(2).toString()), qPrintable(row.value(3).toString()));
+        // The plans of the slow statements, as auto_explain logged them (the server's log is beside its
+        // data).
+        const PgResult log = world.admin().exec(
+            u"SELECT pg_read_file(current_setting('data_directory') || '/../server.log')"_s);
+        std::printf("%s\n", qPrintable(log.rows.value(0).value(0).toString()));
+        const PgResult tables = world.admin().exec(
+            u"SELECT relname, n_tup_ins, n_tup_upd, n_tup_hot_upd, n_dead_tup FROM pg_stat_user_tables "
+            u"WHERE schemaname = 'berth' ORDER BY relname"_s);
+        for (const QVariantList &row : tables.rows)
+            std::printf("pg table %s ins %s upd %s hot %s dead %s\n", qPrintable(row.value(0).toString()),
+                        qPrintable(row.value(1).toString()), qPrintable(row.value(2).toString()),
+                        qPrintable(row.value(3).toString()), qPrintable(row.value(4).toString()));
+    }
 
     // kcat, same keys and payloads, same cluster, its own default producer settings.
     if (!world.cluster().createTopic(u"kcat-bench"_s, Partitions))
@@ -144,6 +195,15 @@ int main(int argc, char **argv)
     figure("replay_kcat_rate_msgs_s", kcatRate, "msgs/s");
     figure("replay_source_read_kcat_s", readSeconds, "s");
     figure("replay_ratio_vs_kcat_read_and_produce", (readSeconds + kcatSeconds) / deliveredSeconds, "x");
+    // Where Berth's time went (summed per kind of work; they overlap, see ReplayTimings).
+    const ReplayTimings &t = outcome.timings;
+    figure("replay_phase_read_s", double(t.readMs) / 1e3, "s");
+    figure("replay_phase_journal_s", double(t.journalMs) / 1e3, "s");
+    figure("replay_phase_ahead_wait_s", double(t.aheadWaitMs) / 1e3, "s");
+    figure("replay_phase_produce_s", double(t.produceMs) / 1e3, "s");
+    figure("replay_phase_reports_s", double(t.reportsMs) / 1e3, "s");
+    figure("replay_phase_settle_s", double(t.settleMs) / 1e3, "s");
+    figure("replay_phase_drain_s", double(t.drainMs) / 1e3, "s");
 
     // The consumer's side, made to look finished.
     const QString orders = QString::fromLatin1(ReplayWorld::OriginalTopic);

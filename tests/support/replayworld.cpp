@@ -37,7 +37,8 @@ QString ReplayWorld::conninfo(const QString &user) const
     return m_pg->conninfo(user, m_database);
 }
 
-bool ReplayWorld::start(const QString &database, QString *error, int dlqPartitions, int originalPartitions)
+bool ReplayWorld::start(const QString &database, QString *error, int dlqPartitions, int originalPartitions,
+                        const QString &sharedBuffers)
 {
     m_dlqPartitions = dlqPartitions;
     m_cluster = std::make_unique<MockKafkaCluster>(3);
@@ -46,6 +47,8 @@ bool ReplayWorld::start(const QString &database, QString *error, int dlqPartitio
         return false;
     }
     m_pg = std::make_unique<TempPostgres>();
+    if (!sharedBuffers.isEmpty())
+        m_pg->setSharedBuffers(sharedBuffers);
     if (!m_pg->start(error))
         return false;
     m_database = database;

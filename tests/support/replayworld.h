@@ -25,7 +25,9 @@ public:
 
     // Cluster, server, database `database` (created afresh), migration, people, and the two topics. The
     // mock broker keeps only a few megabytes per partition: large runs spread over more partitions.
-    bool start(const QString &database, QString *error, int dlqPartitions = 1, int originalPartitions = 3);
+    // sharedBuffers: the server's shared_buffers (empty: TempPostgres's small default).
+    bool start(const QString &database, QString *error, int dlqPartitions = 1, int originalPartitions = 3,
+               const QString &sharedBuffers = {});
 
     MockKafkaCluster &cluster() { return *m_cluster; }
     KafkaProperties kafka() const { return m_cluster->clientProperties(); }
