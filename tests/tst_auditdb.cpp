@@ -210,9 +210,9 @@ private Q_SLOTS:
     {
         QVERIFY(prepare(false));
         const QList<AuditMigration> shipped = AuditMigrator::shipped();
-        QCOMPARE(shipped.size(), 8);
+        QCOMPARE(shipped.size(), 9);
         QCOMPARE(shipped.first().name, u"001_roles_and_tables.sql"_s);
-        QCOMPARE(AuditMigrator::latestVersion(), 8);
+        QCOMPARE(AuditMigrator::latestVersion(), 9);
         QCOMPARE(AuditMigrator::currentVersion(m_admin), 0);
 
         // Two desks connect at the same moment to a database without the audit schema.
