@@ -1,4 +1,4 @@
--- Berth audit database, version 9: an edit of masked fields needs the requester's recorded reveal.
+-- Berth audit database, version 10: an edit of masked fields needs the requester's recorded reveal.
 --
 -- Edit and replay may change a masked field (ARCHITECTURE.md, Masking) only when the requester saw it: the
 -- request builder lists, per item, the masked field paths of a record edited as revealed (edited_masked:
