@@ -874,7 +874,7 @@ private Q_SLOTS:
                      "        table: inbox\n"
                      "        columns: {messageId: message_id, status: status, updated: updated_at, "
                      "consumer: consumer}\n"
-                     "        statuses: {DONE: completed, RETRY: failedRetryable}\n"
+                     "        statuses: {WORKING: inProgress, DONE: completed, RETRY: failedRetryable}\n"
                      "masking:\n  - topic: payments\n    key: true\n");
         policy.close();
         QList<QJsonObject> entries;
