@@ -1,16 +1,17 @@
 #include "dlqcommand.h"
 
+#include "commandschemas.h"
 #include "connectionoptions.h"
 
 #include "services/dlq/dlqentryfields.h"
+#include "services/dlq/dlqlookupkeys.h"
 #include "services/dlq/dlqpayloadreader.h"
 #include "services/dlq/dlqrecordformat.h"
-#include "services/payload/fieldfilter.h"
-#include "services/payload/schemacatalog.h"
-#include "services/payload/schemaregistryclient.h"
 #include "services/dlq/dlqscanrun.h"
 #include "services/inbox/inboxkeylookup.h"
 #include "services/inbox/inboxsessions.h"
+#include "services/payload/fieldfilter.h"
+#include "services/payload/schemacatalog.h"
 
 #include <QCommandLineParser>
 #include <QDateTime>
@@ -18,8 +19,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QScopeGuard>
-#include <QThread>
 
 #include <atomic>
 #include <csignal>
@@ -145,11 +144,7 @@ int dlqScan(const QStringList &arguments)
     parser.addOption({u"json"_s, u"One JSON object per line: entries, then groups, poison and a summary."_s});
     parser.addOption({u"timeout"_s, u"Per-request timeout in milliseconds."_s, u"ms"_s, u"10000"_s});
     parser.addOption({u"payloads"_s, u"Add each entry's decoded payload (\"payload\", \"schema\", \"payloadError\")."_s});
-    parser.addOption({u"schema-registry"_s, u"Schema Registry URL for schema payloads (default: the profile's)."_s,
-                      u"url"_s});
-    parser.addOption({u"schema"_s, u"A local schema file (.avsc, .proto, descriptor set) for a topic: FILE=TOPIC "
-                                   u"or FILE#package.Message=TOPIC (repeatable)."_s,
-                      u"file=topic"_s});
+    CommandSchemas::addOptions(parser);
     parser.addOption({u"filter"_s,
                       u"Only dead letters whose decoded payload passes this field filter, e.g. "
                       u"'$.customer.id == \"c-42\" and $.amount > 10' (paths $.a.b[0].c; == != < <= > >= "
@@ -194,11 +189,24 @@ int dlqScan(const QStringList &arguments)
     // Each dead letter's key in the inbox of the consumer it belongs to (its consumer header, else the
     // policy consumer whose DLQ topic this is).
     InboxSessions sessions(inboxes);
+    // The key a dead letter is looked up by: its idempotency key, else its record key; where masking hid
+    // them, the real ones the scan kept aside for the look-up (ARCHITECTURE.md, Masking: look-up keys), never
+    // printed.
+    std::shared_ptr<const DlqLookupKeys> lookupKeys;
+    const auto inboxKey = [&](const DlqEntryFields &e) {
+        const std::optional<DlqLookupKeys::Keys> hidden =
+            lookupKeys ? lookupKeys->find(e.partition, e.offset) : std::nullopt;
+        const QString idempotencyKey =
+            hidden && hidden->idempotencyKey ? *hidden->idempotencyKey : e.idempotencyKey;
+        if (!idempotencyKey.isEmpty())
+            return idempotencyKey;
+        return hidden && hidden->key ? QString::fromUtf8(*hidden->key) : e.key;
+    };
     const auto inboxStates = [&](const QList<DlqEntryFields> &entries) {
         QHash<QString, QStringList> keysByMapping;
         for (const DlqEntryFields &e : entries) {
             const InboxMapping *m = inboxes.find(policy.consumerOfDeadLetter(request.topic, e.consumer));
-            const QString key = e.idempotencyKey.isEmpty() ? e.key : e.idempotencyKey;
+            const QString key = inboxKey(e);
             if (m && !key.isEmpty())
                 keysByMapping[m->name] << key;
         }
@@ -234,31 +242,19 @@ int dlqScan(const QStringList &arguments)
     // Payloads: read back by coordinates and decoded; schemas from the registry (its client on a thread of
     // its own with an event loop, as this thread blocks in the scan) and from local files.
     const bool payloads = parser.isSet(u"payloads"_s);
-    auto catalog = std::make_shared<SchemaCatalog>();
-    SchemaRegistryConfig registry = profile.schemaRegistry;
-    if (parser.isSet(u"schema-registry"_s))
-        registry.url = parser.value(u"schema-registry"_s);
-    registry.timeoutMs = request.requestTimeoutMs;
-    QThread registryThread;
-    std::unique_ptr<SchemaRegistryClient> registryClient;
+    CommandSchemas schemaSources;
+    schemaSources.setRegistry(parser, profile.schemaRegistry, request.requestTimeoutMs);
+    const std::shared_ptr<SchemaCatalog> &catalog = schemaSources.catalog();
+    const SchemaRegistryConfig &registry = schemaSources.registry();
     std::unique_ptr<DlqPayloadReader> payloadReader;
     // The scan masks entries as it reads them (their keys and reasons), finding masked payload fields
     // through the same schemas.
     const bool schemas = payloads || filter.isValid() || !policy.masking.isEmpty();
     request.masking = policy.masking;
     request.schemas = catalog;
-    if (schemas) {
-        for (const QString &spec : profile.schemaFiles + parser.values(u"schema"_s)) {
-            if (!catalog->mapFile(spec, &error)) {
-                err.write("berth dlq scan: " + error.toUtf8() + '\n');
-                return 2;
-            }
-        }
-        if (registry.isSet()) {
-            registryClient = std::make_unique<SchemaRegistryClient>(registry, catalog.get());
-            registryClient->moveToThread(&registryThread);
-            registryThread.start();
-        }
+    if (schemas && !schemaSources.open(parser, profile.schemaFiles, &error)) {
+        err.write("berth dlq scan: " + error.toUtf8() + '\n');
+        return 2;
     }
     if (payloads || filter.isValid()) {
         // The policy read above (a policy with errors was refused there: masking that could not be read
@@ -270,13 +266,6 @@ int dlqScan(const QStringList &arguments)
             return 2;
         }
     }
-    const auto stopRegistry = qScopeGuard([&] {
-        if (registryClient) {
-            QMetaObject::invokeMethod(registryClient.release(), &QObject::deleteLater);
-            registryThread.quit();
-            registryThread.wait();
-        }
-    });
     std::signal(SIGINT, onInterrupt);
     std::signal(SIGTERM, onInterrupt);
     auto strings = std::make_shared<StringPool>();
@@ -284,6 +273,7 @@ int dlqScan(const QStringList &arguments)
     sink.batchIntervalMs = 200;
     sink.cancelled = [] { return g_interrupted.load(); };
     sink.planned = [&](const DlqScanPlan &plan) {
+        lookupKeys = plan.lookupKeys;
         for (const QString &note : plan.notes)
             err.write("berth dlq scan: " + note.toUtf8() + '\n');
     };
@@ -335,7 +325,7 @@ int dlqScan(const QStringList &arguments)
                 }
                 const QString consumer = policy.consumerOfDeadLetter(request.topic, e.consumer);
                 if (const InboxMapping *m = inboxes.find(consumer); m && states.contains(m->name)) {
-                    const QString key = e.idempotencyKey.isEmpty() ? e.key : e.idempotencyKey;
+                    const QString key = inboxKey(e);
                     const auto hit = states.value(m->name).constFind(key);
                     QJsonObject inbox{{u"consumer"_s, consumer}, {u"table"_s, m->qualifiedTable()}};
                     if (hit == states.value(m->name).cend()) {

@@ -1,7 +1,8 @@
 #include "commands.h"
 
-#include "services/support/profilesecrets.h"
+#include "commandschemas.h"
 #include "replaycommandsupport.h"
+#include "services/support/profilesecrets.h"
 
 #include "services/audit/auditstore.h"
 #include "services/inbox/pgsession.h"
@@ -89,9 +90,18 @@ int request(const QStringList &arguments)
                       u"An inbox row MAPPING:MESSAGE-ID[:CONSUMER] (skip, delete; repeatable). "
                       u"MAPPING: the consumer whose inbox mapping --policy states."_s,
                       u"row"_s});
-    parser.addOption({u"edit"_s,
-                      u"edit_replay: N=FILE, the new payload of the N-th selected record (1-based)."_s,
-                      u"n=file"_s});
+    parser.addOption(
+        {u"edit"_s,
+         u"edit_replay: N=FILE, the new payload of the N-th selected record (1-based): its display "
+         u"JSON, encoded as the original was (Avro, Protobuf, JSON Schema) with --schema-registry "
+         u"or --schema."_s,
+         u"n=file"_s});
+    parser.addOption(
+        {u"edit-schema-id"_s,
+         u"edit_replay: N=ID, encode the N-th record's edit with schema ID, a newer version of its "
+         u"subject in --schema-registry (default: the record's own schema)."_s,
+         u"n=id"_s});
+    CommandSchemas::addOptions(parser);
     parser.addOption(
         {u"destination"_s, u"Replay into this topic instead of each record's original topic."_s, u"topic"_s});
     parser.addOption({u"rate"_s, u"Messages per second while executing (0: unlimited)."_s, u"n"_s, u"0"_s});
@@ -156,6 +166,16 @@ int request(const QStringList &arguments)
         if (!ok || n < 1 || n > draft.selection.size() || !file.open(QIODevice::ReadOnly))
             return out.fail(ExitUsage, u"cannot use --edit "_s + edit + u" (N=FILE, N a selected record)"_s);
         draft.editedPayloads.insert(n - 1, file.readAll());
+    }
+    for (const QString &choice : parser.values(u"edit-schema-id"_s)) {
+        const QStringList parts = choice.split(u'=');
+        bool okN = false, okId = false;
+        const int n = parts.size() == 2 ? parts.at(0).toInt(&okN) : 0;
+        const int id = parts.size() == 2 ? parts.at(1).toInt(&okId) : -1;
+        if (!okN || !okId || id < 0 || !draft.editedPayloads.contains(n - 1))
+            return out.fail(ExitUsage,
+                            u"cannot use --edit-schema-id "_s + choice + u" (N=ID, N an edited record)"_s);
+        draft.editSchemaIds.insert(n - 1, id);
     }
     draft.destinationTopic = parser.value(u"destination"_s);
     draft.release = parser.isSet(u"release"_s);
@@ -250,7 +270,17 @@ int request(const QStringList &arguments)
     context.inboxDb = c.inboxDb();
     context.inboxMappings = c.inboxMappings;
     context.policy = c.policy;
+    // Edits of schema payloads are encoded like their originals: the schemas from the registry or files.
+    CommandSchemas schemas;
+    schemas.setRegistry(parser, {}, context.fetchTimeoutMs);
+    if (!draft.editedPayloads.isEmpty()) {
+        if (!schemas.open(parser, {}, &error))
+            return out.fail(ExitUsage, error);
+        context.schemas = schemas.catalog();
+    }
     const BuiltRequest built = RequestBuilder::build(draft, context);
+    if (built.editInvalid)
+        return out.fail(ExitUsage, built.error); // the edit as written: its item and field path
     if (!built.ok() && built.dryRun.count == 0)
         return out.fail(ExitError, built.error);
     if (!out.json)

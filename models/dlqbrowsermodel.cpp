@@ -65,6 +65,7 @@ void DlqBrowserModel::beginScan(const DlqScanPlan &plan)
     m_matcher =
         m_filter.filters() && m_strings ? std::make_unique<DlqEntryMatcher>(m_filter, m_strings) : nullptr;
     m_resortPending = false;
+    m_inbox.setLookupKeys(plan.lookupKeys);
     resetInboxColumn();
     if (m_inboxLookup)
         m_inboxLookup->clear();

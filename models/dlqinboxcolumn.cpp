@@ -1,6 +1,7 @@
 #include "dlqinboxcolumn.h"
 
 #include "services/dlq/dlqentryfields.h"
+#include "services/dlq/dlqlookupkeys.h"
 #include "services/dlq/stringpool.h"
 
 #include <QCoreApplication>
@@ -9,6 +10,22 @@ void DlqInboxColumn::setMappingOf(MappingOf mappingOf)
 {
     m_mappingOf = std::move(mappingOf);
     reset();
+}
+
+void DlqInboxColumn::setLookupKeys(std::shared_ptr<const DlqLookupKeys> lookupKeys)
+{
+    m_lookupKeys = std::move(lookupKeys);
+    reset();
+}
+
+quint32 DlqInboxColumn::keyIdOf(const DlqIndexEntry &entry) const
+{
+    if (m_lookupKeys && entry.idempotencyKeyId != 0) {
+        if (const auto hidden = m_lookupKeys->find(entry.partition, entry.offset);
+            hidden && hidden->idempotencyKeyId)
+            return hidden->idempotencyKeyId | HiddenKey;
+    }
+    return entry.idempotencyKeyId;
 }
 
 void DlqInboxColumn::reset()
@@ -28,10 +45,18 @@ int DlqInboxColumn::mappingIndexOf(const DlqIndexEntry &entry) const
 
 DlqInboxColumn::Mark DlqInboxColumn::mark(int mapping, quint32 keyId) const
 {
-    if (mapping < 0 || size_t(mapping) >= m_marks.size())
+    const size_t at = size_t(mapping) * 2 + (keyId & HiddenKey ? 1 : 0);
+    if (mapping < 0 || at >= m_marks.size())
         return Unasked;
-    const std::vector<quint8> &marks = m_marks[size_t(mapping)];
-    return keyId < marks.size() ? Mark(marks[keyId]) : Unasked;
+    const std::vector<quint8> &marks = m_marks[at];
+    const quint32 id = keyId & ~HiddenKey;
+    return id < marks.size() ? Mark(marks[id]) : Unasked;
+}
+
+std::vector<quint8> *DlqInboxColumn::marksOf(int mapping, quint32 keyId)
+{
+    const size_t at = size_t(mapping) * 2 + (keyId & HiddenKey ? 1 : 0);
+    return at < m_marks.size() ? &m_marks[at] : nullptr;
 }
 
 QList<DlqInboxColumn::Request> DlqInboxColumn::collect(const DlqEntryStore &store, const StringPool &strings)
@@ -49,18 +74,22 @@ QList<DlqInboxColumn::Request> DlqInboxColumn::collect(const DlqEntryStore &stor
                     index = int(m_mappings.size());
                     m_mappings.append(name);
                     m_marks.emplace_back();
+                    m_marks.emplace_back();
                 }
             }
             route = m_routeMapping.insert(e.routeId, index);
         }
         const int mapping = *route;
-        const quint32 id = e.idempotencyKeyId;
-        if (id == 0 || mapping < 0 || mark(mapping, id) != Unasked)
+        if (e.idempotencyKeyId == 0 || mapping < 0)
             continue;
-        std::vector<quint8> &marks = m_marks[size_t(mapping)];
-        if (id >= marks.size())
-            marks.resize(size_t(id) + 1 + marks.size() / 2, Unasked);
-        marks[id] = Asked;
+        const quint32 id = keyIdOf(e);
+        if (mark(mapping, id) != Unasked)
+            continue;
+        std::vector<quint8> &marks = *marksOf(mapping, id);
+        const quint32 at = id & ~HiddenKey;
+        if (at >= marks.size())
+            marks.resize(size_t(at) + 1 + marks.size() / 2, Unasked);
+        marks[at] = Asked;
         auto request = std::find_if(requests.begin(), requests.end(),
                                     [&](const Request &r) { return r.mapping == m_mappings.at(mapping); });
         if (request == requests.end()) {
@@ -68,7 +97,11 @@ QList<DlqInboxColumn::Request> DlqInboxColumn::collect(const DlqEntryStore &stor
             request = requests.end() - 1;
         }
         request->ids.append(id);
-        request->keys.append(strings.text(id));
+        if (id & HiddenKey)
+            request->keys.append(
+                m_lookupKeys->find(e.partition, e.offset)->idempotencyKey.value_or(QString()));
+        else
+            request->keys.append(strings.text(id));
     }
     return requests;
 }
@@ -81,22 +114,22 @@ void DlqInboxColumn::apply(const InboxKeyLookupResult &result)
     const bool failed = !result.error.isEmpty();
     if (failed)
         m_lastError = result.error;
-    std::vector<quint8> &marks = m_marks[size_t(mapping)];
     for (qsizetype i = 0; i < result.ids.size(); ++i) {
         const quint32 id = result.ids[i];
         const auto hit = result.found.constFind(result.keys[i]);
         if (hit != result.found.cend())
             m_found.insert(slot(mapping, id), *hit);
-        if (id < marks.size())
-            marks[id] = hit != result.found.cend() || !failed ? Answered : AnswerFailed;
+        std::vector<quint8> *marks = marksOf(mapping, id);
+        if (marks && (id & ~HiddenKey) < marks->size())
+            (*marks)[id & ~HiddenKey] = hit != result.found.cend() || !failed ? Answered : AnswerFailed;
     }
 }
 
 DlqInboxColumn::Cell DlqInboxColumn::cell(const DlqIndexEntry &entry) const
 {
-    const quint32 id = entry.idempotencyKeyId;
-    if (id == 0)
+    if (entry.idempotencyKeyId == 0)
         return Cell::NoKey;
+    const quint32 id = keyIdOf(entry);
     const int mapping = mappingIndexOf(entry);
     if (mapping == NotResolved)
         return Cell::NotAsked;
@@ -120,7 +153,7 @@ bool DlqInboxColumn::isCompleted(const DlqIndexEntry &entry) const
     const int mapping = mappingIndexOf(entry);
     if (mapping < 0)
         return false;
-    const auto it = m_found.constFind(slot(mapping, entry.idempotencyKeyId));
+    const auto it = m_found.constFind(slot(mapping, keyIdOf(entry)));
     return it != m_found.cend() && it->state == InboxState::Completed;
 }
 
@@ -141,7 +174,7 @@ QString DlqInboxColumn::text(const DlqIndexEntry &entry) const
     case Cell::Found:
         break;
     }
-    const InboxKeyState &s = *m_found.constFind(slot(mappingIndexOf(entry), entry.idempotencyKeyId));
+    const InboxKeyState &s = *m_found.constFind(slot(mappingIndexOf(entry), keyIdOf(entry)));
     const QString state = inboxStateName(s.state);
     return s.consumer.isEmpty() ? state : state + u" (" + s.consumer + u')';
 }
@@ -168,7 +201,7 @@ QString DlqInboxColumn::toolTip(const DlqIndexEntry &entry) const
     case Cell::Found:
         break;
     }
-    const InboxKeyState &s = *m_found.constFind(slot(mappingIndexOf(entry), entry.idempotencyKeyId));
+    const InboxKeyState &s = *m_found.constFind(slot(mappingIndexOf(entry), keyIdOf(entry)));
     QString tip = QCoreApplication::translate("DlqInboxColumn", "%1 has this key as %2 (state: %3).")
                       .arg(s.table, s.status, inboxStateName(s.state));
     if (s.state == InboxState::Completed)

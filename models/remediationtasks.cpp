@@ -158,6 +158,18 @@ PayloadRead readPayload(const RemediationSetup &setup, const DlqSelection &recor
     }
     out.masked = mask.rawHidden;
     out.schema = payload.kind == DecodedPayload::Kind::Schema;
+    if (out.schema) {
+        out.schemaRef = payload.schema;
+        // A registry schema may have newer versions of its subject to encode the edit with.
+        if (schemas && !payload.schema.subject.isEmpty() && payload.schema.id >= 0
+            && schemas->hasRegistry()) {
+            for (const SchemaCatalog::SubjectVersion &v :
+                 schemas->subjectVersions(payload.schema.subject, 10000, &out.versionsError)) {
+                if (v.version > payload.schema.version)
+                    out.newerVersions << v;
+            }
+        }
+    }
     out.payload = payload.isJson() ? QJsonDocument::fromJson(payload.json).toJson(QJsonDocument::Indented)
                                    : fetched.value;
     if (payload.kind == DecodedPayload::Kind::Json && !out.masked)

@@ -3,6 +3,7 @@
 #include "services/audit/audittypes.h"
 #include "services/inbox/inboxmappingset.h"
 #include "services/kafka/kafkaconfig.h"
+#include "services/payload/schemacatalog.h"
 #include "services/policy/deliverypolicy.h"
 #include "services/remediation/remediationtypes.h"
 #include "services/remediation/replayverifier.h"
@@ -15,7 +16,6 @@
 #include <memory>
 
 class JobControl;
-class SchemaCatalog;
 
 // Where a desk's remediation work goes: the cluster, the audit database (as the desk's own role), the
 // consumers' inbox database (for the no-op prediction and inbox rows) and the delivery policy file.
@@ -44,6 +44,10 @@ struct PayloadRead {
     bool masked = false; // masked fields show as "(masked)": they keep their values unless revealed
     bool schema = false; // a schema decoded it: the edit is encoded with that schema
     bool revealed = false; // shown unmasked: the record's reveal was recorded, its masked fields may be edited
+    SchemaRef schemaRef;   // schema: what decoded it
+    // schema from the registry: the newer versions of its subject the edit may be encoded with instead
+    QList<SchemaCatalog::SubjectVersion> newerVersions;
+    QString versionsError; // why the newer versions could not be listed (the edit keeps the record's own)
     QString error;
 };
 

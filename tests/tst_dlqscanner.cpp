@@ -2,8 +2,10 @@
 #include "models/dlqbrowsermodel.h"
 #include "models/dlqrowquery.h"
 #include "services/demo/mockkafkacluster.h"
+#include "services/demo/temppostgres.h"
 #include "services/dlq/dlqheadercodec.h"
 #include "services/dlq/dlqscanner.h"
+#include "services/inbox/pgsession.h"
 #include "services/kafka/kafkaproducer.h"
 #include "services/payload/schemacatalog.h"
 #include "support/fakeschemaregistry.h"
@@ -758,18 +760,11 @@ private Q_SLOTS:
             QVERIFY(produce(topic, 0, "k", false, value, h));
 
         // The registry answers on its own thread: this one blocks in the command.
-        QThread registryThread;
-        auto *registry = new FakeSchemaRegistry;
-        QVERIFY(registry->listen());
-        registry->addSchema(7, u"payments-value"_s, 3, ReferenceEncoder::fixture(u"payment.avsc"_s));
-        const QString url = registry->url();
-        registry->moveToThread(&registryThread);
-        connect(&registryThread, &QThread::finished, registry, &QObject::deleteLater);
-        registryThread.start();
-        const auto stop = qScopeGuard([&] {
-            registryThread.quit();
-            registryThread.wait();
-        });
+        FakeSchemaRegistryThread registry;
+        registry.registry().addSchema(7, u"payments-value"_s, 3,
+                                      ReferenceEncoder::fixture(u"payment.avsc"_s));
+        const QString url = registry.start();
+        QVERIFY(!url.isEmpty());
         QList<QJsonObject> entries;
         QCOMPARE(runDlqScan({u"--topic"_s, topic, u"--json"_s, u"--payloads"_s, u"--schema-registry"_s, url,
                              u"--schema"_s, avsc + u"=payments"_s},
@@ -842,6 +837,58 @@ private Q_SLOTS:
                 QCOMPARE(entries[0].value(u"masked"_s).toArray().size(), 4); // two fields, one header, the key
             }
         }
+    }
+
+    // ARCHITECTURE.md, Masking: look-up keys: with the record key masked, `berth dlq scan --json` still asks
+    // the consumer's inbox for the real keys (the record key, and an idempotency key that repeats it), so
+    // each entry's inbox state is right, and the keys appear nowhere in what it prints.
+    void dlqScanInboxStateOfMaskedKey()
+    {
+        TempPostgres pg;
+        QString error;
+        QVERIFY2(pg.start(&error), qPrintable(error));
+        PgSession db;
+        QVERIFY2(db.connect(pg.conninfo(), &error), qPrintable(error));
+        QVERIFY2(db.execScript(u"CREATE TABLE inbox (message_id text PRIMARY KEY, consumer text NOT NULL, "
+                               u"status text NOT NULL, updated_at timestamptz NOT NULL DEFAULT now());"
+                               u"INSERT INTO inbox (message_id, consumer, status) VALUES "
+                               u"('customer-c42', 'payment-capture', 'DONE'), "
+                               u"('order-9917', 'payment-capture', 'RETRY');"_s,
+                               &error),
+                 qPrintable(error));
+        const QString topic = u"dlq-cli-masked-inbox"_s;
+        QVERIFY(m_cluster->createTopic(topic, 1));
+        DlqMetadata m;
+        m.originalTopic = u"payments"_s;
+        m.consumerGroup = u"payment-capture"_s;
+        m.reason = u"declined"_s;
+        QVERIFY(
+            produce(topic, 0, "customer-c42", false, "{}", encodeDlqHeaders(DlqDialect::BerthCanonical, m)));
+        m.idempotencyKey = u"order-9917"_s;
+        QVERIFY(
+            produce(topic, 0, "order-9917", false, "{}", encodeDlqHeaders(DlqDialect::BerthCanonical, m)));
+        QTemporaryDir dir;
+        QFile policy(dir.filePath(u"policy.yaml"_s));
+        QVERIFY(policy.open(QIODevice::WriteOnly));
+        policy.write("deliverySemantics:\n  consumers:\n    payment-capture:\n      inbox:\n"
+                     "        table: inbox\n"
+                     "        columns: {messageId: message_id, status: status, updated: updated_at, "
+                     "consumer: consumer}\n"
+                     "        statuses: {WORKING: inProgress, DONE: completed, RETRY: failedRetryable}\n"
+                     "masking:\n  - topic: payments\n    key: true\n");
+        policy.close();
+        QList<QJsonObject> entries;
+        QByteArray raw;
+        QCOMPARE(runDlqScan({u"--topic"_s, topic, u"--json"_s, u"--policy"_s, policy.fileName(), u"--db"_s,
+                             pg.conninfo()},
+                            &entries, nullptr, nullptr, nullptr, &raw),
+                 0);
+        QCOMPARE(entries.size(), 2);
+        QCOMPARE(entries[0].value(u"inbox"_s).toObject().value(u"state"_s).toString(), u"completed"_s);
+        QCOMPARE(entries[1].value(u"inbox"_s).toObject().value(u"state"_s).toString(), u"failedRetryable"_s);
+        QCOMPARE(entries[0].value(u"key"_s).toString(), u"(masked)"_s);
+        for (const QByteArray &secret : {QByteArray("customer-c42"), QByteArray("order-9917")})
+            QVERIFY2(!raw.contains(secret), raw.mid(qMax(0, raw.indexOf(secret) - 120), 200).constData());
     }
 
     // ARCHITECTURE.md, Contracts: field filters: `berth dlq scan --filter` keeps the dead letters whose

@@ -331,6 +331,9 @@ private Q_SLOTS:
         revealed.insert(u"customer"_s, customer);
         r = prepare(revealed, true);
         QVERIFY2(r.ok(), qPrintable(r.error));
+        // The item names the masked paths (never values): the audit database files it only with the
+        // requester's recorded reveal (tst_reveal).
+        QCOMPARE(r.maskedFields, (QStringList{u"$.customer.email"_s, u"$.card"_s}));
         back = ReferenceEncoder::decodeAvro(fixturePath(u"payment.avsc"_s), {r.bytes}, &error);
         QVERIFY2(back.size() == 1, qPrintable(error));
         QCOMPARE(back[0].value(u"value"_s).toObject().value(u"customer"_s).toObject().value(u"email"_s).toString(),

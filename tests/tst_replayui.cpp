@@ -11,11 +11,17 @@
 #include "services/dlq/dlqscanner.h"
 #include "services/inbox/inboxrowsquery.h"
 #include "services/kafka/offsetcommitter.h"
+#include "services/payload/confluentwireformat.h"
+#include "services/payload/schemacatalog.h"
+#include "services/payload/schemaregistryclient.h"
 #include "services/remediation/replayexecutor.h"
 #include "services/remediation/replayjob.h"
 #include "services/remediation/replayverifier.h"
 #include "services/remediation/topicrangereader.h"
+#include "support/fakeschemaregistry.h"
+#include "support/referenceencoder.h"
 #include "support/replayworld.h"
+#include "support/schemafixtures.h"
 #include "views/actionconfirmation.h"
 #include "views/dlqbrowserview.h"
 #include "views/inboxrowsview.h"
@@ -23,6 +29,9 @@
 #include "views/replayexecutionpanel.h"
 #include "views/replayrequestdialog.h"
 
+#include <QComboBox>
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QTemporaryFile>
@@ -287,6 +296,88 @@ private Q_SLOTS:
                     {id})
                 .toString(),
             u"{\"order\": 5, \"note\": \"fixed\"}"_s);
+        dialog->close();
+    }
+
+    // The edit dialog offers the newer versions of an Avro record's subject (the registry's
+    // /subjects/{subject}/versions); the one chosen encodes the edit, checked by the dry run before it can
+    // be filed, and its id frames the bytes the approver is shown and the replay produces.
+    void editEncodesWithANewerSchemaVersion()
+    {
+        QString error;
+        if (!ReferenceEncoder::available(&error))
+            QSKIP(qPrintable(error));
+        const QString avsc = ReferenceEncoder::fixturePath(u"payment.avsc"_s);
+        const QJsonObject payment = QJsonDocument::fromJson(R"({"id":"6f1c2a52-8f4e-4b59-9d3a-0c5e1f2a3b4c",
+            "amount":"19.99","fee":"0.250","createdAt":"2024-02-29T13:45:00.123Z","bookedOn":"2024-02-29",
+            "sequence":12,"status":"DECLINED","customer":{"id":"c-42","email":null,"tier":null},"card":null,
+            "lines":[],"tags":{},"approved":false,"ratio":1.25,"note":null})")
+                                        .object();
+        const QByteArray framed = ReferenceEncoder::avro(avsc, 7, QJsonArray{payment}, &error).value(0);
+        QVERIFY2(!framed.isEmpty(), qPrintable(error));
+        const qint64 offset = m_world->produceDeadLetter("pay-1", framed, 7000, &error);
+        QVERIFY2(offset >= 420, qPrintable(error));
+
+        // Version 4 adds a field with a default; the registry answers on this thread, as the console's does.
+        const QByteArray v4 = SchemaFixtures::paymentAvscWithChannel();
+        FakeSchemaRegistry registry;
+        QVERIFY(registry.listen());
+        registry.addSchema(7, u"payments-value"_s, 3, ReferenceEncoder::fixture(u"payment.avsc"_s));
+        registry.addSchema(9, u"payments-value"_s, 4, v4);
+        auto catalog = std::make_shared<SchemaCatalog>();
+        SchemaRegistryConfig config;
+        config.url = registry.url();
+        SchemaRegistryClient client(config, catalog.get());
+
+        RemediationDesk desk(deskProfile(*m_world, u"alice"_s));
+        desk.setSchemaCatalog(catalog);
+        ReplayRequestDialog *dialog =
+            desk.openRequestDialog({{QString::fromLatin1(ReplayWorld::DlqTopic), 0, offset}});
+        QVERIFY(dialog->setAction(RemediationAction::EditReplay));
+        QTRY_VERIFY_WITH_TIMEOUT(!dialog->payloadEdit()->toPlainText().isEmpty(), 15000);
+        QTRY_COMPARE_WITH_TIMEOUT(dialog->schemaVersionBox()->count(), 2, 15000);
+        QVERIFY2(dialog->schemaVersionBox()->itemText(0).contains(u"v3"_s),
+                 qPrintable(dialog->schemaVersionBox()->itemText(0)));
+        QVERIFY2(dialog->schemaVersionBox()->itemText(1).contains(u"id 9"_s),
+                 qPrintable(dialog->schemaVersionBox()->itemText(1)));
+        QVERIFY(!dialog->schemaVersionBox()->isHidden());
+        dialog->schemaVersionBox()->setCurrentIndex(1);
+        QJsonObject edit = QJsonDocument::fromJson(dialog->payloadEdit()->toPlainText().toUtf8()).object();
+        QCOMPARE(edit.value(u"amount"_s).toString(), u"19.99"_s);
+        edit.insert(u"amount"_s, u"21.50"_s);
+        edit.insert(u"channel"_s, u"app"_s);
+        dialog->payloadEdit()->setPlainText(QString::fromUtf8(QJsonDocument(edit).toJson()));
+        dialog->reasonEdit()->setText(u"amount fixed, channel recorded"_s);
+        QSignalSpy dryRuns(dialog, &ReplayRequestDialog::dryRunFinished);
+        dialog->startDryRun();
+        QTRY_COMPARE_WITH_TIMEOUT(dryRuns.size(), 1, 30000);
+        QVERIFY2(dryRuns.at(0).at(0).toBool(), qPrintable(dialog->statusLabel()->text()));
+        QSignalSpy submitted(dialog, &ReplayRequestDialog::submitted);
+        dialog->submit();
+        QTRY_COMPARE_WITH_TIMEOUT(submitted.size(), 1, 15000);
+        const qint64 id = submitted.at(0).at(0).toLongLong();
+        const QByteArray stored =
+            m_world->scalar(u"SELECT edited_payload FROM berth.request_items WHERE request_id = $1"_s, {id})
+                .toByteArray();
+        QCOMPARE(ConfluentWireFormat::readHeader(stored).schemaId, 9u);
+        QTemporaryFile v4File;
+        QVERIFY(v4File.open());
+        v4File.write(v4);
+        v4File.close();
+        const QList<QJsonObject> back = ReferenceEncoder::decodeAvro(v4File.fileName(), {stored}, &error);
+        QVERIFY2(back.size() == 1, qPrintable(error));
+        QCOMPARE(back[0].value(u"value"_s).toObject().value(u"amount"_s).toString(), u"21.50"_s);
+        QCOMPARE(back[0].value(u"value"_s).toObject().value(u"channel"_s).toString(), u"app"_s);
+
+        // A value v4 does not allow: the dry run refuses it with its path, so it cannot be filed.
+        edit.insert(u"status"_s, u"REFUNDED"_s);
+        dialog->payloadEdit()->setPlainText(QString::fromUtf8(QJsonDocument(edit).toJson()));
+        dialog->startDryRun();
+        QTRY_COMPARE_WITH_TIMEOUT(dryRuns.size(), 2, 30000);
+        QVERIFY(!dryRuns.at(1).at(0).toBool());
+        QVERIFY2(dialog->statusLabel()->text().contains(u"$.status"_s),
+                 qPrintable(dialog->statusLabel()->text()));
+        QVERIFY(!dialog->submitButton()->isEnabled());
         dialog->close();
     }
 

@@ -70,6 +70,54 @@ private Q_SLOTS:
         QVERIFY(!bob.exec(u"INSERT INTO berth.audit_events (action) VALUES ('payload.reveal')"_s, {}).ok);
         QCOMPARE(m_db.scalar(u"SELECT count(*) FROM berth.audit_events WHERE action LIKE '%reveal%'"_s).toInt(), 0);
     }
+
+    // An edit of masked fields (RequestItem::editedMasked, set by the builder for an edit made on the
+    // revealed payload) is filed only when the requester's reveal of that very record is in the audit log:
+    // the desk's claim that it was revealed is not enough, nor is someone else's reveal or another record's.
+    void maskedEditNeedsTheRequestersReveal()
+    {
+        QString error;
+        QVERIFY(m_db.admin().execScript(u"GRANT berth_revealer TO bob, carol"_s, &error));
+        PgSession carol;
+        QVERIFY2(carol.connect(m_db.conninfo(u"carol"_s), &error), qPrintable(error));
+        AuditStore store(carol);
+        const auto file = [&](const QStringList &editedMasked) {
+            NewRemediationRequest request;
+            request.action = RemediationAction::EditReplay;
+            request.reason = u"fix the e-mail address"_s;
+            RequestItem item;
+            item.sourceTopic = u"payments-dlt"_s;
+            item.sourcePartition = 2;
+            item.sourceOffset = 4711;
+            item.payloadSha256 = QByteArray(32, 'x');
+            item.editedPayload = QByteArray(R"({"customer":{"email":"ada@example.org"}})");
+            item.editedMasked = editedMasked;
+            request.items = {item};
+            return store.createRequest(request, &error);
+        };
+        QVERIFY2(file({}) > 0, qPrintable(error)); // an edit that left masked fields alone needs no reveal
+        const QStringList fields{u"$.customer.email"_s};
+        QCOMPARE(file(fields), 0); // no reveal at all
+        QVERIFY2(error.contains(u"no reveal"_s) && error.contains(u"$.customer.email"_s), qPrintable(error));
+        QVERIFY(!error.contains(u"ada@"_s));   // the refusal names paths, never values
+        QVERIFY(reveal(u"bob"_s, &error) > 0); // someone else's reveal of the record
+        QCOMPARE(file(fields), 0);
+        QVERIFY(
+            AuditStore(carol).recordReveal(u"payments-dlt"_s, 2, 4712, fields, u"the next record"_s, &error)
+            > 0);
+        QCOMPARE(file(fields), 0);                 // a reveal of another record
+        QCOMPARE(file({u"ada@example.com"_s}), 0); // values in place of paths
+        QVERIFY2(error.contains(u"paths"_s), qPrintable(error));
+        QVERIFY2(reveal(u"carol"_s, &error) > 0, qPrintable(error));
+        const qint64 id = file(fields);
+        QVERIFY2(id > 0, qPrintable(error));
+        QCOMPARE(
+            m_db.scalar(
+                    u"SELECT array_to_string(edited_masked, ',') FROM berth.request_items WHERE request_id = "_s
+                    + QString::number(id))
+                .toString(),
+            u"$.customer.email"_s);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestReveal)

@@ -1017,6 +1017,13 @@
             <numerusform>bearbeitet (%n Bytes)</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>edited (%n byte(s), schema id %1)</source>
+        <translation>
+            <numerusform>bearbeitet (%n Byte, Schema-ID %1)</numerusform>
+            <numerusform>bearbeitet (%n Bytes, Schema-ID %1)</numerusform>
+        </translation>
+    </message>
     <message>
         <source>Could not read request %1: %2</source>
         <translation>Antrag %1 konnte nicht gelesen werden: %2</translation>
@@ -5195,6 +5202,22 @@ sasl.password=…</translation>
     <message>
         <source>Edited &amp;payload (JSON, encoded with the record&apos;s schema):</source>
         <translation>Bearbeitete &amp;Nutzdaten (JSON, mit dem Schema des Datensatzes kodiert):</translation>
+    </message>
+    <message>
+        <source>The schema the edit is encoded with: the record&apos;s own, or a newer version of its subject from the Schema Registry (its id goes into the record). The dry run checks that the edit fits it.</source>
+        <translation>Das Schema, mit dem die Bearbeitung kodiert wird: das des Datensatzes oder eine neuere Version seines Subjects aus der Schema Registry (deren ID kommt in den Datensatz). Der Probelauf prüft, dass die Bearbeitung dazu passt.</translation>
+    </message>
+    <message>
+        <source>Encode &amp;with:</source>
+        <translation>Kodieren &amp;mit:</translation>
+    </message>
+    <message>
+        <source>%1: the record&apos;s own</source>
+        <translation>%1: das des Datensatzes</translation>
+    </message>
+    <message>
+        <source>%1 v%2 (id %3): newer</source>
+        <translation>%1 v%2 (ID %3): neuer</translation>
     </message>
 </context>
 <context>

@@ -8,6 +8,7 @@
 #include "models/dlqbrowsermodel.h"
 #include "models/payloaddiff.h"
 #include "services/audit/auditwatcher.h"
+#include "services/payload/confluentwireformat.h"
 #include "views/viewstate.h"
 
 #include <QCryptographicHash>
@@ -39,6 +40,19 @@ QString sourceKey(const QString &topic, int partition, qint64 offset)
 QString utc(const QDateTime &t)
 {
     return t.isValid() ? t.toUTC().toString(u"yyyy-MM-dd HH:mm:ss 'UTC'"_s) : QString();
+}
+
+// An edited item says so, and which schema id its bytes are framed with (a newer version of the subject
+// may have been chosen): the approver sees what consumers will be told to decode it with.
+QString editedText(const RequestItem &item)
+{
+    if (!item.editedPayload)
+        return {};
+    const int bytes = int(item.editedPayload->size());
+    const ConfluentWireFormat::Header header = ConfluentWireFormat::readHeader(*item.editedPayload);
+    if (!header.ok)
+        return ApprovalQueueView::tr("edited (%n byte(s))", nullptr, bytes);
+    return ApprovalQueueView::tr("edited (%n byte(s), schema id %1)", nullptr, bytes).arg(header.schemaId);
 }
 
 // Keys are bytes: text when they are valid UTF-8, hex otherwise.
@@ -300,9 +314,7 @@ void ApprovalQueueView::setDetail(const RequestDetail &detail)
                                    keyText(item.key),
                                    DlqBrowserModel::visibleText(item.idempotencyKey),
                                    QString::fromLatin1(item.payloadSha256.toHex()),
-                                   item.editedPayload
-                                       ? tr("edited (%n byte(s))", nullptr, int(item.editedPayload->size()))
-                                       : QString()};
+                                   editedText(item)};
         for (int c = 0; c < cells.size(); ++c)
             m_items->setItem(row, c, new QTableWidgetItem(cells.at(c)));
     }

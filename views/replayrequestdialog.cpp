@@ -176,6 +176,18 @@ void ReplayRequestDialog::build(const QString &selectionText)
     m_payloadLabel->setBuddy(m_payload);
     m_payloadError = RemediationWidgets::messageLabel(this);
     m_payloadError->setStyleSheet(u"color: #b00020;"_s);
+    m_schemaVersion = new QComboBox(this);
+    m_schemaVersion->setToolTip(
+        tr("The schema the edit is encoded with: the record's own, or a newer version of "
+           "its subject from the Schema Registry (its id goes into the record). The dry "
+           "run checks that the edit fits it."));
+    m_schemaVersionLabel = new QLabel(tr("Encode &with:"), this);
+    m_schemaVersionLabel->setBuddy(m_schemaVersion);
+    auto *schemaRow = new QHBoxLayout;
+    schemaRow->addWidget(m_schemaVersionLabel);
+    schemaRow->addWidget(m_schemaVersion, 1);
+    m_schemaVersionLabel->setVisible(false);
+    m_schemaVersion->setVisible(false);
 
     auto *form = new QFormLayout;
     form->addRow(tr("Selection:"), selection);
@@ -216,6 +228,7 @@ void ReplayRequestDialog::build(const QString &selectionText)
     layout->addLayout(form);
     layout->addWidget(m_payloadLabel);
     layout->addWidget(m_payload, 2);
+    layout->addLayout(schemaRow);
     layout->addWidget(m_payloadError);
     layout->addLayout(dryRunRow);
     layout->addWidget(m_dryRunText, 1);
@@ -231,6 +244,7 @@ void ReplayRequestDialog::build(const QString &selectionText)
     connect(m_toChosen, &QRadioButton::toggled, m_destination, &QWidget::setEnabled);
     connect(m_toChosen, &QRadioButton::toggled, this, &ReplayRequestDialog::onDraftChanged);
     connect(m_release, &QCheckBox::toggled, this, &ReplayRequestDialog::onDraftChanged);
+    connect(m_schemaVersion, &QComboBox::currentIndexChanged, this, &ReplayRequestDialog::onDraftChanged);
     connect(m_destination, &QComboBox::currentTextChanged, this, [this] {
         if (m_toChosen->isChecked())
             onDraftChanged();
@@ -284,6 +298,8 @@ void ReplayRequestDialog::onActionChanged()
     m_payloadLabel->setVisible(edits);
     m_payload->setVisible(edits);
     m_payloadError->setVisible(edits);
+    m_schemaVersionLabel->setVisible(edits && m_schemaVersion->count() > 0);
+    m_schemaVersion->setVisible(edits && m_schemaVersion->count() > 0);
     if (edits && !m_payloadRead)
         readOriginalPayload();
     validatePayload();
@@ -311,6 +327,17 @@ void ReplayRequestDialog::readOriginalPayload()
                                            "cannot be edited unless the record is revealed):"));
             else if (read.schema)
                 m_payloadLabel->setText(tr("Edited &payload (JSON, encoded with the record's schema):"));
+            if (read.schema && !read.newerVersions.isEmpty()) {
+                const QSignalBlocker blocker(m_schemaVersion);
+                m_schemaVersion->clear();
+                m_schemaVersion->addItem(tr("%1: the record's own").arg(read.schemaRef.describe()), -1);
+                for (const SchemaCatalog::SubjectVersion &v : read.newerVersions)
+                    m_schemaVersion->addItem(
+                        tr("%1 v%2 (id %3): newer").arg(read.schemaRef.subject).arg(v.version).arg(v.id),
+                        v.id);
+                m_schemaVersionLabel->setVisible(true);
+                m_schemaVersion->setVisible(true);
+            }
             // Only when the operator has not started typing: their text is never overwritten.
             if (m_payload->toPlainText().isEmpty())
                 m_payload->setPlainText(QString::fromUtf8(read.payload));
@@ -347,6 +374,8 @@ RequestDraft ReplayRequestDialog::draft() const
     if (d.action == RemediationAction::EditReplay) {
         d.editedPayloads.insert(0, m_payload->toPlainText().toUtf8());
         d.revealed = m_payloadRevealed;
+        if (const int id = m_schemaVersion->currentData().toInt(); m_schemaVersion->count() > 0 && id >= 0)
+            d.editSchemaIds.insert(0, id);
     }
     const bool replays = d.action == RemediationAction::Replay || d.action == RemediationAction::EditReplay;
     if (replays && m_toChosen->isChecked())

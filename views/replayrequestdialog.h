@@ -59,6 +59,7 @@ public:
     QRadioButton *originalTopicButton() const { return m_toOriginal; }
     QDoubleSpinBox *rateBox() const { return m_rate; }
     QCheckBox *releaseBox() const { return m_release; }
+    QComboBox *schemaVersionBox() const { return m_schemaVersion; }
 
 Q_SIGNALS:
     void dryRunFinished(bool ok);
@@ -95,6 +96,8 @@ private:
     QLabel *m_payloadLabel = nullptr;
     QPlainTextEdit *m_payload = nullptr;
     QLabel *m_payloadError = nullptr;
+    QLabel *m_schemaVersionLabel = nullptr;
+    QComboBox *m_schemaVersion = nullptr; // encode the edit with: the record's own schema, or a newer version
     QPushButton *m_dryRun = nullptr;
     QPushButton *m_cancel = nullptr;
     QProgressBar *m_progress = nullptr;

@@ -129,6 +129,8 @@ QJsonObject itemToJson(const RequestItem &item, int itemNo)
     if (!item.idempotencyKey.isEmpty())
         o.insert(u"idempotency_key", item.idempotencyKey);
     o.insert(u"edited_payload", jsonHexOrNull(item.editedPayload));
+    if (!item.editedMasked.isEmpty())
+        o.insert(u"edited_masked", QJsonArray::fromStringList(item.editedMasked));
     if (!item.inboxRef.isEmpty())
         o.insert(u"inbox_ref", item.inboxRef);
     if (!item.offsetReset.isEmpty())
@@ -206,13 +208,15 @@ bool AuditStore::insertItems(qint64 requestId, const QList<RequestItem> &items, 
         }
         const PgResult r =
             run(u"INSERT INTO berth.request_items (request_id, item_no, source_topic, source_partition, "
-                "source_offset, payload_sha256, record_key, idempotency_key, edited_payload, inbox_ref, offset_reset) "
+                "source_offset, payload_sha256, record_key, idempotency_key, edited_payload, edited_masked, "
+                "inbox_ref, offset_reset) "
                 "SELECT $1, x.item_no, x.source_topic, x.source_partition, x.source_offset, "
                 "decode(x.payload_sha256, 'hex'), decode(x.record_key, 'hex'), x.idempotency_key, "
-                "decode(x.edited_payload, 'hex'), x.inbox_ref, x.offset_reset "
+                "decode(x.edited_payload, 'hex'), x.edited_masked, x.inbox_ref, x.offset_reset "
                 "FROM jsonb_to_recordset($2::jsonb) AS x(item_no integer, source_topic text, "
                 "source_partition integer, source_offset bigint, payload_sha256 text, record_key text, "
-                "idempotency_key text, edited_payload text, inbox_ref jsonb, offset_reset jsonb)"_s,
+                "idempotency_key text, edited_payload text, edited_masked text[], inbox_ref jsonb, "
+                "offset_reset jsonb)"_s,
                 {requestId, QJsonDocument(storable(batch).toArray())}, error);
         if (!r.ok)
             return false;

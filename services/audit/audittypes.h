@@ -55,7 +55,10 @@ struct RequestItem {
     std::optional<QByteArray> key;           // the record key; nullopt: no key (not the same as empty)
     QString idempotencyKey;                  // empty: none
     std::optional<QByteArray> editedPayload; // edit_replay only
-    QJsonObject inboxRef;                    // empty: none
+    // edit_replay of a record edited as revealed: its masked field paths (never values). The database files
+    // such an item only with the requester's recorded reveal of the record (ARCHITECTURE.md, Masking).
+    QStringList editedMasked;
+    QJsonObject inboxRef; // empty: none
     // reset_offsets only: {"group", "topic", "partition", "from", "to"} (OffsetResetTarget::toJson)
     QJsonObject offsetReset;
 

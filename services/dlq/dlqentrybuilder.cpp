@@ -2,9 +2,10 @@
 
 #include "dlqdialects.h"
 #include "dlqheadercodec.h"
-#include "utf8check.h"
+#include "services/dlq/dlqlookupkeys.h"
 #include "services/payload/payloaddecoder.h"
 #include "services/payload/payloadmask.h"
+#include "utf8check.h"
 
 using namespace Qt::StringLiterals;
 
@@ -214,11 +215,13 @@ void DlqRecordDecoder::putKey(QByteArrayView key, DlqDecodedBatch::Record &r, Dl
 }
 
 void DlqRecordDecoder::setMasking(const QString &topic, const QList<MaskRule> &rules,
-                                  std::shared_ptr<SchemaCatalog> schemas)
+                                  std::shared_ptr<SchemaCatalog> schemas,
+                                  std::shared_ptr<DlqLookupKeys> lookupKeys)
 {
     m_topic = topic;
     m_masking.masking = rules;
     m_schemas = std::move(schemas);
+    m_lookupKeys = std::move(lookupKeys);
     m_ruleKnown = false;
 }
 
@@ -248,6 +251,7 @@ void DlqRecordDecoder::mask(const Raw &raw, DlqDecodedBatch::Record &r, DlqDecod
     if (fields)
         payload = PayloadDecoder::decode(record.value, false, m_topic, m_schemas.get(), metadata.originalTopic);
     const bool fieldsUnseen = fields && !payload.isJson();
+    const QString idempotencyKey = metadata.idempotencyKey;
     QStringList verbatim;
     PayloadMask::apply(m_rule, record, metadata, payload, &verbatim);
     // What the masked headers say now, with every masked value taken out of the rest.
@@ -258,10 +262,17 @@ void DlqRecordDecoder::mask(const Raw &raw, DlqDecodedBatch::Record &r, DlqDecod
     if (fieldsUnseen && !shown.reason.isEmpty())
         shown.reason = QString::fromLatin1(PayloadMask::kMaskedReason);
     putTexts(shown, r, out);
-    if (!raw.keyIsNull && record.key != raw.key) {
+    const bool keyMasked = !raw.keyIsNull && record.key != raw.key;
+    if (keyMasked) {
         r.entry.keySize = quint32(qMin<qsizetype>(record.key.size(), DlqIndexEntry::MaxKeySize));
         putKey(record.key, r, out);
     }
+    // The inbox look-ups still ask for the real keys (ARCHITECTURE.md, Masking: look-up keys).
+    if (m_lookupKeys && (keyMasked || shown.idempotencyKey != idempotencyKey))
+        m_lookupKeys->add(raw.partition, raw.offset,
+                          shown.idempotencyKey != idempotencyKey ? std::optional<QString>(idempotencyKey)
+                                                                 : std::nullopt,
+                          keyMasked ? std::optional<QByteArray>(raw.key.toByteArray()) : std::nullopt);
 }
 
 // A DLQ's records nearly all name the same original topic and consumer: compared with the last record's

@@ -12,6 +12,7 @@
 #include <memory>
 #include <vector>
 
+class DlqLookupKeys;
 class SchemaCatalog;
 
 // Turns consumed records into index entries, in two steps that may run on two threads: DlqRecordDecoder
@@ -30,8 +31,10 @@ public:
     // Records of `topic` (or whose original topic) a rule names are masked before their strings are copied
     // out (PayloadMask::apply; ARCHITECTURE.md, Contracts: masking): the key, the reason, the consumer and
     // the idempotency key as masking leaves them. When the rule names payload fields that cannot be found
-    // (no schema at hand yet), the reason is withheld whole: it may repeat them.
-    void setMasking(const QString &topic, const QList<MaskRule> &rules, std::shared_ptr<SchemaCatalog> schemas);
+    // (no schema at hand yet), the reason is withheld whole: it may repeat them. The real keys masking hid go
+    // to lookupKeys (when given), for the inbox look-ups only.
+    void setMasking(const QString &topic, const QList<MaskRule> &rules,
+                    std::shared_ptr<SchemaCatalog> schemas, std::shared_ptr<DlqLookupKeys> lookupKeys = {});
 
     // Tests build the same records both ways and compare.
     void setFastPath(bool enabled) { m_fastPath = enabled; }
@@ -70,6 +73,7 @@ private:
     QString m_topic;
     DeliveryPolicy m_masking;
     std::shared_ptr<SchemaCatalog> m_schemas;
+    std::shared_ptr<DlqLookupKeys> m_lookupKeys;
     QByteArray m_ruleTopic;
     MaskRule m_rule;
     bool m_ruleKnown = false;
@@ -132,9 +136,10 @@ public:
     DlqIndexEntry build(const KafkaRecord &record) { return buildFrom(record); }
 
     void setFastPath(bool enabled) { m_decoder.setFastPath(enabled); }
-    void setMasking(const QString &topic, const QList<MaskRule> &rules, std::shared_ptr<SchemaCatalog> schemas)
+    void setMasking(const QString &topic, const QList<MaskRule> &rules,
+                    std::shared_ptr<SchemaCatalog> schemas, std::shared_ptr<DlqLookupKeys> lookupKeys = {})
     {
-        m_decoder.setMasking(topic, rules, std::move(schemas));
+        m_decoder.setMasking(topic, rules, std::move(schemas), std::move(lookupKeys));
     }
     qint64 fastDecoded() const { return m_decoder.fastDecoded(); }
     qint64 slowDecoded() const { return m_decoder.slowDecoded(); }

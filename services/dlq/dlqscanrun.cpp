@@ -2,6 +2,7 @@
 
 #include "dlqblockring.h"
 #include "dlqentrybuilder.h"
+#include "dlqlookupkeys.h"
 #include "dlqscanindexer.h"
 #include "services/kafka/clusterinspector.h"
 #include "services/kafka/fetchwaker.h"
@@ -102,8 +103,10 @@ public:
         , m_sink(sink)
         , m_indexer(*strings, scanId, sink)
     {
-        if (!request.masking.isEmpty())
-            m_decoder.setMasking(request.topic, request.masking, request.schemas);
+        if (!request.masking.isEmpty()) {
+            m_lookupKeys = std::make_shared<DlqLookupKeys>();
+            m_decoder.setMasking(request.topic, request.masking, request.schemas, m_lookupKeys);
+        }
     }
 
     // Stops the indexing thread if a path out of consume() left it running.
@@ -129,6 +132,7 @@ private:
     const DlqScanRequest &m_request;
     const quint64 m_scanId;
     std::shared_ptr<StringPool> m_strings;
+    std::shared_ptr<DlqLookupKeys> m_lookupKeys; // with masking
     const DlqScanRun::Sink &m_sink;
 
     // Two threads: the scan's own reads and decodes (the members below), the indexing thread runs
@@ -550,6 +554,7 @@ DlqScanResult Scan::run()
     plan.bootstrap = KafkaConfig::bootstrapOf(m_request.cluster);
     plan.liveTail = m_request.liveTail;
     plan.strings = m_strings;
+    plan.lookupKeys = m_lookupKeys;
     QString error;
     if (m_request.topic.isEmpty())
         error = u"No topic to scan"_s;

@@ -15,6 +15,7 @@
 #include <memory>
 #include <vector>
 
+class DlqLookupKeys;
 class SchemaCatalog;
 
 // Value snapshots of a DLQ scan, handed from the scanner's thread to the UI (or the command line).
@@ -66,6 +67,8 @@ struct DlqScanPlan {
     QStringList notes; // e.g. why the scan starts at the beginning after all
     // The scan's strings; entries of this scan resolve against it, from any thread.
     std::shared_ptr<const StringPool> strings;
+    // The real keys of the entries whose keys masking hid, for the inbox look-ups only (null: no masking).
+    std::shared_ptr<const DlqLookupKeys> lookupKeys;
 };
 
 struct DlqScanProgress {

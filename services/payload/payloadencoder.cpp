@@ -36,6 +36,7 @@ EncodedPayload encode(QByteArrayView original, QByteArrayView editedJson, const 
     const BodyDecode r = schema.encodeBody(editedJson, framed, indexes, body);
     if (!r.ok) {
         out.error = r.error;
+        out.editInvalid = true;
         return out;
     }
     if (!framed)

@@ -18,6 +18,7 @@ struct EncodedPayload {
     bool unchanged = false; // the edit equals the original's display JSON: bytes are the original's
     SchemaRef schema;      // reencoded: the schema used (its id is the one in the frame)
     QString error;         // !ok: why, with the field path where there is one
+    bool editInvalid = false; // !ok because of the edit itself (it does not fit the schema), not the original
 };
 
 // The inverse of PayloadDecoder for edit and replay: the operator edits the display JSON of a record's

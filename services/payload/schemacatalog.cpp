@@ -69,6 +69,51 @@ void SchemaCatalog::fail(int id, const QString &reason, bool mayPass, qint64 ret
     m_answered.notify_all();
 }
 
+void SchemaCatalog::setVersionsFetcher(std::function<void(const QString &)> fetch)
+{
+    std::lock_guard lock(m_mutex);
+    m_versionsFetch = std::move(fetch);
+}
+
+void SchemaCatalog::answerVersions(const QString &subject, const QList<SubjectVersion> &versions,
+                                   const QString &error)
+{
+    {
+        std::lock_guard lock(m_mutex);
+        VersionsAnswer &answer = m_versions[subject];
+        ++answer.generation;
+        answer.versions = versions;
+        answer.error = error;
+    }
+    m_answered.notify_all();
+}
+
+QList<SchemaCatalog::SubjectVersion> SchemaCatalog::subjectVersions(const QString &subject, int timeoutMs,
+                                                                    QString *error)
+{
+    std::function<void(const QString &)> fetch;
+    quint64 asked = 0;
+    {
+        std::lock_guard lock(m_mutex);
+        if (!m_versionsFetch) {
+            *error = QStringLiteral("no Schema Registry is configured");
+            return {};
+        }
+        fetch = m_versionsFetch;
+        asked = m_versions.value(subject).generation;
+    }
+    fetch(subject);
+    std::unique_lock lock(m_mutex);
+    if (!m_answered.wait_for(lock, std::chrono::milliseconds(timeoutMs),
+                             [&] { return m_versions.value(subject).generation > asked; })) {
+        *error = QStringLiteral("the registry did not list the versions of %1 in time").arg(subject);
+        return {};
+    }
+    const VersionsAnswer &answer = m_versions[subject];
+    *error = answer.error;
+    return answer.versions;
+}
+
 void SchemaCatalog::mapTopic(const QString &topic, std::shared_ptr<const PayloadSchema> schema)
 {
     std::lock_guard lock(m_mutex);

@@ -3,6 +3,7 @@
 #include "services/payload/payloadschema.h"
 
 #include <QHash>
+#include <QList>
 #include <QString>
 
 #include <functional>
@@ -36,6 +37,21 @@ public:
     // (or timeoutMs passes). False on timeout. Never called on a UI thread.
     bool waitForAnswer(int id, int timeoutMs);
 
+    // A subject's versions and their ids (the registry's /subjects/{subject}/versions), for choosing a newer
+    // version of an edited payload's schema. versionsFetch(subject) is called (outside the lock) to ask; the
+    // fetcher answers with answerVersions().
+    struct SubjectVersion {
+        int version = -1;
+        int id = -1;
+        friend bool operator==(const SubjectVersion &, const SubjectVersion &) = default;
+    };
+    void setVersionsFetcher(std::function<void(const QString &subject)> fetch);
+    void answerVersions(const QString &subject, const QList<SubjectVersion> &versions, const QString &error);
+    // Blocks (never on a UI thread) until the registry has listed the subject's versions, oldest first, or
+    // timeoutMs passes. Asks afresh on every call: a newer version may have been registered since. Empty
+    // with *error when there is no registry, it did not answer in time, or it answered with an error.
+    QList<SubjectVersion> subjectVersions(const QString &subject, int timeoutMs, QString *error);
+
     void mapTopic(const QString &topic, std::shared_ptr<const PayloadSchema> schema);
     // A local file mapping as the profile and `--schema` write it: "FILE=TOPIC", or "FILE#pkg.Message=TOPIC"
     // to pick a Protobuf message. False with the reason when the spec or the file is unusable.
@@ -53,6 +69,13 @@ private:
     mutable std::mutex m_mutex;
     std::condition_variable m_answered;
     std::function<void(int)> m_fetch;
+    std::function<void(const QString &)> m_versionsFetch;
+    struct VersionsAnswer {
+        quint64 generation = 0; // answers counted per subject, so a waiter takes only a fresh one
+        QList<SubjectVersion> versions;
+        QString error;
+    };
+    QHash<QString, VersionsAnswer> m_versions;
     QHash<int, Entry> m_byId;
     QHash<QString, std::shared_ptr<const PayloadSchema>> m_byTopic;
 };

@@ -15,6 +15,7 @@
 #include <QSslConfiguration>
 #include <QUrl>
 
+#include <algorithm>
 #include <mutex>
 
 using namespace Qt::StringLiterals;
@@ -62,6 +63,13 @@ SchemaRegistryClient::SchemaRegistryClient(const SchemaRegistryConfig &config, S
                 g->client->requestSchema(id);
         }
     });
+    m_catalog->setVersionsFetcher([gate](const QString &subject) {
+        if (const std::shared_ptr<Gate> g = gate.lock()) {
+            std::lock_guard lock(g->mutex);
+            if (g->client)
+                g->client->requestSubjectVersions(subject);
+        }
+    });
 }
 
 SchemaRegistryClient::~SchemaRegistryClient()
@@ -82,6 +90,75 @@ void SchemaRegistryClient::requestSchema(int id)
             startNext();
         },
         Qt::QueuedConnection);
+}
+
+void SchemaRegistryClient::requestSubjectVersions(const QString &subject)
+{
+    QMetaObject::invokeMethod(
+        this,
+        [this, subject] {
+            QNetworkReply *reply =
+                get(u"/subjects/%1/versions"_s.arg(QString::fromLatin1(QUrl::toPercentEncoding(subject))));
+            connect(reply, &QNetworkReply::finished, this,
+                    [this, subject, reply] { onSubjectVersions(subject, reply); });
+        },
+        Qt::QueuedConnection);
+}
+
+void SchemaRegistryClient::onSubjectVersions(const QString &subject, QNetworkReply *reply)
+{
+    reply->deleteLater();
+    const QByteArray body = reply->read(kMaxAnswerBytes);
+    bool mayPass = true, notFound = false;
+    QString problem = replyProblem(reply, body, &mayPass, &notFound);
+    const QJsonDocument list = QJsonDocument::fromJson(body);
+    if (problem.isEmpty() && !list.isArray())
+        problem = u"the registry's answer is not a list of versions"_s;
+    if (!problem.isEmpty()) {
+        m_catalog->answerVersions(subject, {}, problem);
+        return;
+    }
+    QList<int> versions;
+    for (const QJsonValue &v : list.array()) {
+        if (v.isDouble() && v.toInt(-1) > 0)
+            versions << v.toInt();
+    }
+    std::sort(versions.begin(), versions.end());
+    versions = versions.mid(std::max<qsizetype>(0, versions.size() - kMaxListedVersions));
+    if (versions.isEmpty()) {
+        m_catalog->answerVersions(subject, {}, QString());
+        return;
+    }
+    // Each version's id, from its own answer; the list is answered when the last one is in.
+    struct Listing {
+        QList<SchemaCatalog::SubjectVersion> found;
+        int pending = 0;
+        QString problem;
+    };
+    auto listing = std::make_shared<Listing>();
+    listing->pending = int(versions.size());
+    for (const int version : std::as_const(versions)) {
+        QNetworkReply *one = get(u"/subjects/%1/versions/%2"_s.arg(
+            QString::fromLatin1(QUrl::toPercentEncoding(subject)), QString::number(version)));
+        connect(one, &QNetworkReply::finished, this, [this, subject, version, one, listing] {
+            one->deleteLater();
+            bool mayPass = true, notFound = false;
+            QString problem;
+            const QJsonObject answer = schemaAnswer(one, &problem, &mayPass, &notFound);
+            const int id = answer.value("id"_L1).toInt(-1);
+            if (problem.isEmpty() && id > 0)
+                listing->found.append({version, id});
+            else if (listing->problem.isEmpty())
+                listing->problem = u"version %1: %2"_s.arg(version).arg(
+                    problem.isEmpty() ? u"the registry's answer names no id"_s : problem);
+            if (--listing->pending > 0)
+                return;
+            std::sort(listing->found.begin(), listing->found.end(),
+                      [](const auto &a, const auto &b) { return a.version < b.version; });
+            m_catalog->answerVersions(subject, listing->found,
+                                      listing->found.isEmpty() ? listing->problem : QString());
+        });
+    }
 }
 
 QNetworkReply *SchemaRegistryClient::get(const QString &path)

@@ -31,6 +31,11 @@ public:
 
     // Thread-safe: queues a fetch of id on the client's thread.
     void requestSchema(int id);
+    // Thread-safe: lists a subject's versions and their ids (GET /subjects/{subject}/versions, then
+    // /subjects/{subject}/versions/{v} for the kMaxListedVersions newest) into the catalog
+    // (SchemaCatalog::answerVersions); the schemas themselves are fetched by id as any other.
+    void requestSubjectVersions(const QString &subject);
+    static constexpr int kMaxListedVersions = 20;
     // Ids asked for and not yet answered.
     int outstanding() const { return int(m_queue.size() + m_fetches.size()); }
 
@@ -48,6 +53,7 @@ private:
     void onVersions(int id, QNetworkReply *reply);
     void onReference(int id, const QString &name, int depth, QNetworkReply *reply);
     void requestReferences(int id, const QJsonArray &references, int depth);
+    void onSubjectVersions(const QString &subject, QNetworkReply *reply);
     void finishIfDone(int id);
     void finish(int id, const QString &failure, bool mayPass);
     // The operator's reason for a reply that is not a 200 with JSON; empty when it is one.

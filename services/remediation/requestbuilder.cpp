@@ -2,6 +2,9 @@
 
 #include "services/audit/auditstore.h"
 #include "services/dlq/dlqheadercodec.h"
+#include "services/payload/confluentwireformat.h"
+#include "services/payload/payloadschema.h"
+#include "services/payload/schemacatalog.h"
 #include "services/remediation/editedpayload.h"
 #include "services/remediation/sourcecursor.h"
 
@@ -25,6 +28,35 @@ PinnedItem pinnedFrom(const RequestItem &item)
     pinned.idempotencyKey = item.idempotencyKey;
     pinned.inboxRef = item.inboxRef;
     return pinned;
+}
+
+// The schema of a framed original, fetched before its edit is encoded like it. The builder runs off the
+// interface thread (a job, or the command line), so it may wait for the registry, within the fetch timeout.
+void awaitSchema(SchemaCatalog &schemas, const QByteArray &value, int timeoutMs)
+{
+    const ConfluentWireFormat::Header header = ConfluentWireFormat::readHeader(value);
+    if (!header.ok || !schemas.hasRegistry())
+        return;
+    if (schemas.byId(int(header.schemaId)).state == SchemaCatalog::Lookup::State::Pending)
+        schemas.waitForAnswer(int(header.schemaId), timeoutMs);
+}
+
+// The schema of a chosen newer version, by its id, waited for like the original's.
+std::shared_ptr<const PayloadSchema> schemaById(SchemaCatalog *schemas, int id, int timeoutMs, QString *error)
+{
+    if (!schemas || !schemas->hasRegistry()) {
+        *error = u"schema id %1 was chosen, but no Schema Registry is configured"_s.arg(id);
+        return nullptr;
+    }
+    SchemaCatalog::Lookup found = schemas->byId(id);
+    if (found.state == SchemaCatalog::Lookup::State::Pending && schemas->waitForAnswer(id, timeoutMs))
+        found = schemas->byId(id);
+    if (found.state != SchemaCatalog::Lookup::State::Ready) {
+        *error = u"schema id %1: %2"_s.arg(id).arg(
+            found.reason.isEmpty() ? u"the registry did not answer in time"_s : found.reason);
+        return nullptr;
+    }
+    return found.schema;
 }
 
 // The plan is the dry run: what the approver sees, and the items the executor commits.
@@ -168,14 +200,28 @@ BuiltRequest build(const RequestDraft &draft, const RequestBuilderContext &conte
                     item.key = it->key;
                 item.idempotencyKey = meta.idempotencyKey;
                 if (draft.action == RemediationAction::EditReplay && draft.editedPayloads.contains(index)) {
-                    const EditedPayload::Result edited =
-                        EditedPayload::prepare(*it, draft.editedPayloads.value(index), s.topic, meta.originalTopic,
-                                               context.schemas.get(), context.policy, draft.revealed);
+                    if (context.schemas)
+                        awaitSchema(*context.schemas, it->value, context.fetchTimeoutMs);
+                    EditedPayload::TargetSchema target;
+                    if (draft.editSchemaIds.contains(index)) {
+                        target.id = draft.editSchemaIds.value(index);
+                        target.schema =
+                            schemaById(context.schemas.get(), target.id, context.fetchTimeoutMs, &out.error);
+                        if (!target.schema) {
+                            out.error = u"Item "_s + QString::number(index + 1) + u": "_s + out.error;
+                            return out;
+                        }
+                    }
+                    const EditedPayload::Result edited = EditedPayload::prepare(
+                        *it, draft.editedPayloads.value(index), s.topic, meta.originalTopic,
+                        context.schemas.get(), context.policy, draft.revealed, target);
                     if (!edited.ok()) {
                         out.error = u"Item "_s + QString::number(index + 1) + u": "_s + edited.error;
+                        out.editInvalid = edited.editInvalid;
                         return out;
                     }
                     item.editedPayload = edited.bytes;
+                    item.editedMasked = edited.maskedFields;
                 }
                 req.items.append(item);
                 PinnedItem pinned = pinnedFrom(item);

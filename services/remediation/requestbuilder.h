@@ -26,7 +26,13 @@ struct RequestDraft {
     QList<DlqSelection> selection;         // DLQ records (replay, edit_replay, skip)
     QList<QJsonObject> inboxRows;          // inbox rows (skip, delete): inboxRefFor(...)
     QHash<int, QByteArray> editedPayloads; // edit_replay: index into selection -> the edited display JSON
-    bool revealed = false; // edit_replay: the record was revealed (recorded), so masked fields may be edited
+    // edit_replay: index into selection -> the schema id of a newer version of the original's subject to
+    // encode the edit with (absent: the original's own schema)
+    QHash<int, int> editSchemaIds;
+    // edit_replay: the operator edited the revealed payload, so masked fields may change; the items name them
+    // (RequestItem::editedMasked) and the audit database refuses them without the requester's recorded
+    // reveal.
+    bool revealed = false;
     QString destinationTopic;              // empty: each item's original topic
     double rateLimit = 0;                  // msgs/s, 0: unlimited
     QString reasonCode;
@@ -51,6 +57,7 @@ struct BuiltRequest {
     QList<PinnedItem> pinned;      // the same items with what their headers said
     DryRunResult dryRun;
     QString error; // empty when the request can be submitted
+    bool editInvalid = false; // error: an edit was refused as written (EditedPayload::Result::editInvalid)
     bool ok() const { return error.isEmpty(); }
 };
 

@@ -9,8 +9,10 @@
 #include <QSslKey>
 #include <QSslServer>
 #include <QTcpServer>
+
 #include <QTcpSocket>
 #include <QTimer>
+#include <algorithm>
 
 using namespace Qt::StringLiterals;
 
@@ -70,6 +72,21 @@ void FakeSchemaRegistry::addSchema(int id, const QString &subject, int version, 
     setAnswer(u"/schemas/ids/%1"_s.arg(id), 200, QJsonDocument(o).toJson(QJsonDocument::Compact));
     const QJsonArray versions{QJsonObject{{u"subject"_s, subject}, {u"version"_s, version}}};
     setAnswer(u"/schemas/ids/%1/versions"_s.arg(id), 200, QJsonDocument(versions).toJson(QJsonDocument::Compact));
+    // The subject's view of it: the version with its id, and the subject's list of versions.
+    o.insert(u"subject"_s, subject);
+    o.insert(u"version"_s, version);
+    o.insert(u"id"_s, id);
+    setAnswer(u"/subjects/%1/versions/%2"_s.arg(subject).arg(version), 200,
+              QJsonDocument(o).toJson(QJsonDocument::Compact));
+    QList<int> &listed = m_subjectVersions[subject];
+    if (!listed.contains(version))
+        listed.append(version);
+    std::sort(listed.begin(), listed.end());
+    QJsonArray list;
+    for (const int v : std::as_const(listed))
+        list.append(v);
+    setAnswer(u"/subjects/%1/versions"_s.arg(subject), 200,
+              QJsonDocument(list).toJson(QJsonDocument::Compact));
 }
 
 void FakeSchemaRegistry::addSubjectVersion(const QString &subject, int version, const QByteArray &schema)
@@ -130,4 +147,30 @@ void FakeSchemaRegistry::onRequest(QTcpSocket *socket, const QByteArray &head)
         if (guarded)
             guarded->write(reply);
     });
+}
+
+FakeSchemaRegistryThread::FakeSchemaRegistryThread()
+    : m_registry(new FakeSchemaRegistry)
+{
+    QObject::connect(&m_thread, &QThread::finished, m_registry, &QObject::deleteLater);
+}
+
+FakeSchemaRegistryThread::~FakeSchemaRegistryThread()
+{
+    if (m_thread.isRunning()) {
+        m_thread.quit();
+        m_thread.wait();
+    } else {
+        delete m_registry;
+    }
+}
+
+QString FakeSchemaRegistryThread::start()
+{
+    if (!m_registry->listen())
+        return {};
+    const QString url = m_registry->url();
+    m_registry->moveToThread(&m_thread);
+    m_thread.start();
+    return url;
 }

@@ -5,14 +5,16 @@
 #include <QList>
 #include <QObject>
 #include <QString>
+#include <QThread>
 
 class QTcpServer;
 class QTcpSocket;
 
 // The subset of Confluent's Schema Registry REST API that Berth reads, served on loopback inside a test
-// (Debian ships no registry): GET /schemas/ids/{id}, /schemas/ids/{id}/versions and
-// /subjects/{subject}/versions/{version}. Each path answers what the test set: a status and body, after a
-// delay, or nothing at all; basic auth is checked when credentials are set. Requests are counted by path.
+// (Debian ships no registry): GET /schemas/ids/{id}, /schemas/ids/{id}/versions,
+// /subjects/{subject}/versions/{version} and /subjects/{subject}/versions. Each path answers what the test
+// set: a status and body, after a delay, or nothing at all; basic auth is checked when credentials are set.
+// Requests are counted by path.
 class FakeSchemaRegistry final : public QObject {
     Q_OBJECT
 public:
@@ -45,7 +47,27 @@ private:
 
     QTcpServer *m_server;
     QHash<QString, Answer> m_answers;
+    QHash<QString, QList<int>> m_subjectVersions; // addSchema's, for /subjects/{subject}/versions
     QHash<QString, int> m_requests;
     QByteArray m_authorization;
     bool m_tls = false;
+};
+
+// A registry answering on a thread of its own, for a test whose own thread blocks (a command run in the
+// test's process, or a child process waited for). Set it up through registry() before start(); it stops
+// when this goes.
+class FakeSchemaRegistryThread final {
+public:
+    FakeSchemaRegistryThread();
+    ~FakeSchemaRegistryThread();
+    FakeSchemaRegistryThread(const FakeSchemaRegistryThread &) = delete;
+    FakeSchemaRegistryThread &operator=(const FakeSchemaRegistryThread &) = delete;
+
+    FakeSchemaRegistry &registry() { return *m_registry; }
+    // Listens on loopback and hands the registry to its thread; its url, empty when it cannot listen.
+    QString start();
+
+private:
+    QThread m_thread;
+    FakeSchemaRegistry *m_registry; // deleted on its thread when the thread finishes
 };

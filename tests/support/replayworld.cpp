@@ -2,6 +2,7 @@
 
 #include "services/audit/auditmigrator.h"
 #include "services/audit/auditstore.h"
+#include "services/dlq/dlqheadercodec.h"
 #include "services/kafka/kafkaproducer.h"
 #include "services/remediation/topicrangereader.h"
 
@@ -85,6 +86,28 @@ QByteArray ReplayWorld::payloadLines(int first, int count, int keys, int payload
     for (int i = first; i < first + count; ++i)
         out += "order-" + QByteArray::number(i % keys) + '\t' + payloadFor(i, payloadBytes) + '\n';
     return out;
+}
+
+qint64 ReplayWorld::produceDeadLetter(const QByteArray &key, const QByteArray &value, qint64 originalOffset,
+                                      QString *error)
+{
+    std::unique_ptr<KafkaProducer> producer = KafkaProducer::create(kafka(), error);
+    if (!producer)
+        return -1;
+    DlqMetadata m;
+    m.originalTopic = QString::fromLatin1(OriginalTopic);
+    m.originalPartition = 0;
+    m.originalOffset = originalOffset;
+    OutgoingRecord r;
+    r.topic = QString::fromLatin1(DlqTopic);
+    r.partition = 0;
+    r.key = key;
+    r.value = value;
+    r.headers = encodeDlqHeaders(DlqDialect::BerthCanonical, m);
+    if (!producer->produce(r, error) || !producer->flush(10'000, error))
+        return -1;
+    const qint64 end = endOffsetSum(r.topic, error);
+    return m_dlqPartitions == 1 && end > 0 ? end - 1 : -1;
 }
 
 bool ReplayWorld::seedDlq(int first, int count, int keys, QString *error, int payloadBytes)

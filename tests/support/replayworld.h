@@ -43,6 +43,10 @@ public:
     // (padded to about payloadBytes), the original headers trace-id and idempotency-key ("idem-<i>"), and
     // Berth's canonical diagnostic headers naming the original topic, partition 0, offset i and the consumer.
     bool seedDlq(int first, int count, int keys, QString *error, int payloadBytes = 0);
+    // One dead letter of the original topic (partition 0, originalOffset) with this key and value, on DLQ
+    // partition 0: its offset there, -1 on failure.
+    qint64 produceDeadLetter(const QByteArray &key, const QByteArray &value, qint64 originalOffset,
+                             QString *error);
     // The same payloads as seedDlq, one "key<TAB>value" per line (for kcat -P -K '\t').
     static QByteArray payloadLines(int first, int count, int keys, int payloadBytes = 0);
     static QByteArray payloadFor(int i, int payloadBytes);

@@ -2,8 +2,12 @@
 
 #include "services/payload/payloadschema.h"
 #include "services/payload/schemacatalog.h"
+#include "support/referenceencoder.h"
 
 #include <QByteArray>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QList>
 #include <QString>
 #include <QtDebug>
@@ -44,6 +48,19 @@ inline constexpr char kPaymentRecord[] = R"({"id":"6f1c2a52-8f4e-4b59-9d3a-0c5e1
   "customer":{"id":"c-42","email":"ada@example.com","tier":3},"card":{"number":"4111111111111111","expiry":"12/29"},
   "lines":[{"sku":"A-1","quantity":2,"price":9.99},{"sku":"B-2","quantity":1,"price":-0.25}],"tags":{"channel":"web","ab":"x"},
   "approved":true,"ratio":0.5,"note":null})";
+
+// payment.avsc evolved compatibly: a later version of the subject that adds "channel" (default "web").
+inline QByteArray paymentAvscWithChannel()
+{
+    QJsonObject schema =
+        QJsonDocument::fromJson(ReferenceEncoder::fixture(QStringLiteral("payment.avsc"))).object();
+    QJsonArray fields = schema.value(QStringLiteral("fields")).toArray();
+    fields.append(QJsonObject{{QStringLiteral("name"), QStringLiteral("channel")},
+                              {QStringLiteral("type"), QStringLiteral("string")},
+                              {QStringLiteral("default"), QStringLiteral("web")}});
+    schema.insert(QStringLiteral("fields"), fields);
+    return QJsonDocument(schema).toJson();
+}
 
 // payment.proto's shop.payments.Payment
 inline constexpr char kProtoPayment[] = R"({"payment_id":"p-1","amount_minor":"-9007199254740993","sequence_no":"18446744073709551615",
