@@ -10,6 +10,8 @@
 //   inbox_board_10m_ms              one full board refresh (connect, counts per state, oldest stuck,
 //                                    attempts, top errors, outbox backlog; the exact counts on two
 //                                    sessions in one snapshot, said on stderr)
+//   inbox_board_10m_one_session_ms  the same board read by a role allowed one connection: the exact
+//                                    counts on one session (for comparison, no target)
 // QT_LOGGING_RULES=berth.inbox.debug=true prints each board statement's time.
 //   inbox_key_lookup_10k_ms         10,000 DLQ keys looked up in the inbox (one statement)
 //   inbox_status_discovery_10m_ms   the status vocabulary, every word
@@ -157,6 +159,20 @@ UPDATE inbox SET status = 'quarantined' WHERE message_id IN ('m-100', 'm-2000', 
                  board.total(InboxState::Completed), board.estimated[size_t(InboxState::Completed)] ? " (about)" : "",
                  board.total(InboxState::Parked), board.stuckCount, qlonglong(board.topErrors.size()),
                  board.outbox.pending, board.countSessions);
+
+    // The same board on one session (a role allowed one connection): what the second session saves, measured
+    // in the same conditions.
+    if (!step(db, u"one-session role"_s,
+              u"CREATE ROLE bench_one LOGIN CONNECTION LIMIT 1; GRANT SELECT ON inbox, outbox TO bench_one"_s))
+        return 1;
+    InboxBoard oneSession;
+    figure("inbox_board_10m_one_session_ms", medianMs("inbox_board_10m_one_session_ms", [&] {
+               oneSession = InboxBoardQuery::collect(pg.conninfo(u"bench_one"_s), m);
+           }),
+           "ms");
+    std::fprintf(stderr, "bench_inbox: one-session board: %s, exact counts on %d session(s), same totals: %s\n",
+                 oneSession.ok() ? "ok" : qPrintable(oneSession.error), oneSession.countSessions,
+                 oneSession.totals == board.totals ? "yes" : "no");
 
     QStringList keys;
     for (int i = 0; i < 10'000; ++i)
