@@ -72,6 +72,9 @@ struct InboxBoard {
     // state (most often completed) is estimated; every other state is counted exactly.
     std::array<bool, InboxStateCount> estimated{};
     QStringList unmappedStatuses; // raw words seen that the vocabulary does not map (counted as Unknown)
+    // Sessions the exact counts ran on, in one snapshot: 2 on a huge table when a second connection to its
+    // database could be made (ARCHITECTURE.md, Performance notes), else 1.
+    int countSessions = 1;
 
     int stuckAfterSeconds = 0;
     qint64 stuckCount = 0;

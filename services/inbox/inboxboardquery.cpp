@@ -1,6 +1,7 @@
 #include "inboxboardquery.h"
 
 #include "services/inbox/inboxtableinfo.h"
+#include "services/inbox/inboxwatch.h"
 #include "services/inbox/pgsession.h"
 #include "services/support/logging.h"
 
@@ -8,7 +9,12 @@
 #include <QHash>
 #include <QMap>
 
+#include <QRegularExpression>
+
 #include <algorithm>
+#include <mutex>
+#include <optional>
+#include <thread>
 
 using namespace Qt::StringLiterals;
 
@@ -18,9 +24,150 @@ QString displayTable(const QString &schema, const QString &table)
     return schema.isEmpty() ? table : schema + u'.' + table;
 }
 
+// The index check's readings of pg_index, per database and table (ARCHITECTURE.md, Inbox mapping): the board
+// reads afresh on its clock and stores what it read; the key look-ups and the Parked tab reuse a reading
+// younger than the board's interval (InboxWatch::DefaultIntervalMs), so their batches cost no catalogue
+// query. Shared by every thread, under a mutex.
+class IndexCatalogue final {
+public:
+    struct Index {
+        bool partial = false;
+        QString predicate;
+        QStringList columns;  // key columns, in order
+        QStringList included; // INCLUDE columns
+    };
+    using Indexes = QMap<QString, Index>; // by index oid
+    struct Reading {
+        Indexes indexes;
+        bool reused = false; // from the cache, not read just now
+    };
+
+    static std::optional<Indexes> find(const QString &key)
+    {
+        Store &store = instance();
+        const std::lock_guard lock(store.mutex);
+        const auto it = store.readings.constFind(key);
+        if (it == store.readings.cend() || it->readAt.elapsed() >= InboxWatch::DefaultIntervalMs)
+            return std::nullopt;
+        return it->indexes;
+    }
+
+    static void store(const QString &key, const Indexes &indexes)
+    {
+        Store &store = instance();
+        const std::lock_guard lock(store.mutex);
+        if (store.readings.size() >= MaxTables && !store.readings.contains(key))
+            store.readings.clear(); // a bound, not an LRU: each is one query to read again
+        Cached &cached = store.readings[key];
+        cached.indexes = indexes;
+        cached.readAt.start();
+    }
+
+private:
+    static constexpr qsizetype MaxTables = 1000;
+    struct Cached {
+        Indexes indexes;
+        QElapsedTimer readAt;
+    };
+    struct Store {
+        std::mutex mutex;
+        QHash<QString, Cached> readings;
+    };
+    static Store &instance()
+    {
+        static Store store;
+        return store;
+    }
+};
+
+// A second session of the board's database for a huge table, in the first session's snapshot
+// (pg_export_snapshot / SET TRANSACTION SNAPSHOT): part of the exact counts runs on it while the first reads
+// the rest of the board, both describing the same moment (ARCHITECTURE.md, Performance notes). It connects
+// on an owned thread while the first session reads the statistics and walks the pairs, joined when taken
+// (ARCHITECTURE.md, Threads). Any failure only means the first session counts alone.
+class SecondSession final {
+public:
+    SecondSession() = default;
+    SecondSession(const SecondSession &) = delete;
+    SecondSession &operator=(const SecondSession &) = delete;
+    ~SecondSession()
+    {
+        join();
+        if (m_inFlight) {
+            // Abandoned mid-statement (the board failed or was cancelled): stop it, then close.
+            PgStatementCanceller canceller;
+            canceller.arm(m_session);
+            canceller.cancel();
+            canceller.disarm();
+            m_session.receive();
+        }
+        if (m_session.isOpen())
+            m_session.exec(u"ROLLBACK"_s); // ends the statement's portal and the snapshot before closing
+    }
+
+    // conninfo: the first session's parameters (PgSession::sameParameters); snapshot: its exported id.
+    void start(const QString &conninfo, const QString &snapshot, int statementTimeoutMs)
+    {
+        m_thread = std::thread([this, conninfo, snapshot, statementTimeoutMs] {
+            QString error;
+            // The id is the server's own ("00000003-0000001B-1"); checked all the same, as it is spliced.
+            static const QRegularExpression idPattern(u"^[0-9A-Fa-f-]+$"_s);
+            if (!idPattern.match(snapshot).hasMatch() || !m_session.connect(conninfo, &error)
+                || !m_session.execScript(u"BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; "
+                                         u"SET TRANSACTION SNAPSHOT '"_s + snapshot + u"'"_s,
+                                         &error)
+                || !m_session
+                        .exec(u"SELECT set_config('statement_timeout', $1, true), set_config('jit', 'off', true)"_s,
+                              {QString::number(std::max(1, statementTimeoutMs))})
+                        .ok) {
+                qCDebug(lcInbox).noquote() << "board: no second session, counting on one:" << error;
+                m_session.close();
+            }
+        });
+    }
+
+    // Joins the connecting thread; the session in the snapshot, or null.
+    PgSession *take()
+    {
+        join();
+        return m_session.isOpen() ? &m_session : nullptr;
+    }
+
+    bool send(const QString &sql, const QVariantList &params)
+    {
+        PgSession *session = take();
+        m_inFlight = session && session->send(sql, params, nullptr);
+        return m_inFlight;
+    }
+
+    PgResult receive()
+    {
+        m_inFlight = false;
+        return m_session.receive();
+    }
+
+    // Its statement has finished: receive() would not wait.
+    bool isFree() { return m_inFlight && !m_session.isBusy(); }
+
+private:
+    void join()
+    {
+        if (m_thread.joinable())
+            m_thread.join();
+    }
+
+    PgSession m_session;
+    std::thread m_thread;
+    bool m_inFlight = false;
+};
+
 // Reads one board on one open session. SQL text is assembled only from escaped identifiers and fixed
 // keywords; everything that varies by data (statuses, consumers, durations) travels as parameters.
 class BoardReader final {
+    // A huge table's exact counts go out in this many chunks (ARCHITECTURE.md, Performance notes): enough
+    // for two sessions to even out, few enough that each statement's own cost stays small.
+    static constexpr qsizetype CountChunks = 8;
+
 public:
     BoardReader(PgSession &session, const InboxMapping &mapping, const JobControl &control)
         : m_db(session)
@@ -37,20 +184,7 @@ public:
 
     void read(InboxBoard &board, int statementTimeoutMs)
     {
-        // One snapshot for every query: the counts, the stuck row and the errors describe the same moment.
-        if (!step(board, u"start"_s, u"BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"_s))
-            return;
-        // A bound on each statement, and no JIT: the planner's generic estimates for the per-(consumer,
-        // status) seeks look expensive enough to trigger it, and compiling costs more than the seeks.
-        if (!step(board, u"session settings"_s,
-                  u"SELECT set_config('statement_timeout', $1, true), set_config('jit', 'off', true)"_s,
-                  {QString::number(std::max(1, statementTimeoutMs))}))
-            return;
-        const PgResult now = run(board, u"clock"_s, u"SELECT now() AS taken_at"_s);
-        if (!now.ok)
-            return;
-        board.takenAt = now.value(0, u"taken_at").toDateTime();
-        if (!inspect(board))
+        if (!begin(board, statementTimeoutMs) || !inspect(board))
             return;
 
         // A huge table is read by seeks only: each state counted exactly through the index except the
@@ -58,6 +192,8 @@ public:
         // index the board says which to create rather than scan the table.
         m_large = !m_isView && board.estimatedRows >= InboxBoardQuery::LargeTableRows;
         if (m_large) {
+            if (!startSecondSession(board, statementTimeoutMs))
+                return;
             // The statistics first: the dominant word decides which partial index serves the exact counts.
             if (!readFrequencies(board) || !checkIndexes(board, requirements()))
                 return;
@@ -67,15 +203,51 @@ public:
                 return;
             }
         }
-        const bool ok = (m_large ? readCountsLarge(board) : readCounts(board)) && readExhausted(board)
-                        && readStuck(board) && readErrors(board) && (m_large || checkIndexes(board, requirements()));
-        if (ok)
+        // Exhausted rows are read once the counts are in: they need the failed-retryable totals.
+        const bool ok = (m_large ? readCountsLarge(board) : readCounts(board)) && readStuck(board)
+                        && readErrors(board) && (m_large || checkIndexes(board, requirements()));
+        if (ok && (!m_large || finishCountsLarge(board)) && readExhausted(board))
             readOutbox(board); // last: its failure (a missing outbox table) must not cost the inbox board
         m_db.exec(u"ROLLBACK"_s);
     }
 
 private:
     QString qualified(const QString &schema, const QString &table) const { return m_db.escapeTable(schema, table); }
+
+    bool begin(InboxBoard &board, int statementTimeoutMs)
+    {
+        // One snapshot for every query: the counts, the stuck row and the errors describe the same moment.
+        if (!step(board, u"start"_s, u"BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"_s))
+            return false;
+        // A bound on each statement, and no JIT: the planner's generic estimates for the per-(consumer,
+        // status) seeks look expensive enough to trigger it, and compiling costs more than the seeks.
+        if (!step(board, u"session settings"_s,
+                  u"SELECT set_config('statement_timeout', $1, true), set_config('jit', 'off', true)"_s,
+                  {QString::number(std::max(1, statementTimeoutMs))}))
+            return false;
+        const PgResult now = run(board, u"clock"_s, u"SELECT now() AS taken_at"_s);
+        if (!now.ok)
+            return false;
+        board.takenAt = now.value(0, u"taken_at").toDateTime();
+        return true;
+    }
+
+    // Exports this transaction's snapshot and starts connecting the second session in it. A server that
+    // cannot export one (pg_export_snapshot fails and aborts the transaction) gets the transaction begun
+    // again: the board then counts on this session alone. False only when that fails too.
+    bool startSecondSession(InboxBoard &board, int statementTimeoutMs)
+    {
+        const QString conninfo = m_db.sameParameters(nullptr);
+        const PgResult exported = m_db.exec(u"SELECT pg_export_snapshot()"_s);
+        if (!exported.ok || conninfo.isEmpty()) {
+            qCDebug(lcInbox).noquote() << "board" << board.table << "counts on one session:" << exported.error;
+            if (!exported.ok && !(step(board, u"start"_s, u"ROLLBACK"_s) && begin(board, statementTimeoutMs)))
+                return false;
+            return true;
+        }
+        m_second.start(conninfo, exported.rows.value(0).value(0).toString(), statementTimeoutMs);
+        return true;
+    }
 
     // The catalogue first: a missing table, a missing privilege or a column of the wrong type gets a
     // message that says so, instead of whatever the first failing query would report.
@@ -323,21 +495,45 @@ private:
         return m_frequencies.value(column).value(value, -1);
     }
 
+    // A huge table's counts, begun: the pairs walked and cut into chunks, the first chunk sent to the second
+    // session (or, without one, every chunk counted here), the NULL statuses and the attempts sample read.
+    // finishCountsLarge() counts the rest and folds them into the board.
     bool readCountsLarge(InboxBoard &board)
     {
-        QStringList consumers;
-        QStringList statuses;
-        if (!walkPairs(board, &consumers, &statuses))
+        if (!walkPairs(board, &m_pairConsumers, &m_pairStatuses))
             return false;
+        const QStringList &consumers = m_pairConsumers;
+        const QStringList &statuses = m_pairStatuses;
         // The statistics' dominant word only if the table still has it (they may be older than the rows).
-        const QString dominant = statuses.contains(m_dominant) ? m_dominant : QString();
-        QStringList exactConsumers;
-        QStringList exactStatuses;
+        m_dominantSeen = statuses.contains(m_dominant) ? m_dominant : QString();
+        const QString &dominant = m_dominantSeen;
+        if (!dominant.isEmpty())
+            board.estimated[size_t(m_mapping.stateOf(dominant))] = true;
+        // The exact pairs in CountChunks chunks of about as many rows each (the statistics' share of each
+        // word, a consumer's rows being alike): heaviest first, each to the lightest chunk. With a second
+        // session, it counts the first chunk while this one reads the stuck rows and errors; then each
+        // chunk goes to whichever session is free (finishCountsLarge), so neither waits on the other.
+        struct Pair {
+            QString consumer;
+            QString status;
+            double weight;
+        };
+        QList<Pair> pairs;
         for (qsizetype i = 0; i < statuses.size(); ++i) {
-            if (statuses.at(i) != dominant) {
-                exactConsumers << consumers.at(i);
-                exactStatuses << statuses.at(i);
-            }
+            if (statuses.at(i) != dominant)
+                pairs.append({consumers.at(i), statuses.at(i),
+                              std::max(0.0, frequency(m_mapping.statusColumn, statuses.at(i))) + 1e-9});
+        }
+        std::stable_sort(pairs.begin(), pairs.end(), [](const Pair &a, const Pair &b) { return a.weight > b.weight; });
+        const bool split = pairs.size() > 1 && m_second.take();
+        QList<double> weights(split ? std::min<qsizetype>(CountChunks, pairs.size()) : 1, 0.0);
+        m_chunks = QList<QVariantList>(weights.size(), QVariantList{QStringList(), QStringList()});
+        for (const Pair &pair : std::as_const(pairs)) {
+            const qsizetype lightest = std::min_element(weights.cbegin(), weights.cend()) - weights.cbegin();
+            weights[lightest] += pair.weight;
+            QVariantList &chunk = m_chunks[lightest];
+            chunk[0] = chunk[0].toStringList() << pair.consumer;
+            chunk[1] = chunk[1].toStringList() << pair.status;
         }
         // Exact counts, one index-only range per pair (an aggregate in LATERAL keeps the plan per pair).
         // "<> the dominant word" changes no count (no pair here has it) but lets the planner prove the
@@ -345,29 +541,23 @@ private:
         QString where = u"t."_s + m_status + u"::text = p.s"_s;
         if (!m_consumer.isEmpty())
             where = u"t."_s + m_consumer + u"::text = p.c AND "_s + where;
-        QVariantList countParams{exactConsumers, exactStatuses};
         if (!dominant.isEmpty()) {
             where += u" AND t."_s + m_status + u" <> $3"_s;
-            countParams << dominant;
+            for (QVariantList &chunk : m_chunks)
+                chunk << dominant;
         }
-        const PgResult counts = run(board, u"counts"_s,
-                                    u"SELECT p.c, p.s, x.n FROM unnest($1::text[], $2::text[]) AS p(c, s) CROSS JOIN "
-                                    u"LATERAL (SELECT count(*) AS n FROM "_s + m_table + u" AS t WHERE "_s + where
-                                        + u") AS x"_s,
-                                    countParams);
-        if (!counts.ok)
-            return false;
-        QMap<QString, InboxStateCounts> perConsumer;
-        QHash<QString, qint64> exactPerConsumer; // every exactly counted row, by consumer
-        for (const QVariantList &row : counts.rows) {
-            const QString name = m_consumer.isEmpty() ? m_mapping.consumerLabel() : row.value(0).toString();
-            const InboxState state = m_mapping.stateOf(row.value(1).toString());
-            const qint64 n = row.value(2).toLongLong();
-            perConsumer[name][size_t(state)] += n;
-            board.totals[size_t(state)] += n;
-            exactPerConsumer[name] += n;
-            if (state == InboxState::Unknown && !board.unmappedStatuses.contains(row.value(1).toString()))
-                board.unmappedStatuses << row.value(1).toString();
+        m_countSql = u"SELECT p.c, p.s, x.n FROM unnest($1::text[], $2::text[]) AS p(c, s) CROSS JOIN "
+                     u"LATERAL (SELECT count(*) AS n FROM "_s + m_table + u" AS t WHERE "_s + where + u") AS x"_s;
+        m_countsSent = split && m_second.send(m_countSql, m_chunks.takeFirst());
+        if (!m_countsSent) {
+            // One session: every chunk now (the second may also have gone away since it connected).
+            for (const QVariantList &chunk : std::as_const(m_chunks)) {
+                const PgResult counts = run(board, u"counts"_s, m_countSql, chunk);
+                if (!counts.ok)
+                    return false;
+                m_countRows += counts.rows;
+            }
+            m_chunks.clear();
         }
         // Rows without a status (Unknown, shown as NULL), per consumer through the same index.
         QStringList distinctConsumers = consumers;
@@ -379,7 +569,67 @@ private:
                                    {m_consumer.isEmpty() ? QStringList{QString()} : distinctConsumers});
         if (!nulls.ok)
             return false;
-        for (const QVariantList &row : nulls.rows) {
+        m_nullRows = nulls.rows;
+        if (!m_consumer.isEmpty())
+            m_consumers = distinctConsumers;
+        for (const QString &word : std::as_const(statuses)) {
+            if (m_mapping.stateOf(word) != InboxState::Completed && !m_openStatuses.contains(word))
+                m_openStatuses << word;
+        }
+        std::sort(m_consumers.begin(), m_consumers.end());
+        std::sort(m_openStatuses.begin(), m_openStatuses.end());
+        return !board.hasAttempts || readAttemptsSample(board);
+    }
+
+    // A huge table's counts, finished: the chunks left counted on whichever session is free, all joined, the
+    // dominant word estimated, the stuck count made exact.
+    bool finishCountsLarge(InboxBoard &board)
+    {
+        // The chunks left: the next to the second session whenever it is free, else counted here.
+        const auto takeSecond = [&]() {
+            QElapsedTimer clock;
+            clock.start();
+            const PgResult counts = m_second.receive();
+            qCDebug(lcInbox).noquote() << "board" << board.table << "second session's counts (waited)"
+                                       << clock.nsecsElapsed() / 1000 << "us";
+            if (!counts.ok)
+                board.error = u"counts query on %1 failed: %2"_s.arg(board.table, counts.error);
+            else
+                board.countSessions = 2;
+            m_countRows += counts.rows;
+            return counts.ok;
+        };
+        while (!m_chunks.isEmpty()) {
+            if (m_second.isFree()) {
+                if (!takeSecond())
+                    return false;
+                if (m_second.send(m_countSql, m_chunks.constFirst())) {
+                    m_chunks.removeFirst();
+                    continue;
+                }
+                m_countsSent = false;
+            }
+            const PgResult counts = run(board, u"counts"_s, m_countSql, m_chunks.takeLast());
+            if (!counts.ok)
+                return false;
+            m_countRows += counts.rows;
+        }
+        if (m_countsSent && !takeSecond())
+            return false;
+        const QString &dominant = m_dominantSeen;
+        QMap<QString, InboxStateCounts> perConsumer;
+        QHash<QString, qint64> exactPerConsumer; // every exactly counted row, by consumer
+        for (const QVariantList &row : std::as_const(m_countRows)) {
+            const QString name = m_consumer.isEmpty() ? m_mapping.consumerLabel() : row.value(0).toString();
+            const InboxState state = m_mapping.stateOf(row.value(1).toString());
+            const qint64 n = row.value(2).toLongLong();
+            perConsumer[name][size_t(state)] += n;
+            board.totals[size_t(state)] += n;
+            exactPerConsumer[name] += n;
+            if (state == InboxState::Unknown && !board.unmappedStatuses.contains(row.value(1).toString()))
+                board.unmappedStatuses << row.value(1).toString();
+        }
+        for (const QVariantList &row : std::as_const(m_nullRows)) {
             const qint64 n = row.value(1).toLongLong();
             if (n == 0)
                 continue;
@@ -395,11 +645,10 @@ private:
         // statistics do not list gets an equal part of what the known shares leave.
         if (!dominant.isEmpty()) {
             const InboxState state = m_mapping.stateOf(dominant);
-            board.estimated[size_t(state)] = true;
             QStringList owners; // consumers that have the dominant word
-            for (qsizetype i = 0; i < statuses.size(); ++i) {
-                if (statuses.at(i) == dominant)
-                    owners << (m_consumer.isEmpty() ? m_mapping.consumerLabel() : consumers.at(i));
+            for (qsizetype i = 0; i < m_pairStatuses.size(); ++i) {
+                if (m_pairStatuses.at(i) == dominant)
+                    owners << (m_consumer.isEmpty() ? m_mapping.consumerLabel() : m_pairConsumers.at(i));
             }
             // Without a consumer column every row is the one consumer's: its share is the whole table.
             const auto shareOf = [this](const QString &owner) {
@@ -427,15 +676,9 @@ private:
         for (auto it = perConsumer.cbegin(); it != perConsumer.cend(); ++it)
             board.consumers.append({it.key(), it.value()});
         std::sort(board.unmappedStatuses.begin(), board.unmappedStatuses.end());
-        if (!m_consumer.isEmpty())
-            m_consumers = distinctConsumers;
-        for (const QString &word : std::as_const(statuses)) {
-            if (m_mapping.stateOf(word) != InboxState::Completed && !m_openStatuses.contains(word))
-                m_openStatuses << word;
-        }
-        std::sort(m_consumers.begin(), m_consumers.end());
-        std::sort(m_openStatuses.begin(), m_openStatuses.end());
-        return !board.hasAttempts || readAttemptsSample(board);
+        if (m_notStuck >= 0)
+            board.stuckCount = std::max<qint64>(0, board.total(InboxState::InProgress) - m_notStuck);
+        return true;
     }
 
     // The attempts histogram from a sample of the table's pages (about 5,000 rows), scaled to the table.
@@ -515,7 +758,7 @@ private:
             const PgResult n = run(board, u"stuck count"_s, recent, params);
             if (!n.ok)
                 return false;
-            board.stuckCount = std::max<qint64>(0, board.total(InboxState::InProgress) - n.value(0, u"n").toLongLong());
+            m_notStuck = n.value(0, u"n").toLongLong(); // subtracted once every count is in (finishCountsLarge)
             return true;
         }
         // An aggregate inside LATERAL is not flattened into a join, so the planner keeps one index range per
@@ -581,81 +824,30 @@ private:
 
 public:
     // Adds to board.missingIndexes a line for each requirement no valid index serves, with the CREATE INDEX
-    // that does; also the key look-ups' and the Parked tab's check (InboxBoardQuery::missingIndexes).
-    bool checkIndexes(InboxBoard &board, const QList<InboxIndexRequirement> &requirements)
+    // that does; also the key look-ups' and the Parked tab's check (InboxBoardQuery::missingIndexes), which
+    // may reuse a reading of the catalogue (reuse: IndexCatalogue).
+    bool checkIndexes(InboxBoard &board, const QList<InboxIndexRequirement> &requirements, bool reuse = false)
     {
         if (m_isView)
             return true; // a view has no indexes of its own: its tables' indexes decide
-        struct Index {
-            bool partial = false;
-            QString predicate;
-            QStringList columns;  // key columns, in order
-            QStringList included; // INCLUDE columns
-        };
-        QHash<QString, QMap<QString, Index>> tables; // escaped table -> its indexes, each table read once
+        QHash<QString, IndexCatalogue::Reading> tables; // escaped table -> its indexes, each table read once
         for (const InboxIndexRequirement &need : requirements) {
             const bool outbox = !need.partialLeadingColumns.isEmpty();
             const bool openRows = !need.excludedStatus.isEmpty();
             const QString escapedTable =
                 outbox ? qualified(m_mapping.outbox.schema, m_mapping.outbox.table) : m_table;
-            if (!tables.contains(escapedTable)) {
-                // The escaped name is a value here: to_regclass parses it, nothing is spliced into SQL.
-                const PgResult r =
-                    run(board, u"index check"_s,
-                        u"SELECT i.indexrelid::text AS index_id, i.indpred IS NOT NULL AS partial, "
-                        u"coalesce(pg_get_expr(i.indpred, i.indrelid), '') AS predicate, k.ord, a.attname::text "
-                        u"AS column, k.ord <= i.indnkeyatts AS is_key "
-                        u"FROM pg_index AS i "
-                        u"CROSS JOIN LATERAL unnest(i.indkey::int2[]) WITH ORDINALITY AS k(attnum, ord) "
-                        u"LEFT JOIN pg_attribute AS a ON a.attrelid = i.indrelid AND a.attnum = k.attnum "
-                        u"WHERE i.indrelid = to_regclass($1) AND i.indisvalid "
-                        u"ORDER BY 1, 4"_s,
-                        {escapedTable});
-                if (!r.ok)
-                    return false;
-                QMap<QString, Index> &read = tables[escapedTable];
-                for (qsizetype row = 0; row < r.rows.size(); ++row) {
-                    Index &index = read[r.value(int(row), u"index_id").toString()];
-                    index.partial = r.value(int(row), u"partial").toBool();
-                    index.predicate = r.value(int(row), u"predicate").toString();
-                    const QVariant column = r.value(int(row), u"column");
-                    // An expression has no name: it serves no requirement.
-                    (r.value(int(row), u"is_key").toBool() ? index.columns : index.included)
-                        << (column.isValid() ? column.toString() : QString());
-                }
-            }
-            const QMap<QString, Index> &indexes = tables[escapedTable];
-            const auto startsWith = [](const QStringList &columns, const QStringList &leading) {
-                return columns.size() >= leading.size() && columns.mid(0, leading.size()) == leading;
-            };
-            // The word as pg_get_expr writes it in a predicate: "(status <> 'completed'::text)".
-            const QString excludedLiteral = u"'"_s + QString(need.excludedStatus).replace(u"'"_s, u"''"_s) + u"'"_s;
-            bool found = false;
-            const auto covers = [&need](const Index &index) {
-                for (const QString &column : need.includedColumns) {
-                    if (!index.columns.contains(column) && !index.included.contains(column))
-                        return false;
-                }
-                return true;
-            };
-            for (const Index &index : std::as_const(indexes)) {
-                if (!index.partial && !openRows && startsWith(index.columns, need.leadingColumns) && covers(index))
-                    found = true;
-                // The open-rows index: partial, without the dominant word's rows.
-                if (index.partial && openRows && startsWith(index.columns, need.leadingColumns)
-                    && index.predicate.contains(m_mapping.statusColumn) && index.predicate.contains(u"<>"_s)
-                    && index.predicate.contains(excludedLiteral))
-                    found = true;
-                // A partial index is only as good as its predicate: it must select the pending rows.
-                if (index.partial && outbox && startsWith(index.columns, need.partialLeadingColumns)
-                    && index.predicate.contains(m_mapping.outbox.statusColumn)
-                    && index.predicate.contains(m_mapping.outbox.pendingStatus))
-                    found = true;
-            }
-            if (found)
+            if (!tables.contains(escapedTable) && !readIndexes(board, escapedTable, reuse, &tables[escapedTable]))
+                return false;
+            // A reused reading that lacks the index is read again: one created since is seen at once.
+            if (!serves(tables[escapedTable].indexes, need) && tables[escapedTable].reused
+                && !readIndexes(board, escapedTable, false, &tables[escapedTable]))
+                return false;
+            if (serves(tables[escapedTable].indexes, need))
                 continue;
-            if (!outbox && !openRows && need.includedColumns.isEmpty())
+            if (!outbox && !openRows && need.includedColumns.isEmpty() && need.keptStatuses.isEmpty())
                 m_boardIndexMissing = true;
+            // The word as pg_get_expr writes it in a predicate: "(status <> 'completed'::text)".
+            const QString excludedLiteral = sqlLiteral(need.excludedStatus);
             QStringList escaped;
             for (const QString &column : need.leadingColumns)
                 escaped << m_db.escapeIdentifier(column);
@@ -667,7 +859,7 @@ public:
                                                        : u" INCLUDE (%1)"_s.arg(included.join(u", "_s));
             board.missingIndexes << u"%1 (%2)%3 for %4 \u2014 CREATE INDEX ON %5 (%6)%7"_s.arg(
                 need.table, need.leadingColumns.join(u", "_s),
-                openRows ? u" WHERE %1 <> %2"_s.arg(need.leadingColumns.constLast(), excludedLiteral)
+                openRows ? u" WHERE %1 <> %2"_s.arg(m_mapping.statusColumn, excludedLiteral)
                 : need.includedColumns.isEmpty() ? QString()
                                                  : u" INCLUDE (%1)"_s.arg(need.includedColumns.join(u", "_s)),
                 need.purpose, escapedTable, escaped.join(u", "_s), where);
@@ -676,6 +868,92 @@ public:
     }
 
 private:
+    static QString sqlLiteral(const QString &word) { return u"'"_s + QString(word).replace(u"'"_s, u"''"_s) + u"'"_s; }
+
+    // One table's valid indexes: from the cache when reuse allows and it holds a reading younger than the
+    // board's clock, else from pg_index (and then cached).
+    bool readIndexes(InboxBoard &board, const QString &escapedTable, bool reuse, IndexCatalogue::Reading *out)
+    {
+        const QString key = m_db.serverIdentity() + u'\n' + escapedTable;
+        if (reuse) {
+            if (std::optional<IndexCatalogue::Indexes> cached = IndexCatalogue::find(key)) {
+                *out = {std::move(*cached), true};
+                return true;
+            }
+        }
+        // The escaped name is a value here: to_regclass parses it, nothing is spliced into SQL.
+        const PgResult r = run(board, u"index check"_s,
+                               u"SELECT i.indexrelid::text AS index_id, i.indpred IS NOT NULL AS partial, "
+                               u"coalesce(pg_get_expr(i.indpred, i.indrelid), '') AS predicate, k.ord, a.attname::text "
+                               u"AS column, k.ord <= i.indnkeyatts AS is_key "
+                               u"FROM pg_index AS i "
+                               u"CROSS JOIN LATERAL unnest(i.indkey::int2[]) WITH ORDINALITY AS k(attnum, ord) "
+                               u"LEFT JOIN pg_attribute AS a ON a.attrelid = i.indrelid AND a.attnum = k.attnum "
+                               u"WHERE i.indrelid = to_regclass($1) AND i.indisvalid "
+                               u"ORDER BY 1, 4"_s,
+                               {escapedTable});
+        if (!r.ok)
+            return false;
+        IndexCatalogue::Indexes read;
+        for (qsizetype row = 0; row < r.rows.size(); ++row) {
+            IndexCatalogue::Index &index = read[r.value(int(row), u"index_id").toString()];
+            index.partial = r.value(int(row), u"partial").toBool();
+            index.predicate = r.value(int(row), u"predicate").toString();
+            const QVariant column = r.value(int(row), u"column");
+            // An expression has no name: it serves no requirement.
+            (r.value(int(row), u"is_key").toBool() ? index.columns : index.included)
+                << (column.isValid() ? column.toString() : QString());
+        }
+        IndexCatalogue::store(key, read);
+        *out = {std::move(read), false};
+        return true;
+    }
+
+    // Whether one of a table's indexes serves a requirement.
+    bool serves(const IndexCatalogue::Indexes &indexes, const InboxIndexRequirement &need) const
+    {
+        const bool outbox = !need.partialLeadingColumns.isEmpty();
+        const bool openRows = !need.excludedStatus.isEmpty();
+        const bool keeps = !need.keptStatuses.isEmpty();
+        const auto startsWith = [](const QStringList &columns, const QStringList &leading) {
+            return !leading.isEmpty() && columns.size() >= leading.size() && columns.mid(0, leading.size()) == leading;
+        };
+        const auto covers = [&need](const IndexCatalogue::Index &index) {
+            for (const QString &column : need.includedColumns) {
+                if (!index.columns.contains(column) && !index.included.contains(column))
+                    return false;
+            }
+            return true;
+        };
+        // "status <> ..." on the mapping's status column: a partial index without some word's rows.
+        const auto leavesOutAWord = [this](const IndexCatalogue::Index &index) {
+            return index.partial && index.predicate.contains(m_mapping.statusColumn) && index.predicate.contains(u"<>"_s);
+        };
+        for (const IndexCatalogue::Index &index : indexes) {
+            if (!index.partial && !openRows && !keeps
+                && (startsWith(index.columns, need.leadingColumns)
+                    || startsWith(index.columns, need.alternativeLeadingColumns))
+                && covers(index))
+                return true;
+            // The open-rows index: partial, without the dominant word's rows.
+            if (openRows && leavesOutAWord(index) && startsWith(index.columns, need.leadingColumns)
+                && index.predicate.contains(sqlLiteral(need.excludedStatus)))
+                return true;
+            // A partial index that leaves out a word but none of the words asked for.
+            if (keeps && leavesOutAWord(index) && startsWith(index.columns, need.leadingColumns)
+                && std::none_of(need.keptStatuses.cbegin(), need.keptStatuses.cend(), [&index](const QString &word) {
+                       return index.predicate.contains(sqlLiteral(word));
+                   }))
+                return true;
+            // A partial index is only as good as its predicate: it must select the pending rows.
+            if (index.partial && outbox && startsWith(index.columns, need.partialLeadingColumns)
+                && index.predicate.contains(m_mapping.outbox.statusColumn)
+                && index.predicate.contains(m_mapping.outbox.pendingStatus))
+                return true;
+        }
+        return false;
+    }
+
     void readOutbox(InboxBoard &board)
     {
         const OutboxMapping &o = m_mapping.outbox;
@@ -727,6 +1005,16 @@ private:
     QStringList m_openStatuses; // seen statuses that are not completed
     bool m_isView = false;
     bool m_large = false;
+    SecondSession m_second; // a huge table's: part of the exact counts (startSecondSession)
+    QStringList m_pairConsumers; // a huge table's walked (consumer, status) pairs
+    QStringList m_pairStatuses;
+    QString m_dominantSeen;      // m_dominant when the walk found it, else empty
+    bool m_countsSent = false;   // the second session is counting a chunk
+    QString m_countSql;          // a huge table's exact counts of one chunk of (consumer, status) pairs
+    QList<QVariantList> m_chunks; // the chunks not yet counted: each the count's parameters
+    QList<QVariantList> m_countRows; // (consumer, status, n) counted exactly
+    QList<QVariantList> m_nullRows;  // (consumer, n) of NULL statuses
+    qint64 m_notStuck = -1;      // a huge table's in-progress rows not yet stuck; -1: not read
     bool m_boardIndexMissing = false; // no index on ([consumer,] status, updated): a huge table is not read
     QString m_schemaName;   // as the catalogue names it (the search_path resolved)
     QString m_relationName;
@@ -842,7 +1130,7 @@ bool InboxBoardQuery::missingIndexes(PgSession &session, const InboxMapping &map
     BoardReader reader(session, mapping, control);
     InboxBoard board;
     board.table = mapping.qualifiedTable();
-    const bool ok = reader.checkIndexes(board, requirements);
+    const bool ok = reader.checkIndexes(board, requirements, true);
     if (missing)
         *missing = board.missingIndexes;
     if (!ok && error)
@@ -888,6 +1176,8 @@ QList<InboxIndexRequirement> InboxBoardQuery::indexRequirements(const InboxMappi
         if (!mapping.consumerColumn.isEmpty())
             key.includedColumns << mapping.consumerColumn;
         key.includedColumns << mapping.updatedColumn;
+        if (mapping.filtersConsumer()) // the probe states the consumer too
+            key.alternativeLeadingColumns = {mapping.consumerColumn, mapping.messageIdColumn};
         key.purpose = u"index-only key look-ups on a table this large"_s;
         out << key;
     }

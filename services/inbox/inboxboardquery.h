@@ -16,12 +16,18 @@ class PgStatementCanceller;
 struct InboxIndexRequirement {
     QString table;              // schema.table as displayed
     QStringList leadingColumns; // key columns an index must start with, in order
+    // Set: an index starting with these columns serves as well (the key look-ups of a mapping that filters
+    // by consumer seek on (consumer, message id) just as on (message id)).
+    QStringList alternativeLeadingColumns;
     // Alternative for the outbox: a partial index on these columns whose predicate names the pending status
     // (the demo's `CREATE INDEX ... (created_at) WHERE status = 'pending'`).
     QStringList partialLeadingColumns;
     // Set: only a partial index on leadingColumns whose predicate leaves out this status word serves (the
     // open-rows index of a huge table, `CREATE INDEX ... (consumer, status) WHERE status <> 'completed'`).
     QString excludedStatus;
+    // Set: only a partial index on leadingColumns whose predicate leaves out a status word (`status <> ...`)
+    // but none of these serves (the Parked tab's open-rows-by-time index, for the words it asks for).
+    QStringList keptStatuses;
     // Set: the index must hold these columns too, as keys or INCLUDE columns (a covering index).
     QStringList includedColumns;
     QString purpose;
@@ -76,7 +82,9 @@ public:
 
     // The board's index check on an open session, for the key look-ups and the Parked tab on a huge table:
     // *missing gets a line per requirement no valid index serves, ending in the CREATE INDEX that does.
-    // False (and *error) when the catalogue query fails.
+    // False (and *error) when the catalogue query fails. A reading of the table's indexes the board (or an
+    // earlier check) made within the board's interval serves when it satisfies every requirement: a batch
+    // of look-ups costs no catalogue query (ARCHITECTURE.md, Inbox mapping).
     static bool missingIndexes(PgSession &session, const InboxMapping &mapping,
                                const QList<InboxIndexRequirement> &requirements, QStringList *missing,
                                QString *error);

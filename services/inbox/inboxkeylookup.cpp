@@ -137,6 +137,11 @@ InboxKeyStates InboxKeyLookup::lookup(PgSession &session, const QList<InboxMappi
             byKey.table = mapping.qualifiedTable();
             byKey.leadingColumns = {mapping.messageIdColumn};
             byKey.purpose = u"the DLQ inbox column's key look-ups"_s;
+            // The probe also states this consumer's value: a key on (consumer, message id) seeks as well.
+            if (mapping.filtersConsumer()) {
+                byKey.alternativeLeadingColumns = {mapping.consumerColumn, mapping.messageIdColumn};
+                byKey.purpose += u" (or an index on (%1, %2))"_s.arg(mapping.consumerColumn, mapping.messageIdColumn);
+            }
             QStringList missing;
             QString indexError;
             if (!InboxBoardQuery::missingIndexes(session, mapping, {byKey}, &missing, &indexError)) {

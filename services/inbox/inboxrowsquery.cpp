@@ -115,18 +115,19 @@ InboxRowsPage InboxRowsQuery::read(PgSession &session, const InboxMapping &mappi
     // the one it leaves out.
     bool byTime = false;
     if (large) {
-        const PgResult predicates = session.exec(
-            u"SELECT pg_get_expr(i.indpred, i.indrelid) FROM pg_index AS i JOIN pg_attribute AS a ON a.attrelid = "
-            u"i.indrelid AND a.attnum = i.indkey[0] WHERE i.indrelid = to_regclass($1) AND i.indisvalid AND "
-            u"i.indpred IS NOT NULL AND a.attname = $2"_s,
-            {table, mapping.updatedColumn});
-        for (const QVariantList &row : predicates.rows) {
-            const QString predicate = row.value(0).toString();
-            bool leavesOutNone = predicate.contains(mapping.statusColumn) && predicate.contains(u"<>"_s);
-            for (const QString &word : std::as_const(words))
-                leavesOutNone = leavesOutNone && !predicate.contains(u"'"_s + QString(word).replace(u"'"_s, u"''"_s) + u"'"_s);
-            byTime = byTime || leavesOutNone;
+        // The board's one index check, on its cached reading of the catalogue (ARCHITECTURE.md, Inbox mapping).
+        InboxIndexRequirement openByTime;
+        openByTime.table = page.table;
+        openByTime.leadingColumns = {mapping.updatedColumn, mapping.statusColumn};
+        openByTime.keptStatuses = words;
+        openByTime.purpose = u"the Parked tab's rows in time order"_s;
+        QStringList missing;
+        QString indexError;
+        if (!InboxBoardQuery::missingIndexes(session, mapping, {openByTime}, &missing, &indexError)) {
+            page.error = indexError;
+            return page;
         }
+        byTime = missing.isEmpty();
     }
     // Else, on a huge table, one ordered index range per (consumer, word), merged (Merge Append) so only
     // about a page of rows is read: a single range over several words would sort every matching row first.

@@ -268,18 +268,18 @@ PgSession &PgSession::operator=(PgSession &&other) noexcept
     return *this;
 }
 
-bool PgSession::connectLike(const PgSession &other, QString *error)
+QString PgSession::sameParameters(QString *error) const
 {
-    if (!other.isOpen()) {
+    if (!isOpen()) {
         if (error)
             *error = u"not connected"_s;
-        return false;
+        return {};
     }
-    PQconninfoOption *options = PQconninfo(other.m_conn);
+    PQconninfoOption *options = PQconninfo(m_conn);
     if (!options) {
         if (error)
             *error = u"out of memory reading the connection parameters"_s;
-        return false;
+        return {};
     }
     QString conninfo;
     for (PQconninfoOption *o = options; o->keyword; ++o) {
@@ -290,7 +290,21 @@ bool PgSession::connectLike(const PgSession &other, QString *error)
         conninfo += QString::fromUtf8(o->keyword) + u"='"_s + value + u"' "_s;
     }
     PQconninfoFree(options);
-    return connect(conninfo, error);
+    return conninfo;
+}
+
+QString PgSession::serverIdentity() const
+{
+    if (!m_conn)
+        return {};
+    return QString::fromUtf8(PQuser(m_conn)) + u'@' + QString::fromUtf8(PQhost(m_conn)) + u':'
+           + QString::fromUtf8(PQport(m_conn)) + u'/' + QString::fromUtf8(PQdb(m_conn));
+}
+
+bool PgSession::connectLike(const PgSession &other, QString *error)
+{
+    const QString conninfo = other.sameParameters(error);
+    return !conninfo.isEmpty() && connect(conninfo, error);
 }
 
 bool PgSession::connect(const QString &conninfo, QString *error)
@@ -340,21 +354,28 @@ void PgSession::close()
         PQfinish(std::exchange(m_conn, nullptr));
 }
 
-PgResult PgSession::exec(const QString &sql, const QVariantList &params)
-{
-    if (!m_conn)
-        return PgResult::failure(u"not connected to the database"_s);
+namespace {
+// Text parameters for PQexecParams / PQsendQueryParams; values points into storage.
+struct EncodedParams {
+    std::vector<QByteArray> storage;
+    std::vector<const char *> values;
 
-    std::vector<QByteArray> storage(size_t(params.size()));
-    std::vector<const char *> values(size_t(params.size()), nullptr);
-    for (qsizetype i = 0; i < params.size(); ++i) {
-        bool isNull = false;
-        storage[size_t(i)] = encodeParam(params.at(i), &isNull);
-        values[size_t(i)] = isNull ? nullptr : storage[size_t(i)].constData();
+    explicit EncodedParams(const QVariantList &params)
+        : storage(size_t(params.size()))
+        , values(size_t(params.size()), nullptr)
+    {
+        for (qsizetype i = 0; i < params.size(); ++i) {
+            bool isNull = false;
+            storage[size_t(i)] = encodeParam(params.at(i), &isNull);
+            values[size_t(i)] = isNull ? nullptr : storage[size_t(i)].constData();
+        }
     }
-    const QByteArray query = sql.toUtf8();
-    PGresult *res = PQexecParams(m_conn, query.constData(), int(params.size()), nullptr, values.data(),
-                                 nullptr, nullptr, 0);
+    int count() const { return int(values.size()); }
+};
+
+// One statement's PGresult as plain values; frees it.
+PgResult takeResult(PGresult *res, PGconn *conn)
+{
     PgResult result;
     const ExecStatusType status = res ? PQresultStatus(res) : PGRES_FATAL_ERROR;
     if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY) {
@@ -374,13 +395,60 @@ PgResult PgSession::exec(const QString &sql, const QVariantList &params)
             result.rows << row;
         }
     } else {
-        result.error = resultError(res, m_conn);
+        result.error = resultError(res, conn);
         if (res)
             result.sqlState = QString::fromLatin1(PQresultErrorField(res, PG_DIAG_SQLSTATE));
         if (result.error.isEmpty())
             result.error = QString::fromLatin1(PQresStatus(status));
     }
     PQclear(res);
+    return result;
+}
+} // namespace
+
+PgResult PgSession::exec(const QString &sql, const QVariantList &params)
+{
+    if (!m_conn)
+        return PgResult::failure(u"not connected to the database"_s);
+    const EncodedParams encoded(params);
+    const QByteArray query = sql.toUtf8();
+    return takeResult(PQexecParams(m_conn, query.constData(), encoded.count(), nullptr, encoded.values.data(),
+                                   nullptr, nullptr, 0),
+                      m_conn);
+}
+
+bool PgSession::send(const QString &sql, const QVariantList &params, QString *error)
+{
+    if (!m_conn) {
+        if (error)
+            *error = u"not connected to the database"_s;
+        return false;
+    }
+    const EncodedParams encoded(params);
+    const QByteArray query = sql.toUtf8();
+    if (PQsendQueryParams(m_conn, query.constData(), encoded.count(), nullptr, encoded.values.data(), nullptr,
+                          nullptr, 0)
+        == 1)
+        return true;
+    if (error)
+        *error = lastError();
+    return false;
+}
+
+bool PgSession::isBusy()
+{
+    // A failed read leaves the error to receive(), which then does not wait either.
+    return m_conn && PQconsumeInput(m_conn) == 1 && PQisBusy(m_conn) == 1;
+}
+
+PgResult PgSession::receive()
+{
+    if (!m_conn)
+        return PgResult::failure(u"not connected to the database"_s);
+    // One statement was sent: its result, then the null that ends it.
+    PgResult result = takeResult(PQgetResult(m_conn), m_conn);
+    while (PGresult *extra = PQgetResult(m_conn))
+        PQclear(extra);
     return result;
 }
 

@@ -45,6 +45,11 @@ public:
     // A second connection with the same parameters (host, role, database, password...) as an open session:
     // for a worker that writes in parallel under the same identity.
     bool connectLike(const PgSession &other, QString *error);
+    // The conninfo connectLike() connects with: every parameter of this open session, the password too, so
+    // it stays in memory. Read it on the thread that uses this session; connect with it on any other.
+    QString sameParameters(QString *error) const;
+    // "role@host:port/database" of the open session: which database a cached catalogue reading is of.
+    QString serverIdentity() const;
     bool isOpen() const;
     void close();
 
@@ -54,6 +59,13 @@ public:
     // (Qt 6 semantics); bool -> t/f; QDateTime -> ISO 8601 in UTC; QByteArray -> bytea hex text
     // ("\x..."); QStringList -> array literal; numbers in C locale; anything else via toString().
     PgResult exec(const QString &sql, const QVariantList &params = {});
+    // exec() in two halves, so a statement runs on this session while its caller works on another: send()
+    // queues one statement (false and *error when it cannot), receive() waits for its result. Nothing else
+    // may run on the session in between.
+    bool send(const QString &sql, const QVariantList &params, QString *error);
+    PgResult receive();
+    // After send(): whether the result is still being computed (reads what has arrived, never waits).
+    bool isBusy();
     // PQexec: several statements in one go (migrations, setup). No parameters by design.
     bool execScript(const QString &sql, QString *error);
 

@@ -5,9 +5,14 @@
 // 'completed', and the primary
 // key on the message id covering (INCLUDE) consumer, status and updated; the outbox has its partial index
 // on pending rows. The board must name none of them as missing. Prints FIGURE lines,
-// each the median of 5 runs, nothing cached between runs:
+// each the median of 5 runs (every run's time on stderr), no result cached between runs (the index check's
+// catalogue reading is, for one board interval, as in the product):
 //   inbox_board_10m_ms              one full board refresh (connect, counts per state, oldest stuck,
-//                                    attempts, top errors, outbox backlog)
+//                                    attempts, top errors, outbox backlog; the exact counts on two
+//                                    sessions in one snapshot, said on stderr)
+//   inbox_board_10m_one_session_ms  the same board read by a role allowed one connection: the exact
+//                                    counts on one session (for comparison, no target)
+// QT_LOGGING_RULES=berth.inbox.debug=true prints each board statement's time.
 //   inbox_key_lookup_10k_ms         10,000 DLQ keys looked up in the inbox (one statement)
 //   inbox_status_discovery_10m_ms   the status vocabulary, every word
 //   inbox_parked_first_page_ms      the first page of parked rows, oldest first
@@ -38,15 +43,19 @@ void figure(const char *name, double value, const char *unit)
     std::fflush(stdout);
 }
 
-double medianMs(const std::function<void()> &run)
+// The median of 5 runs; every run's time goes to stderr in order, so a slow first (cold) run shows.
+double medianMs(const char *name, const std::function<void()> &run)
 {
     QList<double> times;
+    std::fprintf(stderr, "bench_inbox: %s runs:", name);
     for (int i = 0; i < 5; ++i) {
         QElapsedTimer clock;
         clock.start();
         run();
         times << double(clock.nsecsElapsed()) / 1e6;
+        std::fprintf(stderr, " %.1f", times.constLast());
     }
+    std::fprintf(stderr, "\n");
     std::sort(times.begin(), times.end());
     return times.at(2);
 }
@@ -139,21 +148,37 @@ UPDATE inbox SET status = 'quarantined' WHERE message_id IN ('m-100', 'm-2000', 
     const InboxMapping m = mapping();
     const QString conninfo = pg.conninfo();
     InboxBoard board;
-    figure("inbox_board_10m_ms", medianMs([&] { board = InboxBoardQuery::collect(conninfo, m); }), "ms");
+    figure("inbox_board_10m_ms", medianMs("inbox_board_10m_ms", [&] { board = InboxBoardQuery::collect(conninfo, m); }), "ms");
     if (!board.ok())
         std::fprintf(stderr, "bench_inbox: board failed: %s\n", qPrintable(board.error));
     for (const QString &missing : std::as_const(board.missingIndexes))
         std::fprintf(stderr, "bench_inbox: board names a missing index: %s\n", qPrintable(missing));
-    std::fprintf(stderr, "bench_inbox: board: completed %lld%s, parked %lld, stuck %lld, errors %lld, outbox %lld\n",
+    std::fprintf(stderr,
+                 "bench_inbox: board: completed %lld%s, parked %lld, stuck %lld, errors %lld, outbox %lld, exact "
+                 "counts on %d session(s)\n",
                  board.total(InboxState::Completed), board.estimated[size_t(InboxState::Completed)] ? " (about)" : "",
                  board.total(InboxState::Parked), board.stuckCount, qlonglong(board.topErrors.size()),
-                 board.outbox.pending);
+                 board.outbox.pending, board.countSessions);
+
+    // The same board on one session (a role allowed one connection): what the second session saves, measured
+    // in the same conditions.
+    if (!step(db, u"one-session role"_s,
+              u"CREATE ROLE bench_one LOGIN CONNECTION LIMIT 1; GRANT SELECT ON inbox, outbox TO bench_one"_s))
+        return 1;
+    InboxBoard oneSession;
+    figure("inbox_board_10m_one_session_ms", medianMs("inbox_board_10m_one_session_ms", [&] {
+               oneSession = InboxBoardQuery::collect(pg.conninfo(u"bench_one"_s), m);
+           }),
+           "ms");
+    std::fprintf(stderr, "bench_inbox: one-session board: %s, exact counts on %d session(s), same totals: %s\n",
+                 oneSession.ok() ? "ok" : qPrintable(oneSession.error), oneSession.countSessions,
+                 oneSession.totals == board.totals ? "yes" : "no");
 
     QStringList keys;
     for (int i = 0; i < 10'000; ++i)
         keys << u"m-"_s + QString::number(i * 997 % (rows * 2)); // about half of them in the inbox
     qsizetype found = 0;
-    figure("inbox_key_lookup_10k_ms", medianMs([&] {
+    figure("inbox_key_lookup_10k_ms", medianMs("inbox_key_lookup_10k_ms", [&] {
                PgSession session;
                QString e;
                session.connect(conninfo, &e);
@@ -163,7 +188,7 @@ UPDATE inbox SET status = 'quarantined' WHERE message_id IN ('m-100', 'm-2000', 
     std::fprintf(stderr, "bench_inbox: %lld of 10000 keys found\n", qlonglong(found));
 
     InboxDiscovery::StatusWords words;
-    figure("inbox_status_discovery_10m_ms", medianMs([&] {
+    figure("inbox_status_discovery_10m_ms", medianMs("inbox_status_discovery_10m_ms", [&] {
                PgSession session;
                QString e;
                session.connect(conninfo, &e);
@@ -175,7 +200,7 @@ UPDATE inbox SET status = 'quarantined' WHERE message_id IN ('m-100', 'm-2000', 
         std::fprintf(stderr, "bench_inbox: discovery missed the rare word\n");
 
     InboxRowsPage page;
-    figure("inbox_parked_first_page_ms", medianMs([&] {
+    figure("inbox_parked_first_page_ms", medianMs("inbox_parked_first_page_ms", [&] {
                PgSession session;
                QString e;
                session.connect(conninfo, &e);
@@ -186,20 +211,27 @@ UPDATE inbox SET status = 'quarantined' WHERE message_id IN ('m-100', 'm-2000', 
                  qPrintable(page.error));
 
     // BERTH_BENCH_EXPLAIN=FILE: once more, after the figures, with every statement's plan and timings
-    // (auto_explain, EXPLAIN ANALYZE BUFFERS) written to FILE: where a refresh spends its time.
+    // (auto_explain, EXPLAIN ANALYZE BUFFERS) written to FILE: where a refresh spends its time. Set for the
+    // database, so the board's second session is explained too.
     const QString explainTo = qEnvironmentVariable("BERTH_BENCH_EXPLAIN");
     if (!explainTo.isEmpty()) {
-        PgSession session;
-        QString e;
-        session.connect(conninfo, &e);
         const qint64 logStart = QFileInfo(pg.logFile()).size();
-        session.execScript(u"LOAD 'auto_explain'; SET auto_explain.log_min_duration = 0; "
-                           u"SET auto_explain.log_analyze = on; SET auto_explain.log_buffers = on;"_s,
-                           &e);
-        InboxBoardQuery::collect(session, m);
+        QString e;
+        const QString database = db.exec(u"SELECT current_database()"_s).rows.value(0).value(0).toString();
+        const QString target = u"ALTER DATABASE "_s + db.escapeIdentifier(database);
+        if (!db.execScript(target + u" SET session_preload_libraries = 'auto_explain'; "_s + target
+                               + u" SET auto_explain.log_min_duration = 0; "_s + target
+                               + u" SET auto_explain.log_analyze = on; "_s + target
+                               + u" SET auto_explain.log_buffers = on;"_s,
+                           &e))
+            std::fprintf(stderr, "bench_inbox: auto_explain: %s\n", qPrintable(e));
+        InboxBoardQuery::collect(conninfo, m);
+        PgSession session;
+        session.connect(conninfo, &e);
         InboxKeyLookup::lookup(session, {m}, keys, &e);
         InboxRowsQuery::read(session, m, {InboxState::Parked});
         session.close();
+        db.execScript(target + u" RESET ALL"_s, &e);
         QFile log(pg.logFile());
         QFile out(explainTo);
         if (log.open(QIODevice::ReadOnly) && out.open(QIODevice::WriteOnly)) {
