@@ -124,8 +124,23 @@ void Console::buildViews()
     m_window->addTab(u"checklist"_s, m_checklistView, tr("C&hecklist"));
     m_accounting = new AccountingService(this);
     m_accountingModel = new AccountingModel(this);
-    m_accountingView = new AccountingView(m_accountingModel);
+    // The Accounting view's inspectors read through scanners of their own, masked and decoded as the DLQ
+    // view's inspector is.
+    for (DlqScanner *&scanner : m_accountingScanners) {
+        scanner = new DlqScanner(this);
+        if (!m_profile.policyPath.isEmpty())
+            scanner->awaitMasking();
+        scanner->setSchemaCatalog(m_schemaCatalog);
+    }
+    m_accountingView = new AccountingView(m_accountingModel, m_accountingScanners[0], m_accountingScanners[1]);
+    m_accountingView->setCluster(m_profile.cluster);
     m_accountingView->setGroups(m_profile.namedGroups);
+    for (DlqInspectorView *inspector : {m_accountingView->recordInspector(), m_accountingView->deadLetterInspector()}) {
+        m_desk->attachInspector(inspector);
+        if (m_schemaRegistry)
+            connect(m_schemaRegistry, &SchemaRegistryClient::schemaArrived, inspector,
+                    &DlqInspectorView::refreshPendingPayload);
+    }
     m_window->addTab(u"accounting"_s, m_accountingView, tr("Accou&nting"));
     wireAccounting();
     connect(m_alertView, &AlertView::acknowledgeRequested, m_alerts, &AlertEngine::acknowledge);
@@ -185,6 +200,8 @@ void Console::wirePolicy()
         const bool mappingsChanged = result.policy.inboxMappings() != m_policy.inboxMappings();
         m_policy = result.policy;
         m_dlqScanner->setMasking(result.policy.masking);
+        for (DlqScanner *scanner : m_accountingScanners)
+            scanner->setMasking(result.policy.masking);
         m_dlqView->model()->setDeliveryPolicy(m_policy); // whose inbox each dead letter is asked about
         m_desk->setMasking(result.policy.masking);
         m_accountingView->setGroups(m_policy.consumerGroups() + m_profile.namedGroups);
@@ -411,6 +428,7 @@ void Console::wireAccounting()
                 request.to = to;
                 m_accounting->start(request);
             });
+    connect(m_monitor, &MonitorService::orderTailUpdated, m_accountingView, &AccountingView::setOrderTail);
     connect(m_accountingView, &AccountingView::cancelRequested, m_accounting, &AccountingService::cancel);
     connect(m_accounting, &AccountingService::progress, m_accountingView, &AccountingView::setProgress);
     connect(m_accounting, &AccountingService::finished, this, [this](const AccountingResultPtr &result) {

@@ -8,6 +8,7 @@
 #include <QHash>
 #include <QObject>
 
+#include <array>
 #include <memory>
 
 class AccountingModel;
@@ -113,6 +114,7 @@ private:
     AccountingService *m_accounting = nullptr;
     AccountingModel *m_accountingModel = nullptr;
     AccountingView *m_accountingView = nullptr;
+    std::array<DlqScanner *, 2> m_accountingScanners{}; // the Accounting view's record and dead-letter inspectors
     QHash<QString, QPair<QString, QStringList>> m_semantics; // group -> accounting verdict, contradictions
     LagSnapshot m_lastSample;
     QHash<QString, double> m_duplicatePercent; // by topic, last minute

@@ -331,8 +331,17 @@ void RemediationDesk::refreshExecutable()
 
 void RemediationDesk::attachDlqBrowser(DlqBrowserView *view)
 {
+    attachInspector(view->inspector());
+    connect(view, &DlqBrowserView::remediationRequested, this,
+            [this, view](const QList<DlqSelection> &records) {
+                m_topics = view->knownTopics();
+                openRequestDialog(records, view);
+            });
+}
+
+void RemediationDesk::attachInspector(DlqInspectorView *inspector)
+{
     // A reveal is shown only once the audit database has recorded it (and so allowed it).
-    DlqInspectorView *inspector = view->inspector();
     connect(inspector, &DlqInspectorView::revealRequested, this,
             [this, inspector](const QString &topic, int partition, qint64 offset, const QStringList &fields,
                               const QString &reason) {
@@ -354,11 +363,6 @@ void RemediationDesk::attachDlqBrowser(DlqBrowserView *view)
                             inspector->showRevealRefused(error);
                         }
                     });
-            });
-    connect(view, &DlqBrowserView::remediationRequested, this,
-            [this, view](const QList<DlqSelection> &records) {
-                m_topics = view->knownTopics();
-                openRequestDialog(records, view);
             });
 }
 

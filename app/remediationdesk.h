@@ -17,6 +17,7 @@ class AuditTrailQuery;
 class AuditTrailView;
 class AuditWatcher;
 class DlqBrowserView;
+class DlqInspectorView;
 class DlqScanner;
 class InboxRowsView;
 class MainWindow;
@@ -41,6 +42,8 @@ public:
     // "Request replay / skip…" in the DLQ browser and "Skip / delete…" in the parked rows open this desk's
     // request dialog.
     void attachDlqBrowser(DlqBrowserView *view);
+    // The inspector's reveals are recorded in the audit database before it shows them.
+    void attachInspector(DlqInspectorView *inspector);
     void attachInboxRows(InboxRowsView *view);
     // The inbox mappings in force (policy and profile): dry runs, skips and deletes use these.
     void setInboxMappings(const InboxMappingSet &set) { m_inboxMappings = set; }

@@ -49,6 +49,12 @@ const AccountedRecord *AccountingModel::recordAt(int row) const
     return size_t(row) < m_rows.size() ? &m_result->records[m_rows[size_t(row)]] : nullptr;
 }
 
+AccountedRecordFields AccountingModel::fields(int row) const
+{
+    const AccountedRecord *r = recordAt(row);
+    return r ? AccountedRecordFields::from(*m_result, size_t(r - m_result->records.data())) : AccountedRecordFields{};
+}
+
 QMap<qint64, qint64> AccountingModel::perMinute(AccountClass c) const
 {
     QMap<qint64, qint64> out;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "services/accounting/accountedrecordfields.h"
 #include "services/accounting/accountingtypes.h"
 
 #include <QAbstractTableModel>
@@ -35,6 +36,8 @@ public:
     void setClasses(const QSet<AccountClass> &classes);
     QSet<AccountClass> classes() const { return m_classes; }
     const AccountedRecord *recordAt(int row) const;
+    // What the record of `row` says, for the inspectors (a row past the end gives an empty value).
+    AccountedRecordFields fields(int row) const;
 
     // Records per minute (epoch minute → count) for one class, over the whole window.
     QMap<qint64, qint64> perMinute(AccountClass c) const;

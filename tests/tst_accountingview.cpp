@@ -1,8 +1,15 @@
 // The Accounting view over its model, offscreen: counts per class, choosing classes filters the
 // records, the chart has its axes with units and a series per class present, and a replay is requested
-// only for the unaccounted or dead-lettered records selected.
+// only for the unaccounted or dead-lettered records selected; the record chosen and its dead letter are
+// shown whole by the inspectors, fetched from a mock cluster and masked as the policy says.
 #include "models/accountingmodel.h"
+#include "services/accounting/deliveryaccountant.h"
+#include "services/demo/mockkafkacluster.h"
+#include "services/dlq/dlqheadercodec.h"
+#include "services/dlq/dlqscanner.h"
+#include "services/kafka/kafkaproducer.h"
 #include "views/accountingview.h"
+#include "views/dlqinspectorview.h"
 #include "views/qcustomplotinclude.h"
 
 #include <QAbstractItemModelTester>
@@ -10,6 +17,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableView>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTest>
 
@@ -104,6 +112,92 @@ private Q_SLOTS:
         QCOMPARE(records[0].topic, u"orders"_s);
         QCOMPARE(records[0].offset, 2);
         QCOMPARE(records[1].offset, 3);
+    }
+
+    // A dead-lettered record of a real accounting: the record inspector shows the source record and the
+    // second one its dead letter, both fetched from the cluster and masked by the policy's rule for the
+    // topic; a record without a dead letter leaves the second one empty.
+    void inspectorsShowTheRecordAndItsDeadLetterMasked()
+    {
+        MockKafkaCluster cluster(1);
+        QVERIFY(cluster.isValid());
+        QVERIFY(cluster.createTopic(u"orders"_s, 1));
+        QVERIFY(cluster.createTopic(u"orders-dlt"_s, 1));
+        QString error;
+        auto producer = KafkaProducer::create(cluster.clientProperties(), &error);
+        QVERIFY2(producer, qPrintable(error));
+        const auto order = [](int n) -> QByteArray {
+            return "{\"order\":" + QByteArray::number(n) + ",\"customer\":{\"email\":\"buyer" + QByteArray::number(n)
+                 + "@example.com\"}}";
+        };
+        for (int n = 0; n < 3; ++n)
+            QVERIFY(producer->produce({u"orders"_s, 0, "order-" + QByteArray::number(n), false, order(n),
+                                       {{"idempotency-key", "e-" + QByteArray::number(n), false}}, 0}));
+        DlqMetadata m;
+        m.originalTopic = u"orders"_s;
+        m.originalPartition = 0;
+        m.originalOffset = 1;
+        m.consumerGroup = u"projection"_s;
+        m.exceptionClass = u"com.acme.OrderRejected"_s;
+        m.reason = u"Order 1 rejected"_s;
+        RecordHeaders h = encodeDlqHeaders(DlqDialect::SpringDlt, m);
+        h.append({"idempotency-key", "e-1", false});
+        QVERIFY(producer->produce({u"orders-dlt"_s, 0, "order-1", false, order(1), h, 0}));
+        QVERIFY(producer->flush(20000));
+
+        AccountingRequest request;
+        request.cluster = cluster.clientProperties();
+        request.group = u"projection"_s;
+        request.topic = u"orders"_s;
+        request.dlqTopics = {u"orders-dlt"_s};
+        const AccountingResultPtr result = DeliveryAccountant::run(request);
+        QVERIFY2(result->error.isEmpty(), qPrintable(result->error));
+        QCOMPARE(result->count(AccountClass::DeadLettered), 1);
+
+        MaskRule rule;
+        rule.topic = u"orders"_s;
+        rule.fields = {u"$.customer.email"_s};
+        DlqScanner records, deadLetters;
+        records.setMasking({rule});
+        deadLetters.setMasking({rule});
+        AccountingModel model;
+        AccountingView view(&model, &records, &deadLetters);
+        view.setCluster(cluster.clientProperties());
+        view.resize(1400, 900);
+        view.show();
+        view.setResult(result);
+        QCOMPARE(model.rowCount(), 3);
+        QVERIFY(!view.inspectorTabs()->isTabEnabled(1));
+
+        QSignalSpy recordLoaded(view.recordInspector(), &DlqInspectorView::recordLoaded);
+        QSignalSpy letterLoaded(view.deadLetterInspector(), &DlqInspectorView::recordLoaded);
+        view.recordTable()->setCurrentIndex(model.index(1, 0));
+        QTRY_COMPARE_WITH_TIMEOUT(recordLoaded.count(), 1, 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(letterLoaded.count(), 1, 20000);
+        QVERIFY(view.inspectorTabs()->isTabEnabled(1));
+
+        const DlqInspectorView *source = view.recordInspector();
+        QCOMPARE(source->record().topic, u"orders"_s);
+        QCOMPARE(source->record().offset, 1);
+        QVERIFY2(source->payloadText().contains(u"\"order\": 1"_s), qPrintable(source->payloadText()));
+        QVERIFY2(source->payloadText().contains(u"(masked)"_s), qPrintable(source->payloadText()));
+        QVERIFY(!source->payloadText().contains(u"buyer1@example.com"_s));
+        QVERIFY2(source->summaryText().contains(u"Dead-lettered"_s), qPrintable(source->summaryText()));
+        QVERIFY(source->summaryText().contains(u"orders-dlt [0] @ 0"_s));
+
+        const DlqInspectorView *letter = view.deadLetterInspector();
+        QCOMPARE(letter->record().topic, u"orders-dlt"_s);
+        QCOMPARE(letter->record().offset, 0);
+        QVERIFY2(letter->summaryText().contains(u"Order 1 rejected"_s), qPrintable(letter->summaryText()));
+        QVERIFY(letter->payloadText().contains(u"(masked)"_s));
+        QVERIFY(!letter->payloadText().contains(u"buyer1@example.com"_s));
+
+        // A record with no dead letter: the source record alone.
+        view.recordTable()->setCurrentIndex(model.index(2, 0));
+        QTRY_COMPARE_WITH_TIMEOUT(recordLoaded.count(), 2, 20000);
+        QCOMPARE(source->record().offset, 2);
+        QVERIFY(!view.inspectorTabs()->isTabEnabled(1));
+        QVERIFY(!letter->hasRecord());
     }
 };
 

@@ -119,6 +119,7 @@ private Q_SLOTS:
     void stuckInProgressPerMapping();
     void outboxGrowingHoldsAndClears();
     void accountingUnaccountedAndOrderBreaks();
+    void liveOrderTailBreaksFireAndClear();
     void snoozeNeedsAReasonAndSilencesRepeats();
     void thresholdsNameTheirSource();
 };
@@ -510,6 +511,39 @@ void TestAlertRules::accountingUnaccountedAndOrderBreaks()
     rig.rules.observeAccounting(run, t0 + 3 * second); // the next run finds none: both clear
     QCOMPARE(rig.clearedOf(AlertRules::unaccountedRecord), 1);
     QCOMPARE(rig.clearedOf(AlertRules::orderBreak), 1);
+}
+
+// The live order tail's counts per topic: a break within its window fires at once, naming the topic's
+// example keys; a quiet topic (the control) never fires; the window passing without breaks clears.
+void TestAlertRules::liveOrderTailBreaksFireAndClear()
+{
+    Rig rig;
+    OrderTailStats stats;
+    stats.topics[u"orders"_s].examined = 40;
+    stats.topics[u"payments"_s].examined = 40;
+    rig.rules.observeOrderTail(stats, t0);
+    QCOMPARE(rig.firedOf(AlertRules::orderBreak).size(), 0);
+
+    OrderTailStats::Topic &orders = stats.topics[u"orders"_s];
+    orders.breaks[size_t(SequenceFinding::Kind::OutOfOrder)] = 1;
+    orders.examples[size_t(SequenceFinding::Kind::OutOfOrder)] = {u"order-15"_s};
+    orders.recentBreaks = 1;
+    OrderTailStats failed = stats;
+    failed.error = u"broker down"_s;
+    rig.rules.observeOrderTail(failed, t0 + second); // a tail that cannot read says nothing
+    QCOMPARE(rig.firedOf(AlertRules::orderBreak).size(), 0);
+    rig.rules.observeOrderTail(stats, t0 + 2 * second);
+    QCOMPARE(rig.firedOf(AlertRules::orderBreak).size(), 1);
+    const Alert alert = rig.firedOf(AlertRules::orderBreak).first();
+    QCOMPARE(alert.subject, u"orders"_s);
+    QVERIFY2(alert.message.contains(u"order-15"_s), qPrintable(alert.message));
+    QVERIFY(alert.message.contains(u"1 out of order"_s));
+    QCOMPARE(alert.owner, u"team-orders"_s);
+
+    orders.recentBreaks = 0; // the window passed
+    rig.rules.observeOrderTail(stats, t0 + 16 * 60 * second);
+    QCOMPARE(rig.clearedOf(AlertRules::orderBreak), 1);
+    QCOMPARE(rig.firedOf(AlertRules::orderBreak).size(), 1);
 }
 
 void TestAlertRules::outboxGrowingHoldsAndClears()

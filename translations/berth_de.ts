@@ -233,6 +233,93 @@
         <source>JSON lines (*.jsonl)</source>
         <translation>JSON-Zeilen (*.jsonl)</translation>
     </message>
+    <message>
+        <source>Record</source>
+        <translation>Record</translation>
+    </message>
+    <message>
+        <source>Dead letter</source>
+        <translation>Dead Letter</translation>
+    </message>
+    <message>
+        <source>Topic</source>
+        <translation>Topic</translation>
+    </message>
+    <message>
+        <source>Gaps</source>
+        <translation>Lücken</translation>
+    </message>
+    <message>
+        <source>Out of order</source>
+        <translation>Außer der Reihe</translation>
+    </message>
+    <message>
+        <source>Repeated</source>
+        <translation>Wiederholt</translation>
+    </message>
+    <message>
+        <source>Example keys</source>
+        <translation>Beispielschlüssel</translation>
+    </message>
+    <message>
+        <source>No topic of the delivery policy names a sequence field: nothing to follow.</source>
+        <translation>Kein Topic der Zustellungsrichtlinie nennt ein Sequenzfeld: nichts zu verfolgen.</translation>
+    </message>
+    <message>
+        <source>Per minute</source>
+        <translation>Pro Minute</translation>
+    </message>
+    <message>
+        <source>Live order tail</source>
+        <translation>Live-Reihenfolge</translation>
+    </message>
+    <message>
+        <source>Select a record to inspect it.</source>
+        <translation>Einen Record auswählen, um ihn anzusehen.</translation>
+    </message>
+    <message>
+        <source>Select a dead-lettered record to see its dead letter.</source>
+        <translation>Einen Record in der DLQ auswählen, um seinen Dead Letter zu sehen.</translation>
+    </message>
+    <message>
+        <source>Accounted as</source>
+        <translation>Bilanziert als</translation>
+    </message>
+    <message>
+        <source>Sequence</source>
+        <translation>Sequenz</translation>
+    </message>
+    <message>
+        <source>Notes</source>
+        <translation>Hinweise</translation>
+    </message>
+    <message>
+        <source>%1 [%2] @ %3</source>
+        <translation>%1 [%2] @ %3</translation>
+    </message>
+    <message>
+        <source>Dead letter of</source>
+        <translation>Dead Letter von</translation>
+    </message>
+    <message>
+        <source>No dead letter of this record was read from the DLQ topics.</source>
+        <translation>Aus den DLQ-Topics wurde kein Dead Letter dieses Records gelesen.</translation>
+    </message>
+    <message>
+        <source>The live order tail cannot read: %1</source>
+        <translation>Die Live-Reihenfolge kann nicht lesen: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Following %n topic(s) from their end, per record key (%1 keys held; the oldest are forgotten beyond the bound). %2 order break(s) in the last %3 min.</source>
+        <translation>
+            <numerusform>Folgt %n Topic ab seinem Ende, je Record-Schlüssel (%1 Schlüssel gehalten; jenseits der Grenze werden die ältesten vergessen). %2 Reihenfolgebrüche in den letzten %3 min.</numerusform>
+            <numerusform>Folgt %n Topics ab ihrem Ende, je Record-Schlüssel (%1 Schlüssel gehalten; jenseits der Grenze werden die ältesten vergessen). %2 Reihenfolgebrüche in den letzten %3 min.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Live order tail (%1)</source>
+        <translation>Live-Reihenfolge (%1)</translation>
+    </message>
 </context>
 <context>
     <name>ActionConfirmation</name>
@@ -536,9 +623,16 @@
         <source>any unaccounted record in a delivery accounting; clears when the next finds none</source>
         <translation>jeder nicht verbuchte Datensatz in einer Zustellungsbilanz; endet, wenn die nächste keinen findet</translation>
     </message>
+    <message numerus="yes">
+        <source>%n order break(s) arriving on %1 in the last %2 min (live tail): %3 gap(s), %4 out of order, %5 repeated since the tail began; keys: %6.</source>
+        <translation>
+            <numerusform>%n Reihenfolgebruch auf %1 in den letzten %2 min (live): %3 Lücke(n), %4 außer der Reihe, %5 wiederholt seit Beginn; Schlüssel: %6.</numerusform>
+            <numerusform>%n Reihenfolgebrüche auf %1 in den letzten %2 min (live): %3 Lücke(n), %4 außer der Reihe, %5 wiederholt seit Beginn; Schlüssel: %6.</numerusform>
+        </translation>
+    </message>
     <message>
-        <source>any gap, out-of-order, repeated number or DLQ-and-continue break in a delivery accounting</source>
-        <translation>jede Lücke, jeder Reihenfolgefehler, jede wiederholte Nummer und jeder DLQ-und-weiter-Bruch in einer Zustellungsbilanz</translation>
+        <source>any gap, out-of-order, repeated number or DLQ-and-continue break in a delivery accounting, or arriving on a topic the live order tail follows (within 15 min)</source>
+        <translation>jede Lücke, jeder Reihenfolgefehler, jede wiederholte Nummer und jeder DLQ-und-weiter-Bruch in einer Zustellungsbilanz oder auf einem Topic, dem die Live-Reihenfolge folgt (binnen 15 min)</translation>
     </message>
 </context>
 <context>

@@ -1,5 +1,6 @@
 #include "views/accountingview.h"
 
+#include "views/dlqinspectorview.h"
 #include "views/tablecolumns.h"
 
 #include "models/accountingmodel.h"
@@ -17,6 +18,7 @@
 #include <QPushButton>
 #include <QShortcut>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -50,7 +52,8 @@ QColor classColor(AccountClass c)
 }
 } // namespace
 
-AccountingView::AccountingView(AccountingModel *model, QWidget *parent)
+AccountingView::AccountingView(AccountingModel *model, DlqScanner *records, DlqScanner *deadLetters,
+                               QWidget *parent)
     : QWidget(parent)
     , m_model(model)
     , m_group(new QComboBox(this))
@@ -69,6 +72,12 @@ AccountingView::AccountingView(AccountingModel *model, QWidget *parent)
     , m_exportCsv(new QPushButton(tr("Export CSV\u2026"), this))
     , m_exportJson(new QPushButton(tr("Export JSON lines\u2026"), this))
     , m_replay(new QPushButton(tr("Request &replay\u2026"), this))
+    , m_charts(new QTabWidget(this))
+    , m_tail(new QTableWidget(0, 6, this))
+    , m_tailState(new QLabel(this))
+    , m_inspectors(new QTabWidget(this))
+    , m_recordInspector(new DlqInspectorView(records, this))
+    , m_deadLetterInspector(new DlqInspectorView(deadLetters, this))
 {
     m_group->setEditable(true);
     m_group->setMinimumContentsLength(18);
@@ -151,14 +160,42 @@ AccountingView::AccountingView(AccountingModel *model, QWidget *parent)
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &AccountingView::updateButtons);
     connect(m_model, &QAbstractItemModel::modelReset, this, &AccountingView::updateButtons);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex &current) { inspect(current); });
+    connect(m_model, &QAbstractItemModel::modelReset, this, [this] { inspect({}); });
+    m_inspectors->addTab(m_recordInspector, tr("Record"));
+    m_inspectors->addTab(m_deadLetterInspector, tr("Dead letter"));
+    inspect({});
+
+    m_tail->setHorizontalHeaderLabels(
+        {tr("Topic"), tr("Records"), tr("Gaps"), tr("Out of order"), tr("Repeated"), tr("Example keys")});
+    m_tail->verticalHeader()->setVisible(false);
+    m_tail->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_tail->setSelectionBehavior(QAbstractItemView::SelectRows);
+    TableColumns::apply(m_tail);
+    m_tailState->setTextFormat(Qt::PlainText);
+    m_tailState->setWordWrap(true);
+    m_tailState->setText(tr("No topic of the delivery policy names a sequence field: nothing to follow."));
+    auto *tailPage = new QWidget(this);
+    auto *tailLayout = new QVBoxLayout(tailPage);
+    tailLayout->setContentsMargins(0, 0, 0, 0);
+    tailLayout->addWidget(m_tailState);
+    tailLayout->addWidget(m_tail, 1);
+    m_charts->addTab(m_chart, tr("Per minute"));
+    m_charts->addTab(tailPage, tr("Live order tail"));
 
     auto *top = new QSplitter(Qt::Horizontal, this);
     top->addWidget(side);
-    top->addWidget(m_chart);
+    top->addWidget(m_charts);
     top->setStretchFactor(1, 3);
     auto *split = new QSplitter(Qt::Vertical, this);
+    auto *bottom = new QSplitter(Qt::Horizontal, this);
+    bottom->addWidget(m_table);
+    bottom->addWidget(m_inspectors);
+    bottom->setStretchFactor(0, 3);
+    bottom->setStretchFactor(1, 2);
     split->addWidget(top);
-    split->addWidget(m_table);
+    split->addWidget(bottom);
     split->setStretchFactor(1, 2);
 
     auto *buttons = new QHBoxLayout;
@@ -359,4 +396,77 @@ void AccountingView::exportTo(bool csv)
                                                       csv ? tr("CSV (*.csv)") : tr("JSON lines (*.jsonl)"));
     if (!path.isEmpty())
         Q_EMIT exportRequested(chosenClasses(), csv, path);
+}
+
+void AccountingView::inspect(const QModelIndex &current)
+{
+    const AccountedRecordFields f = m_model->fields(current.isValid() ? current.row() : -1);
+    if (f.partition < 0) {
+        m_recordInspector->clear(tr("Select a record to inspect it."));
+        m_deadLetterInspector->clear(tr("Select a dead-lettered record to see its dead letter."));
+        m_inspectors->setTabEnabled(1, false);
+        return;
+    }
+    QList<std::pair<QString, QString>> context{{tr("Accounted as"), AccountingModel::className(f.cls)}};
+    if (f.hasSequence())
+        context.append({tr("Sequence"), QString::number(f.sequence)});
+    context.append({tr("Notes"), f.notes.join(u", "_s)});
+    if (f.hasDeadLetter())
+        context.append({tr("Dead letter"),
+                        tr("%1 [%2] @ %3").arg(f.deadLetterTopic).arg(f.deadLetterPartition).arg(f.deadLetterOffset)});
+    m_recordInspector->showRecordAt(m_cluster, f.topic, f.partition, f.offset, context);
+    m_inspectors->setTabEnabled(1, f.hasDeadLetter());
+    if (f.hasDeadLetter()) {
+        m_deadLetterInspector->showRecordAt(
+            m_cluster, f.deadLetterTopic, f.deadLetterPartition, f.deadLetterOffset,
+            {{tr("Dead letter of"), tr("%1 [%2] @ %3").arg(f.topic).arg(f.partition).arg(f.offset)},
+             {tr("Accounted as"), AccountingModel::className(f.cls)}});
+    } else {
+        m_deadLetterInspector->clear(tr("No dead letter of this record was read from the DLQ topics."));
+        if (m_inspectors->currentIndex() == 1)
+            m_inspectors->setCurrentIndex(0);
+    }
+}
+
+void AccountingView::setOrderTail(const OrderTailStats &stats)
+{
+    using Kind = SequenceFinding::Kind;
+    QStringList topics = stats.topics.keys();
+    topics.sort();
+    m_tail->setRowCount(int(topics.size()));
+    qint64 recent = 0;
+    for (int row = 0; row < topics.size(); ++row) {
+        const OrderTailStats::Topic &t = stats.topics.value(topics[row]);
+        recent += t.recentBreaks;
+        QStringList keys;
+        for (const Kind kind : {Kind::Gap, Kind::OutOfOrder, Kind::Repeat}) {
+            for (const QString &key : t.examples[size_t(kind)])
+                keys << key;
+        }
+        keys.removeDuplicates();
+        const QStringList cells{topics[row], QLocale().toString(t.examined), QLocale().toString(t.count(Kind::Gap)),
+                                QLocale().toString(t.count(Kind::OutOfOrder)), QLocale().toString(t.count(Kind::Repeat)),
+                                keys.join(u", "_s)};
+        for (int c = 0; c < cells.size(); ++c) {
+            QTableWidgetItem *item = m_tail->item(row, c);
+            if (!item) {
+                item = new QTableWidgetItem;
+                if (c > 0 && c < 5)
+                    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+                m_tail->setItem(row, c, item);
+            }
+            item->setText(cells[c]);
+        }
+    }
+    if (!stats.error.isEmpty())
+        m_tailState->setText(tr("The live order tail cannot read: %1").arg(stats.error));
+    else
+        m_tailState->setText(
+            tr("Following %n topic(s) from their end, per record key (%1 keys held; the oldest are forgotten "
+               "beyond the bound). %2 order break(s) in the last %3 min.",
+               nullptr, int(topics.size()))
+                .arg(QLocale().toString(stats.keysTracked))
+                .arg(recent)
+                .arg(stats.windowSeconds / 60));
+    m_charts->setTabText(1, recent ? tr("Live order tail (%1)").arg(recent) : tr("Live order tail"));
 }

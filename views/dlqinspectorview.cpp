@@ -153,9 +153,11 @@ DlqInspectorView::DlqInspectorView(DlqScanner *scanner, QWidget *parent)
     clear();
 }
 
-void DlqInspectorView::clear()
+void DlqInspectorView::clear(const QString &why)
 {
     m_requestId = 0;
+    m_cluster.clear();
+    m_context.clear();
     m_loaded = false;
     m_record = {};
     m_decoded = {};
@@ -164,7 +166,7 @@ void DlqInspectorView::clear()
     m_metadata = {};
     m_partition = -1;
     m_offset = -1;
-    m_title->setText(tr("Select a dead letter to inspect it."));
+    m_title->setText(why.isEmpty() ? tr("Select a dead letter to inspect it.") : why);
     m_state->clear();
     m_state->hide();
     for (QPlainTextEdit *edit : {m_summary, m_key, m_payload, m_hex, m_stack})
@@ -210,8 +212,34 @@ void DlqInspectorView::showEntry(const DlqEntryFields &e, const QString &topic, 
     m_summary->setPlainText(DlqRecordFormat::visibleText(s.toUtf8()));
     if (m_scanner) {
         setBusy(tr("Fetching the record…"));
-        m_requestId = m_scanner->fetchRecord(e.partition, e.offset);
+        m_requestId = fetch(false);
     }
+}
+
+void DlqInspectorView::showRecordAt(const KafkaProperties &cluster, const QString &topic, int partition,
+                                    qint64 offset, const QList<std::pair<QString, QString>> &context)
+{
+    clear();
+    m_cluster = cluster;
+    m_topic = topic;
+    m_bootstrap = KafkaConfig::bootstrapOf(cluster);
+    m_partition = partition;
+    m_offset = offset;
+    for (const auto &[label, value] : context)
+        line(m_context, label, value);
+    m_title->setText(tr("%1 [%2] @ %3").arg(topic).arg(partition).arg(offset));
+    m_copyKcat->setEnabled(true);
+    m_summary->setPlainText(DlqRecordFormat::visibleText(m_context.toUtf8()));
+    if (m_scanner) {
+        setBusy(tr("Fetching the record…"));
+        m_requestId = fetch(false);
+    }
+}
+
+quint64 DlqInspectorView::fetch(bool reveal)
+{
+    return m_cluster.isEmpty() ? m_scanner->fetchRecord(m_partition, m_offset, reveal)
+                               : m_scanner->fetchRecord(m_cluster, m_topic, m_partition, m_offset, reveal);
 }
 
 void DlqInspectorView::onFetched(const DlqFetchedRecord &fetched)
@@ -244,14 +272,15 @@ void DlqInspectorView::showRecord()
     const KafkaRecord &r = m_record;
     const DlqMetadata &m = m_metadata;
     const QLocale locale;
-    QString s;
+    QString s = m_context;
     line(s, tr("Record"), tr("%1 [%2] @ %3").arg(r.topic).arg(r.partition).arg(r.offset));
     line(s, tr("Time"), timeText(r.timestampMs));
     line(s, tr("Size"),
          tr("key %1, value %2, %n header(s)", nullptr, int(r.headers.size()))
              .arg(r.keyIsNull ? tr("null") : locale.formattedDataSize(r.key.size()),
                   r.value.isNull() ? tr("null (tombstone)") : locale.formattedDataSize(r.value.size())));
-    line(s, tr("Dialect"), dialectName(m.dialect));
+    if (m.dialect != DlqDialect::Unknown || !m.originalTopic.isEmpty())
+        line(s, tr("Dialect"), dialectName(m.dialect));
     QString original = m.originalTopic;
     if (m.originalPartition >= 0)
         original += u" ["_s + QString::number(m.originalPartition) + u']';
@@ -362,7 +391,7 @@ QStringList DlqInspectorView::maskedFields() const
 void DlqInspectorView::showRevealed()
 {
     if (m_scanner && m_partition >= 0)
-        m_requestId = m_scanner->fetchRecord(m_partition, m_offset, true);
+        m_requestId = fetch(true);
 }
 
 void DlqInspectorView::showRevealRefused(const QString &error)
@@ -373,7 +402,7 @@ void DlqInspectorView::showRevealRefused(const QString &error)
 void DlqInspectorView::refreshPendingPayload()
 {
     if (m_loaded && m_decoded.pending && m_scanner && m_partition >= 0)
-        m_requestId = m_scanner->fetchRecord(m_partition, m_offset, m_revealed);
+        m_requestId = fetch(m_revealed);
 }
 
 void DlqInspectorView::showMore()

@@ -27,7 +27,12 @@ public:
 
     // What the index knows of a dead letter of `topic`, shown at once; the record itself is fetched.
     void showEntry(const DlqEntryFields &entry, const QString &topic, const QString &bootstrap);
-    void clear();
+    // Any record of any topic on `cluster` (an accounted source record, or its dead letter): the record is
+    // fetched whole and shown as a dead letter is; `context` (label, value) leads its Summary.
+    void showRecordAt(const KafkaProperties &cluster, const QString &topic, int partition, qint64 offset,
+                      const QList<std::pair<QString, QString>> &context);
+    // Nothing to show, and why (the placeholder text).
+    void clear(const QString &why = {});
 
     bool hasRecord() const { return m_loaded; }
     const KafkaRecord &record() const { return m_record; }
@@ -64,6 +69,7 @@ private:
     void showPayload();
     void setBusy(const QString &message);
     void exportInteractively();
+    quint64 fetch(bool reveal);
 
     DlqScanner *m_scanner;
     QLabel *m_title;
@@ -82,6 +88,8 @@ private:
     QPushButton *m_reveal;
 
     quint64 m_requestId = 0;
+    KafkaProperties m_cluster; // empty: the scanner's latest scan
+    QString m_context;         // lines leading the Summary
     QString m_topic;
     QString m_bootstrap;
     int m_partition = -1;

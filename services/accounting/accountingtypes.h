@@ -99,6 +99,17 @@ struct SequenceFinding {
 };
 QString sequenceKindKey(SequenceFinding::Kind kind); // gap, outOfOrder, repeat, dlqAndContinue
 
+// A dead letter of the consumer read from its DLQ topics, kept so that a dead-lettered record can be shown
+// beside its dead letter: where it is, and what it names.
+struct AccountingDeadLetter {
+    qint64 offset = -1;         // in the DLQ topic
+    qint64 originalOffset = -1; // -1: the headers do not say
+    quint32 idempotencyKey = 0; // id into AccountingResult::keys (0: none)
+    int partition = -1;         // in the DLQ topic
+    int originalPartition = -1;
+    quint16 dlqTopic = 0; // index into AccountingResult::dlqTopics
+};
+
 struct AccountingProgress {
     qint64 records = 0;
     qint64 total = 0; // the window's size (an upper bound: compaction and markers leave gaps)
@@ -122,6 +133,7 @@ struct AccountingResult {
     qint64 notes = 0; // records with at least one note
     std::array<qint64, AccountNote::Count> noteCounts{};
     QList<SequenceFinding> sequence;
+    std::vector<AccountingDeadLetter> deadLetters; // the consumer's dead letters of this topic, in reading order
     QStringList messages; // run-level notes in words (window past retention, inbox unreachable...)
     QString error;        // empty when the window was read whole
     bool cancelled = false;

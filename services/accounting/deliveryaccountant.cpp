@@ -352,17 +352,26 @@ void Run::readDeadLetters(TopicRangeReader &reader)
                 // Another consumer's dead letter on a shared DLQ topic says nothing about this one.
                 if (!meta.consumerGroup.isEmpty() && meta.consumerGroup != m_request.group)
                     return !cancelled();
+                if (!meta.originalTopic.isEmpty() && meta.originalTopic != m_request.topic)
+                    return !cancelled();
+                AccountingDeadLetter letter;
+                letter.dlqTopic = quint16(res.dlqTopics.size() - 1);
+                letter.partition = int(m->partition);
+                letter.offset = m->offset;
                 if (meta.originalTopic == m_request.topic && meta.originalPartition >= 0
-                    && meta.originalOffset >= 0)
+                    && meta.originalOffset >= 0) {
                     m_evidence.deadLetteredAt[meta.originalPartition].insert(meta.originalOffset);
+                    letter.originalPartition = meta.originalPartition;
+                    letter.originalOffset = meta.originalOffset;
+                }
                 // A dead letter keeps the original key, headers and value: its message id is read the way the
                 // source record's is (never by the record key alone when the policy names another source: a
                 // record key names an entity, and all its messages are not dead-lettered).
-                if (meta.originalTopic.isEmpty() || meta.originalTopic == m_request.topic) {
-                    quint16 notes = 0;
-                    if (const quint32 key = idempotencyKeyOf(m, &notes))
-                        m_evidence.deadLetteredKeys.insert(key);
-                }
+                quint16 notes = 0;
+                letter.idempotencyKey = idempotencyKeyOf(m, &notes);
+                if (letter.idempotencyKey)
+                    m_evidence.deadLetteredKeys.insert(letter.idempotencyKey);
+                res.deadLetters.push_back(letter);
                 return !cancelled();
             },
             m_request.timeoutMs, &error);

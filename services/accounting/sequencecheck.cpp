@@ -1,8 +1,7 @@
 #include "services/accounting/sequencecheck.h"
 
 #include "services/accounting/accountingclassifier.h"
-
-#include <QHash>
+#include "services/accounting/sequencetracker.h"
 
 #include <algorithm>
 #include <span>
@@ -93,64 +92,53 @@ QList<SequenceFinding> SequenceCheck::run(const AccountingResult &result)
             continue;
         const std::vector<size_t> order =
             deliveryOrder(result, std::span(byKey.data() + start[key], start[key + 1] - start[key]));
-        const auto finding = [&](SequenceFinding::Kind kind, const AccountedRecord &r,
-                                 const AccountedRecord *before) {
+        // Marks are record indexes.
+        const auto finding = [&](SequenceFinding::Kind kind, SequenceTracker::Mark at, SequenceTracker::Mark before) {
+            const AccountedRecord &r = result.records[size_t(at)];
             SequenceFinding f;
             f.kind = kind;
             f.key = key;
             f.partition = r.partition;
             f.offset = r.offset;
             f.sequence = r.sequence;
-            if (before) {
-                f.previousPartition = before->partition;
-                f.previousOffset = before->offset;
-                f.acrossPartitions = before->partition != r.partition;
+            if (before != SequenceTracker::NoMark) {
+                const AccountedRecord &b = result.records[size_t(before)];
+                f.previousPartition = b.partition;
+                f.previousOffset = b.offset;
+                f.acrossPartitions = b.partition != r.partition;
             }
             return f;
         };
+        const auto gapFinding = [&](const SequenceTracker::Gap &g) {
+            SequenceFinding f = finding(SequenceFinding::Kind::Gap, g.after, g.before);
+            f.sequence = g.afterSequence;
+            f.expected = g.from;
+            f.missing = g.to - g.from + 1;
+            return f;
+        };
 
-        QHash<qint64, size_t> seen; // sequence -> the first record that carried it
-        const AccountedRecord *highest = nullptr;
-        const AccountedRecord *setAside = nullptr; // the earliest dead-lettered record not yet reported
+        SequenceTracker tracker;
+        QList<SequenceTracker::Gap> settled;
         for (const size_t i : order) {
             const AccountedRecord &r = result.records[i];
-            if (setAside && isProcessed(r.cls)) {
-                findings.append(finding(SequenceFinding::Kind::DlqAndContinue, r, setAside));
-                findings.back().sequence = setAside->sequence;
-                setAside = nullptr;
+            if (const auto b = tracker.observeOutcome(isSetAside(r.cls), isProcessed(r.cls), r.sequence, i)) {
+                SequenceFinding f = finding(SequenceFinding::Kind::DlqAndContinue, i, b->previous);
+                f.sequence = b->sequence;
+                findings.append(f);
             }
-            if (!setAside && isSetAside(r.cls))
-                setAside = &r;
             if (r.sequence == AccountedRecord::NoSequence)
                 continue;
-            if (const auto first = seen.constFind(r.sequence); first != seen.cend()) {
-                SequenceFinding f = finding(SequenceFinding::Kind::Repeat, r, &result.records[*first]);
-                f.expected = highest->sequence;
-                findings.append(f);
+            const auto b = tracker.observe(r.sequence, i, &settled);
+            if (!b || b->kind == SequenceFinding::Kind::Gap) // gaps: what is still missing at the end
                 continue;
-            }
-            if (highest && r.sequence < highest->sequence) {
-                SequenceFinding f = finding(SequenceFinding::Kind::OutOfOrder, r, highest);
-                f.expected = highest->sequence;
-                findings.append(f);
-            }
-            seen.insert(r.sequence, i);
-            if (!highest || r.sequence > highest->sequence)
-                highest = &r;
-        }
-        // Gaps: numbers between the lowest and the highest that no record of the window carries.
-        QList<qint64> numbers = seen.keys();
-        std::sort(numbers.begin(), numbers.end());
-        for (qsizetype n = 1; n < numbers.size(); ++n) {
-            if (numbers[n] - numbers[n - 1] <= 1)
-                continue;
-            const AccountedRecord &after = result.records[seen.value(numbers[n])];
-            SequenceFinding f =
-                finding(SequenceFinding::Kind::Gap, after, &result.records[seen.value(numbers[n - 1])]);
-            f.expected = numbers[n - 1] + 1;
-            f.missing = numbers[n] - numbers[n - 1] - 1;
+            SequenceFinding f = finding(b->kind, i, b->previous);
+            f.expected = b->expected;
             findings.append(f);
         }
+        for (const SequenceTracker::Gap &g : std::as_const(settled))
+            findings.append(gapFinding(g));
+        for (const SequenceTracker::Gap &g : tracker.openGaps())
+            findings.append(gapFinding(g));
     }
     return findings;
 }

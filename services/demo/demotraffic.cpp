@@ -57,11 +57,25 @@ void DemoTraffic::stop()
 QByteArray DemoTraffic::orderPayload(qint64 seq, bool unknownType, bool invalidAmount)
 {
     const double amount = invalidAmount ? -1.0 * double(seq % 50 + 1) : 10.0 + double(seq % 500) + 0.99;
-    return "{\"seq\":" + QByteArray::number(seq) + ",\"eventId\":\"" + idFor("ord", seq) + "\",\"type\":\""
+    return "{\"seq\":" + QByteArray::number(seq) + ",\"version\":1,\"eventId\":\"" + idFor("ord", seq) + "\",\"type\":\""
          + (unknownType ? "OrderTeleported" : "OrderPlaced") + "\",\"orderId\":\"order-"
          + QByteArray::number(seq) + "\",\"customer\":\"" + customers[seq % 8] + "\",\"amount\":"
          + QByteArray::number(amount, 'f', 2) + ",\"currency\":\"EUR\",\"lines\":[{\"sku\":\"SKU-"
          + QByteArray::number(seq % 97) + "\",\"qty\":" + QByteArray::number(seq % 5 + 1) + "}]}";
+}
+
+QByteArray DemoTraffic::orderAmendmentPayload(qint64 seq, int version, bool invalidAmount)
+{
+    // No "seq": the consumer's scheduled crashes and retries are the order's first event's, not these.
+    const double amount = invalidAmount ? -1.0 : 10.0 + double((seq + version) % 500) + 0.49;
+    return "{\"version\":" + QByteArray::number(version) + ",\"eventId\":\"" + amendmentIdFor(seq, version)
+         + "\",\"type\":\"OrderAmended\",\"orderId\":\"order-" + QByteArray::number(seq) + "\",\"customer\":\""
+         + customers[seq % 8] + "\",\"amount\":" + QByteArray::number(amount, 'f', 2) + ",\"currency\":\"EUR\"}";
+}
+
+QByteArray DemoTraffic::amendmentIdFor(qint64 seq, int version)
+{
+    return idFor("ord", seq) + "-v" + QByteArray::number(version);
 }
 
 QByteArray DemoTraffic::paymentPayload(qint64 seq, bool invalid)
@@ -110,8 +124,14 @@ void DemoTraffic::run()
                                   commonHeaders(key, "OrderPlaced", seq), 0};
             send(OutgoingRecord(record));
             if (DemoFaults::duplicateOrder(seq)) { // the producer's retry after a lost ack
-                send(std::move(record));
+                send(OutgoingRecord(record));
                 ++m_duplicates;
+            }
+            for (const int version : DemoFaults::amendmentVersions(seq)) {
+                const bool fails = DemoFaults::batchFailsPartWay(seq) && version == DemoFaults::failingBatchVersion;
+                const QByteArray id = amendmentIdFor(seq, version);
+                send({u"orders"_s, -1, record.key, false, orderAmendmentPayload(seq, version, fails),
+                      commonHeaders(id, "OrderAmended", seq), 0});
             }
         }
         while (paymentDue <= seconds * m_rates.payments) {

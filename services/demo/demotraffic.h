@@ -23,6 +23,9 @@ public:
 
     // The payloads, shared with tests that predict what the demo sends.
     static QByteArray orderPayload(qint64 seq, bool unknownType, bool invalidAmount);
+    // A later event of order `seq` (DemoFaults::amendmentVersions), and its idempotency key.
+    static QByteArray orderAmendmentPayload(qint64 seq, int version, bool invalidAmount);
+    static QByteArray amendmentIdFor(qint64 seq, int version);
     static QByteArray paymentPayload(qint64 seq, bool invalid);
     static QByteArray notificationPayload(qint64 seq, bool invalidRecipient);
 

@@ -97,7 +97,10 @@ ReferenceConsumer::Outcome OrderProjection::handle(const KafkaRecord &record)
                     .attempts = 1});
         return Outcome::Done;
     }
-    if (order.value(u"type"_s).toString() != u"OrderPlaced") {
+    // OrderPlaced and OrderAmended both upsert, whatever the `version` says: this projection does not
+    // guard its order (seed 000 §21), which is what a delivery accounting's sequence check reveals.
+    const QString type = order.value(u"type"_s).toString();
+    if (type != u"OrderPlaced" && type != u"OrderAmended") {
         setStatus(db(), kOrderProjection, messageId, u"PARKED"_s, u"UNKNOWN_EVENT_TYPE"_s);
         deadLetter(record, DlqDialect::SpringDlt,
                    {.exceptionClass = u"org.springframework.kafka.listener.ListenerExecutionFailedException"_s,

@@ -536,6 +536,36 @@ void AccountingRule::observe(AlertEngine &engine, const AlertPolicy &policy, con
                    nowMs);
 }
 
+void AccountingRule::observeTail(AlertEngine &engine, const AlertPolicy &policy, const OrderTailStats &stats,
+                                 qint64 nowMs)
+{
+    if (!stats.error.isEmpty())
+        return;
+    using Kind = SequenceFinding::Kind;
+    for (auto it = stats.topics.cbegin(); it != stats.topics.cend(); ++it) {
+        QStringList keys;
+        for (const Kind kind : {Kind::Gap, Kind::OutOfOrder, Kind::Repeat}) {
+            for (const QString &key : it->examples[size_t(kind)]) {
+                if (!keys.contains(key) && keys.size() < exampleKeys)
+                    keys << key;
+            }
+        }
+        engine.observe({AlertRules::orderBreak, it.key(),
+                        it->recentBreaks ? AlertEngine::Observation::Breach : AlertEngine::Observation::Normal,
+                        AlertRuleText::tr("%n order break(s) arriving on %1 in the last %2 min (live tail): %3 "
+                                          "gap(s), %4 out of order, %5 repeated since the tail began; keys: %6.",
+                                          nullptr, int(it->recentBreaks))
+                            .arg(it.key())
+                            .arg(stats.windowSeconds / 60)
+                            .arg(it->count(Kind::Gap))
+                            .arg(it->count(Kind::OutOfOrder))
+                            .arg(it->count(Kind::Repeat))
+                            .arg(keys.join(u", "_s)),
+                        policy.ownerOfTopic(it.key()), u"accounting"_s},
+                       nowMs);
+    }
+}
+
 void OutboxGrowingRule::observe(AlertEngine &engine, const AlertPolicy &policy, const QString &mapping,
                                 const InboxBoard &board)
 {
@@ -596,6 +626,11 @@ void AlertRuleSet::observeAccounting(const AccountingResult &result, qint64 nowM
     m_accounting.observe(m_engine, m_policy, result, nowMs);
 }
 
+void AlertRuleSet::observeOrderTail(const OrderTailStats &stats, qint64 nowMs)
+{
+    m_accounting.observeTail(m_engine, m_policy, stats, nowMs);
+}
+
 void AlertRuleSet::observeDeadLetters(const DeadLetterArrivals &arrivals, qint64 nowMs)
 {
     m_retries.observeDeadLetters(m_engine, m_policy, arrivals, nowMs);
@@ -619,7 +654,7 @@ QList<AlertThreshold> AlertRuleSet::thresholds(const QStringList &groups, const 
     out.append({AlertRules::outboxGrowing, {}, AlertRuleText::tr("pending rows growing between readings for 1 min"), fixed});
     out.append({AlertRules::commitStall, {}, AlertRuleText::tr("status STOP or STALL with lag for 1 min"), fixed});
     out.append({AlertRules::unaccountedRecord, {}, AlertRuleText::tr("any unaccounted record in a delivery accounting; clears when the next finds none"), fixed});
-    out.append({AlertRules::orderBreak, {}, AlertRuleText::tr("any gap, out-of-order, repeated number or DLQ-and-continue break in a delivery accounting"), fixed});
+    out.append({AlertRules::orderBreak, {}, AlertRuleText::tr("any gap, out-of-order, repeated number or DLQ-and-continue break in a delivery accounting, or arriving on a topic the live order tail follows (within 15 min)"), fixed});
     out.append({AlertRules::idlePartition, {}, AlertRuleText::tr("a consumed partition with traffic before and none for the sampler's idle window"), fixed});
     return out;
 }

@@ -4,6 +4,7 @@
 #include "deadletterarrival.h"
 #include "duplicatetail.h"
 #include "lagsnapshot.h"
+#include "ordertail.h"
 #include "services/accounting/accountingtypes.h"
 #include "services/inbox/inboxboard.h"
 #include "services/policy/deliverypolicy.h"
@@ -192,6 +193,9 @@ public:
     static constexpr int exampleKeys = 3;
     static QString subjectOf(const AccountingResult &result) { return result.group + u'/' + result.topic; }
     void observe(AlertEngine &engine, const AlertPolicy &policy, const AccountingResult &result, qint64 nowMs);
+    // The live order tail, per topic (the subject is the topic): `order-break` while a gap, out-of-order
+    // arrival or repeated number arrived within the tail's window; clears when none did.
+    void observeTail(AlertEngine &engine, const AlertPolicy &policy, const OrderTailStats &stats, qint64 nowMs);
 };
 
 // Every rule, fed by input: what the console and `berth watch` both hold.
@@ -209,6 +213,7 @@ public:
     void observeDeadLetters(const DeadLetterArrivals &arrivals, qint64 nowMs);
     // A finished accounting run (cancelled or failed runs say nothing and are ignored).
     void observeAccounting(const AccountingResult &result, qint64 nowMs);
+    void observeOrderTail(const OrderTailStats &stats, qint64 nowMs);
 
     QList<AlertThreshold> thresholds(const QStringList &groups, const QStringList &dlqTopics) const;
     const LagSloRule &lagSlo() const { return m_lagSlo; }

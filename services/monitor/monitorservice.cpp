@@ -6,10 +6,16 @@ MonitorService::MonitorService(QObject *parent)
     : QObject(parent)
     , m_sampler(new LagSampler(this))
     , m_deadLetters(new DeadLetterTail(this))
+    , m_orderTail(new OrderTail(this))
     , m_alerts(new AlertEngine(this))
     , m_rules(std::make_unique<AlertRuleSet>(*m_alerts))
     , m_inboxWatch(new InboxWatch(this))
 {
+    connect(m_orderTail, &OrderTail::statsUpdated, this, [this](const OrderTailStats &stats) {
+        m_orderTailStats = stats;
+        m_rules->observeOrderTail(stats, QDateTime::currentMSecsSinceEpoch());
+        Q_EMIT orderTailUpdated(stats);
+    });
     connect(m_sampler, &LagSampler::sampled, this, &MonitorService::onSample);
     connect(m_sampler, &LagSampler::clusterUpdated, this, &MonitorService::clusterUpdated);
     connect(m_sampler, &LagSampler::stateChanged, this, &MonitorService::stateChanged);
@@ -42,6 +48,27 @@ void MonitorService::start(const Settings &settings)
     }
     m_inboxWatch->setIntervalMs(settings.inboxIntervalMs);
     m_inboxWatch->setMappings(m_inboxes);
+    m_tailedSequences.clear();
+    applyOrderTail();
+}
+
+void MonitorService::applyOrderTail()
+{
+    // The topics the policy names a sequence field for, followed from their end; a new policy that
+    // changes them starts the tail afresh.
+    const QHash<QString, RecordField> sequences = OrderTail::sequencesOf(m_policy);
+    if (!m_started || m_settings.sampler.cluster.isEmpty() || sequences.isEmpty()) {
+        m_orderTail->stop();
+        m_tailedSequences.clear();
+        return;
+    }
+    if (sequences == m_tailedSequences && m_orderTail->isRunning())
+        return;
+    m_tailedSequences = sequences;
+    OrderTail::Settings tail;
+    tail.cluster = m_settings.sampler.cluster;
+    tail.sequences = sequences;
+    m_orderTail->start(tail);
 }
 
 void MonitorService::setInboxMappings(const InboxMappingSet &set)
@@ -57,6 +84,7 @@ void MonitorService::setPolicy(const DeliveryPolicy &policy)
 {
     m_policy = policy;
     applyScope();
+    applyOrderTail();
 }
 
 void MonitorService::applyScope()

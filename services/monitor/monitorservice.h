@@ -4,6 +4,7 @@
 #include "alertrules.h"
 #include "deadlettertail.h"
 #include "duplicatetail.h"
+#include "ordertail.h"
 #include "lagsampler.h"
 #include "services/inbox/inboxboard.h"
 #include "services/inbox/inboxmappingset.h"
@@ -52,6 +53,7 @@ public:
     const LagSnapshot &lastSample() const { return m_lastSample; }
     const QHash<QString, InboxBoard> &lastBoards() const { return m_boards; } // by mapping name
     const DuplicateStats &lastDuplicates() const { return m_duplicates; }
+    const OrderTailStats &lastOrderTail() const { return m_orderTailStats; }
 
 Q_SIGNALS:
     void sampled(const LagSnapshot &snapshot);
@@ -59,12 +61,15 @@ Q_SIGNALS:
     void stateChanged(LagSampler::State state, const QString &detail);
     void boardReady(const InboxBoard &board);
     void duplicatesUpdated(const DuplicateStats &stats);
+    // The live order tail of the topics the policy names a sequence field for.
+    void orderTailUpdated(const OrderTailStats &stats);
     void deadLetterTailFailed(const QString &error);
 
 private:
     void applyScope();
     void onSample(const LagSnapshot &snapshot);
     void onBoard(const InboxBoard &board);
+    void applyOrderTail();
 
     Settings m_settings;
     LagSampler::Settings m_scoped; // the settings' scope plus the policy's
@@ -73,6 +78,9 @@ private:
     LagSampler *m_sampler;
     DeadLetterTail *m_deadLetters;
     DuplicateTail *m_duplicateTail = nullptr;
+    OrderTail *m_orderTail;
+    QHash<QString, RecordField> m_tailedSequences; // what the order tail follows
+    OrderTailStats m_orderTailStats;
     AlertEngine *m_alerts;
     std::unique_ptr<AlertRuleSet> m_rules;
     InboxWatch *m_inboxWatch;

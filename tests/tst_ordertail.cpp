@@ -1,0 +1,151 @@
+#include "services/accounting/sequencetracker.h"
+#include "services/demo/mockkafkacluster.h"
+#include "services/kafka/kafkaproducer.h"
+#include "services/monitor/ordertail.h"
+
+#include <QSignalSpy>
+#include <QTest>
+
+#include <limits>
+
+using namespace Qt::StringLiterals;
+
+// The live order tail (ARCHITECTURE.md, Data flows: Alerts) against the mock cluster: the gaps,
+// out-of-order arrivals and repeats the test arranges per key are counted with their keys, history from
+// before the tail began is never judged, and the keys held stay within the bound.
+class TestOrderTail final : public QObject {
+    Q_OBJECT
+    using Kind = SequenceFinding::Kind;
+
+private Q_SLOTS:
+    void countsTheArrangedBreaksPerKey()
+    {
+        MockKafkaCluster cluster(1);
+        QVERIFY(cluster.createTopic(u"cases"_s, 2));
+        QVERIFY(cluster.createTopic(u"plain"_s, 1));
+        QString error;
+        auto producer = KafkaProducer::create(cluster.clientProperties(), &error);
+        QVERIFY2(producer, qPrintable(error));
+        const auto send = [&](const QByteArray &key, int version, int partition = -1) {
+            QVERIFY(producer->produce({u"cases"_s, partition, key, false,
+                                       "{\"caseId\":\"" + key + "\",\"version\":" + QByteArray::number(version) + "}",
+                                       {}, 0}));
+        };
+        send("CASE-1", 1);
+        send("CASE-1", 5); // before the tail: never judged (or the next 2 would be out of order)
+        QVERIFY(producer->flush(5000));
+
+        OrderTail tail;
+        QSignalSpy spy(&tail, &OrderTail::statsUpdated);
+        OrderTail::Settings settings;
+        settings.cluster = cluster.clientProperties();
+        settings.sequences.insert(u"cases"_s, RecordField{RecordField::Kind::JsonPath, u"$.version"_s});
+        tail.start(settings);
+        QTRY_VERIFY_WITH_TIMEOUT(!spy.isEmpty() && spy.last().first().value<OrderTailStats>().ready, 15000);
+
+        for (int v : {2, 3, 4})
+            send("CASE-1", v); // in order
+        for (int v : {1, 2, 4})
+            send("CASE-GAP", v); // 3 missing
+        for (int v : {1, 3, 2})
+            send("CASE-LATE", v); // 2 after 3
+        send("CASE-MOVED", 2, 1); // the key moved: 2 on partition 1 first
+        QVERIFY(producer->flush(5000));
+        QTest::qWait(200);
+        send("CASE-MOVED", 1, 0); // then 1 on partition 0
+        for (int v : {1, 2, 2})
+            send("CASE-AGAIN", v); // 2 twice
+        QVERIFY(producer->produce({u"cases"_s, -1, "CASE-NONE", false, "not json", {}, 0}));
+        QVERIFY(producer->flush(5000));
+
+        QTRY_VERIFY_WITH_TIMEOUT(spy.last().first().value<OrderTailStats>().topics.value(u"cases"_s).examined == 15,
+                                 15000);
+        const OrderTailStats stats = spy.last().first().value<OrderTailStats>();
+        const OrderTailStats::Topic t = stats.topics.value(u"cases"_s);
+        QCOMPARE(t.withoutSequence, 1);
+        QCOMPARE(t.count(Kind::Gap), 2); // CASE-GAP's 3, and CASE-LATE's 2 when 3 arrived
+        const auto sorted = [](QStringList keys) { // partitions are read side by side: any order
+            keys.sort();
+            return keys;
+        };
+        QCOMPARE(sorted(t.examples[size_t(Kind::Gap)]), (QStringList{u"CASE-GAP"_s, u"CASE-LATE"_s}));
+        QCOMPARE(t.count(Kind::OutOfOrder), 2);
+        QCOMPARE(sorted(t.examples[size_t(Kind::OutOfOrder)]), (QStringList{u"CASE-LATE"_s, u"CASE-MOVED"_s}));
+        QCOMPARE(t.count(Kind::Repeat), 1);
+        QCOMPARE(t.examples[size_t(Kind::Repeat)], QStringList{u"CASE-AGAIN"_s});
+        QCOMPARE(t.recentBreaks, 5);
+        QCOMPARE(stats.keysTracked, 5);
+        QVERIFY(!stats.topics.contains(u"plain"_s)); // no sequence field: not followed
+    }
+
+    void keysHeldStayWithinTheBound()
+    {
+        MockKafkaCluster cluster(1);
+        QVERIFY(cluster.createTopic(u"cases"_s, 1));
+        QString error;
+        auto producer = KafkaProducer::create(cluster.clientProperties(), &error);
+        QVERIFY2(producer, qPrintable(error));
+        OrderTail tail;
+        QSignalSpy spy(&tail, &OrderTail::statsUpdated);
+        OrderTail::Settings settings;
+        settings.cluster = cluster.clientProperties();
+        settings.sequences.insert(u"cases"_s, RecordField{RecordField::Kind::Header, u"seq"_s});
+        settings.maxKeys = 10;
+        tail.start(settings);
+        QTRY_VERIFY_WITH_TIMEOUT(!spy.isEmpty() && spy.last().first().value<OrderTailStats>().ready, 15000);
+        for (int k = 0; k < 30; ++k)
+            QVERIFY(producer->produce({u"cases"_s, 0, "K-" + QByteArray::number(k), false, "{}", {{"seq", "7", false}}, 0}));
+        // The first key again, after it was forgotten: its number starts afresh, no repeat.
+        QVERIFY(producer->produce({u"cases"_s, 0, "K-0", false, "{}", {{"seq", "7", false}}, 0}));
+        QVERIFY(producer->flush(5000));
+        QTRY_VERIFY_WITH_TIMEOUT(spy.last().first().value<OrderTailStats>().topics.value(u"cases"_s).examined == 31,
+                                 15000);
+        const OrderTailStats stats = spy.last().first().value<OrderTailStats>();
+        QCOMPARE(stats.keysTracked, 10);
+        QCOMPARE(stats.keysForgotten, 21);
+        QCOMPARE(stats.topics.value(u"cases"_s).count(Kind::Repeat), 0);
+    }
+
+    // The tracker's bounds: numbers far below the highest are judged out of order; open gaps beyond the
+    // bound are settled oldest first; a late number splits the gap it falls in.
+    void trackerBounds()
+    {
+        SequenceTracker t;
+        QVERIFY(!t.observe(100, 0));
+        QCOMPARE(t.observe(100, 1)->kind, Kind::Repeat);
+        QCOMPARE(t.observe(100 - SequenceTracker::Window, 2)->kind, Kind::OutOfOrder);
+        QCOMPARE(t.observe(100 - SequenceTracker::Window, 3)->kind, Kind::Repeat); // within the window
+        QCOMPARE(t.observe(99 - SequenceTracker::Window, 4)->kind, Kind::OutOfOrder); // below it: not told apart
+        QCOMPARE(t.observe(99 - SequenceTracker::Window, 5)->kind, Kind::OutOfOrder);
+
+        SequenceTracker g;
+        QList<SequenceTracker::Gap> settled;
+        QVERIFY(!g.observe(1, 0, &settled));
+        const auto opened = g.observe(10, 1, &settled); // 2..9 missing
+        QCOMPARE(opened->kind, Kind::Gap);
+        QCOMPARE(opened->expected, 2);
+        QCOMPARE(opened->missing, 8);
+        QCOMPARE(g.observe(5, 2, &settled)->kind, Kind::OutOfOrder); // splits it: 2..4, 6..9
+        QCOMPARE(g.openGaps().size(), 2);
+        QCOMPARE(g.openGaps()[0].to, 4);
+        QCOMPARE(g.openGaps()[1].from, 6);
+        QVERIFY(g.observe(12, 3, &settled)); // 11
+        QVERIFY(g.observe(14, 4, &settled)); // 13
+        QVERIFY(settled.isEmpty());
+        QVERIFY(g.observe(16, 5, &settled)); // 15: a fifth gap settles the oldest (2..4)
+        QCOMPARE(settled.size(), 1);
+        QCOMPARE(settled[0].from, 2);
+        QCOMPARE(settled[0].to, 4);
+        QCOMPARE(g.openGaps().size(), SequenceTracker::MaxOpenGaps);
+        QCOMPARE(g.observe(11, 6, &settled)->kind, Kind::OutOfOrder); // fills 11 whole
+        QCOMPARE(g.openGaps().size(), SequenceTracker::MaxOpenGaps - 1);
+        // Numbers at the ends of the range of qint64 do not overflow.
+        SequenceTracker far;
+        QVERIFY(!far.observe(std::numeric_limits<qint64>::min() + 1, 0));
+        QCOMPARE(far.observe(std::numeric_limits<qint64>::max(), 1)->kind, Kind::Gap);
+        QCOMPARE(far.observe(0, 2)->kind, Kind::OutOfOrder);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestOrderTail)
+#include "tst_ordertail.moc"
