@@ -3,6 +3,7 @@
 #include "services/dlq/dlqheadercodec.h"
 #include "services/kafka/kafkarecord.h"
 #include "services/payload/fieldfilter.h"
+#include "services/payload/pathselection.h"
 #include "services/payload/payloaddecoder.h"
 #include "services/payload/schemacatalog.h"
 #include "services/remediation/topicrangereader.h"

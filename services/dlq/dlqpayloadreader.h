@@ -2,7 +2,6 @@
 
 #include "services/kafka/kafkaconfig.h"
 #include "services/payload/decodedpayload.h"
-#include "services/payload/pathselection.h"
 #include "services/payload/payloadmask.h"
 #include "services/policy/deliverypolicy.h"
 #include "services/remediation/topicrangereader.h"
@@ -20,9 +19,9 @@ class FieldFilter;
 class SchemaCatalog;
 
 // Reads dead letters' values back by coordinates and decodes them (PayloadDecoder), for the command line's
-// `dlq scan --payloads`: the scan's index keeps no payloads. Each partition's offsets are read as one range.
-// A schema still being fetched is waited for (up to waitMs): the command line has no view that could decode
-// again later. Blocking; one thread at a time; never on a UI thread.
+// `dlq scan --payloads` and the field filter: the scan's index keeps no payloads. Each partition's offsets
+// are read as one range. A schema still being fetched is waited for (up to waitMs): the command line has no
+// view that could decode again later. Blocking; one thread at a time; never on a UI thread.
 class DlqPayloadReader final {
 public:
     // After the policy's masking: value, key and metadata as they may be shown.
