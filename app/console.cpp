@@ -344,6 +344,12 @@ void Console::wireInboxBoard()
     // selected one's latest board.
     connect(m_inboxView, &InboxBoardView::refreshRequested, m_monitor, &MonitorService::refreshInbox);
     connect(m_inboxView, &InboxBoardView::editMappingsRequested, this, &Console::editInboxMappings);
+    connect(m_inboxView, &InboxBoardView::reclaimRequested, this,
+            [this](const QString &consumer) { m_desk->openReclaimDialog(consumer, m_inboxView); });
+    connect(m_lagView, &LagView::resetOffsetsRequested, this,
+            [this](const QString &group, const QStringList &topics) {
+                m_desk->openOffsetResetDialog(group, topics, m_lagView);
+            });
     connect(m_monitor, &MonitorService::boardReady, this, [this](const InboxBoard &board) {
         if (board.mappingName == m_inboxView->currentMapping().name)
             m_inboxView->setBoard(board);

@@ -18,6 +18,7 @@
 #include "views/inboxrowsview.h"
 #include "views/mainwindow.h"
 #include "views/replayexecutionpanel.h"
+#include "views/plannedrequestdialog.h"
 #include "views/replayrequestdialog.h"
 
 #include <QSettings>
@@ -379,6 +380,25 @@ ReplayRequestDialog *RemediationDesk::openRequestDialog(const QList<QJsonObject>
 {
     auto *dialog = new ReplayRequestDialog(setup(), inboxRows, parent ? parent->window() : nullptr);
     adoptDialog(dialog);
+    return dialog;
+}
+
+PlannedRequestDialog *RemediationDesk::openOffsetResetDialog(const QString &group, const QStringList &topics,
+                                                             QWidget *parent)
+{
+    auto *dialog = PlannedRequestDialog::offsetReset(setup(), group, topics, parent ? parent->window() : nullptr);
+    connect(dialog, &PlannedRequestDialog::submitted, m_watcher, &AuditWatcher::refresh);
+    connect(dialog, &PlannedRequestDialog::submitted, this, &RemediationDesk::refreshExecutable);
+    dialog->show();
+    return dialog;
+}
+
+PlannedRequestDialog *RemediationDesk::openReclaimDialog(const QString &consumer, QWidget *parent)
+{
+    auto *dialog = PlannedRequestDialog::reclaim(setup(), consumer, parent ? parent->window() : nullptr);
+    connect(dialog, &PlannedRequestDialog::submitted, m_watcher, &AuditWatcher::refresh);
+    connect(dialog, &PlannedRequestDialog::submitted, this, &RemediationDesk::refreshExecutable);
+    dialog->show();
     return dialog;
 }
 

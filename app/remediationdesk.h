@@ -21,6 +21,7 @@ class DlqScanner;
 class InboxRowsView;
 class MainWindow;
 class ReplayExecutionPanel;
+class PlannedRequestDialog;
 class ReplayJob;
 class ReplayRequestDialog;
 
@@ -51,6 +52,11 @@ public:
     ReplayRequestDialog *openRequestDialog(const QList<DlqSelection> &records, QWidget *parent = nullptr);
     ReplayRequestDialog *openRequestDialog(const QList<QJsonObject> &inboxRows, QWidget *parent = nullptr);
     ReplayRequestDialog *requestDialog() const; // the last one opened, while it is open
+    // "Reset offsets…" of a group (Lag view) and "Reclaim stuck rows…" of a consumer (Inbox view): a
+    // non-modal request dialog with its preview (deleted when closed).
+    PlannedRequestDialog *openOffsetResetDialog(const QString &group, const QStringList &topics,
+                                                QWidget *parent = nullptr);
+    PlannedRequestDialog *openReclaimDialog(const QString &consumer, QWidget *parent = nullptr);
     RemediationSetup setup() const;
 
     AuditWatcher *watcher() const { return m_watcher; }

@@ -7,6 +7,8 @@
 #include "services/inbox/pgsession.h"
 #include "services/policy/policyloader.h"
 #include "services/remediation/intentjournal.h"
+#include "services/remediation/offsetresetexecutor.h"
+#include "services/remediation/offsetresetplanner.h"
 #include "services/remediation/replayexecutor.h"
 #include "services/remediation/replayrunbook.h"
 #include "services/remediation/replayverifier.h"
@@ -112,8 +114,16 @@ int request(const QStringList &arguments)
                       u"duration"_s});
     parser.addOption({u"topic"_s,
                       u"--reclaim: the topic whose records are replayed (default: the consumer's one topic "
-                      u"in the policy)."_s,
+                      u"in the policy). --reset-offsets: the topic whose offsets move."_s,
                       u"topic"_s});
+    parser.addOption({u"reset-offsets"_s,
+                      u"Offset reset: move --group's committed offsets on --topic --to a position; executed "
+                      u"only while the group has no active member."_s});
+    parser.addOption({u"group"_s, u"--reset-offsets: the consumer group."_s, u"group"_s});
+    parser.addOption({u"to"_s,
+                      u"--reset-offsets: earliest, latest, time:<ISO-8601 or epoch ms>, shift:N (negative: "
+                      u"back) or PARTITION=OFFSET,..."_s,
+                      u"position"_s});
     parser.process(arguments);
     Output out(parser);
 
@@ -159,6 +169,20 @@ int request(const QStringList &arguments)
     if (draft.reason.trimmed().isEmpty())
         return out.fail(ExitUsage, u"give --reason: the approver and the audit need to know why"_s);
     const bool reclaim = parser.isSet(u"reclaim"_s);
+    const bool reset = parser.isSet(u"reset-offsets"_s);
+    std::optional<OffsetResetTo> resetTo;
+    if (reset) {
+        if (reclaim || !draft.selection.isEmpty() || !draft.inboxRows.isEmpty()
+            || draft.action != RemediationAction::Replay)
+            return out.fail(ExitUsage, u"--reset-offsets moves offsets: no --reclaim, --select, --range, "
+                                       u"--inbox-row or --action with it"_s);
+        if (parser.value(u"group"_s).isEmpty() || parser.value(u"topic"_s).isEmpty()
+            || parser.value(u"to"_s).isEmpty())
+            return out.fail(ExitUsage, u"give --group, --topic and --to: which group moves where on which topic"_s);
+        resetTo = OffsetResetTo::parse(parser.value(u"to"_s), &error);
+        if (!resetTo)
+            return out.fail(ExitUsage, error);
+    }
     qint64 olderThanMs = -1;
     if (reclaim) {
         if (parser.value(u"consumer"_s).isEmpty())
@@ -176,8 +200,27 @@ int request(const QStringList &arguments)
     }
 
     Connections c;
-    if (!c.open(parser, true, reclaim || !draft.selection.isEmpty(), &error))
+    if (!c.open(parser, true, reset || reclaim || !draft.selection.isEmpty(), &error))
         return out.fail(ExitError, error);
+    if (reset) {
+        OffsetResetInput input;
+        input.group = parser.value(u"group"_s);
+        input.topic = parser.value(u"topic"_s);
+        input.to = *resetTo;
+        input.cluster = c.cluster;
+        input.policy = c.policy;
+        input.inboxMappings = c.inboxMappings;
+        draft.offsetReset = OffsetResetPlanner::plan(input, c.inboxDb());
+        if (!draft.offsetReset.error.isEmpty())
+            return out.fail(ExitError, draft.offsetReset.error);
+        draft.action = RemediationAction::ResetOffsets;
+        if (draft.offsetReset.movedPartitions() == 0) {
+            out.done({{u"requestId"_s, 0}, {u"offsetReset"_s, draft.offsetReset.toJson()}},
+                     draft.offsetReset.summary() + u"Nothing to reset: every partition is at its target; "
+                                                   u"no request filed\n"_s);
+            return ExitOk;
+        }
+    }
     if (reclaim) {
         ReclaimInput input;
         input.consumer = parser.value(u"consumer"_s);
@@ -304,6 +347,55 @@ QJsonObject outcomeJson(const ReplayOutcome &o)
             {u"problems"_s, problems}};
 }
 
+QJsonObject resetOutcomeJson(const OffsetResetOutcome &o)
+{
+    QJsonArray partitions;
+    for (const OffsetResetPartitionOutcome &p : o.partitions)
+        partitions.append(QJsonObject{{u"partition"_s, p.partition},
+                                      {u"before"_s, p.before},
+                                      {u"target"_s, p.target},
+                                      {u"committed"_s, p.committed},
+                                      {u"verified"_s, p.verified()}});
+    return {{u"started"_s, o.started},
+            {u"action"_s, u"reset_offsets"_s},
+            {u"status"_s, AuditText::statusName(o.finalStatus)},
+            {u"group"_s, o.group},
+            {u"topic"_s, o.topic},
+            {u"refused"_s, o.refused},
+            {u"refusal"_s, o.refusal},
+            {u"verified"_s, o.verified},
+            {u"partitions"_s, partitions},
+            {u"elapsedMs"_s, o.elapsedMs},
+            {u"error"_s, o.error}};
+}
+
+// An approved offset reset: refused (exit 3, nothing moved) while the group has active members; else the
+// targets committed, read back and verified (exit 0; 4 when a partition reads back elsewhere).
+int executeOffsetReset(const Output &out, Connections &c, qint64 id)
+{
+    const OffsetResetOutcome o = OffsetResetExecutor::run(c.audit, c.cluster, id);
+    const QJsonObject json = resetOutcomeJson(o);
+    if (!o.started)
+        return out.fail(ExitRefused, o.error, json);
+    if (!o.error.isEmpty())
+        return out.fail(ExitError, o.error, json);
+    if (o.refused)
+        return out.fail(ExitRefused, u"Request "_s + QString::number(id) + u" refused, nothing moved: "_s
+                                         + o.refusal,
+                        json);
+    QString text = u"Request "_s + QString::number(id) + u": "_s + AuditText::statusName(o.finalStatus)
+                   + u"; group "_s + o.group + u" on "_s + o.topic
+                   + (o.verified ? u", committed offsets read back and verified\n"_s
+                                 : u", committed offsets read back differ\n"_s);
+    for (const OffsetResetPartitionOutcome &p : o.partitions)
+        text += u"  partition "_s + QString::number(p.partition) + u": "_s
+                + (p.before < 0 ? u"none"_s : QString::number(p.before)) + u" -> "_s + QString::number(p.target)
+                + u", committed "_s + QString::number(p.committed) + (p.verified() ? u""_s : u" (differs)"_s)
+                + u'\n';
+    out.done(json, text);
+    return o.verified ? ExitOk : ExitPartial;
+}
+
 int execute(const QStringList &arguments)
 {
     QCommandLineParser parser;
@@ -328,6 +420,9 @@ int execute(const QStringList &arguments)
     QString error;
     if (!c.open(parser, true, true, &error))
         return out.fail(ExitError, error);
+    if (const std::optional<RequestDetail> d = AuditStore(c.audit).requestDetail(id, &error, 0);
+        d && d->request.action == RemediationAction::ResetOffsets)
+        return executeOffsetReset(out, c, id);
     ReplayOptions options;
     if (parser.isSet(u"rate"_s))
         options.rateLimit = parser.value(u"rate"_s).toDouble();
@@ -487,6 +582,26 @@ int verify(const QStringList &arguments)
     QString error;
     if (!c.open(parser, true, true, &error))
         return out.fail(VerifyError, error);
+    if (const std::optional<RequestDetail> d = AuditStore(c.audit).requestDetail(id, &error, 0);
+        d && d->request.action == RemediationAction::ResetOffsets) {
+        // A reset is verified when executed (its committed offsets read back): its last offsets.verified.
+        EventFilter filter;
+        filter.requestId = id;
+        filter.actions = {u"offsets.verified"_s};
+        const QList<AuditEvent> events = AuditStore(c.audit).listEvents(filter, &error);
+        if (events.isEmpty())
+            return out.fail(VerifyError, error.isEmpty() ? u"Request "_s + QString::number(id)
+                                                               + u" has not been executed"_s
+                                                         : error);
+        QJsonObject details = events.last().details;
+        details.insert(u"requestId"_s, id);
+        details.insert(u"recordedAt"_s, events.last().at.toUTC().toString(Qt::ISODateWithMs));
+        const bool ok = details.value(u"verified"_s).toBool();
+        out.done(details, u"Request "_s + QString::number(id) + u": offset reset "_s
+                              + (ok ? u"verified"_s : u"verified with failures"_s) + u" from the committed "_s
+                              u"offsets read back at "_s + details.value(u"recordedAt"_s).toString() + u'\n');
+        return ok ? VerifiedOk : VerifiedFailures;
+    }
     VerifyOptions options;
     options.timeoutMs = int(parser.value(u"timeout"_s).toDouble() * 1000);
     options.consumer = parser.value(u"consumer"_s);

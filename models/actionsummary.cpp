@@ -3,6 +3,7 @@
 #include "models/approvalqueuemodel.h"
 #include "models/dlqbrowsermodel.h"
 #include "services/remediation/dryrun.h"
+#include "services/remediation/offsetresetplanner.h"
 
 
 ActionSummary ActionSummary::forRequest(const RemediationRequest &r)
@@ -16,6 +17,26 @@ ActionSummary ActionSummary::forRequest(const RemediationRequest &r)
                     .arg(DlqBrowserModel::visibleText(r.requestedBy),
                          DlqBrowserModel::visibleText(QString(r.reasonCode + u' ' + r.reason).trimmed()));
     const bool produces = r.action == RemediationAction::Replay || r.action == RemediationAction::EditReplay;
+    if (r.action == RemediationAction::ResetOffsets) {
+        // Names the group, the partitions and the records they mean (ARCHITECTURE.md, Views).
+        const OffsetResetPlan plan = OffsetResetPlan::fromJson(dry.offsetReset);
+        QStringList partitions;
+        for (const OffsetResetPartition &p : plan.partitions) {
+            if (p.moves())
+                partitions << tr("%1: %2 → %3")
+                                  .arg(p.partition)
+                                  .arg(p.current < 0 ? tr("none") : QString::number(p.current))
+                                  .arg(p.target);
+        }
+        s.destination = tr("Moves the committed offsets of group %1 on %2 (partition %3)")
+                            .arg(DlqBrowserModel::visibleText(plan.group), DlqBrowserModel::visibleText(plan.topic),
+                                 partitions.join(QStringLiteral(", ")));
+        s.count = r.itemCount > 0 ? r.itemCount : dry.count;
+        s.notes << tr("%n record(s) will be processed again", nullptr, int(plan.reprocessed()))
+                << tr("%n record(s) will be skipped (never processed by the group)", nullptr, int(plan.skipped()))
+                << tr("Refused, nothing moved, while the group has an active member: stop its consumers first.");
+        return s;
+    }
     if (produces) {
         s.destination = !r.destinationTopic.isEmpty()   ? r.destinationTopic
                         : !dry.destinationTopics.isEmpty() ? dry.destinationTopics.join(QStringLiteral(", "))

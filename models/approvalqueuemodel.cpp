@@ -2,6 +2,7 @@
 
 #include "models/displayformat.h"
 #include "models/dlqbrowsermodel.h"
+#include "services/remediation/offsetresetplanner.h"
 #include "services/remediation/reclaimplanner.h"
 
 #include <QJsonArray>
@@ -46,7 +47,8 @@ const QStringList KnownDryRunKeys = {u"count"_s,
                                      u"alsoReceives"_s,
                                      u"release"_s,
                                      u"releases"_s,
-                                     u"releaseNotOffered"_s};
+                                     u"releaseNotOffered"_s,
+                                     u"offsetReset"_s};
 
 QString joined(const QJsonValue &value)
 {
@@ -182,6 +184,8 @@ QString ApprovalQueueModel::actionText(RemediationAction action)
         return tr("Skip");
     case RemediationAction::Delete:
         return tr("Delete");
+    case RemediationAction::ResetOffsets:
+        return tr("Reset offsets");
     }
     return {};
 }
@@ -245,6 +249,18 @@ QString ApprovalQueueModel::dryRunDetails(const QJsonObject &d)
                      .arg(target, d.value(u"alsoReceives").toArray().isEmpty()
                                       ? tr("none")
                                       : joined(d.value(u"alsoReceives")));
+    if (const QJsonObject reset = d.value(u"offsetReset").toObject(); !reset.isEmpty()) {
+        // The plan in the planner's own lines: each partition's move, counts, no-op rate, ordering notes.
+        const OffsetResetPlan plan = OffsetResetPlan::fromJson(reset);
+        lines << tr("Offset reset of group %1 on %2 to %3: %n record(s) processed again, %4 skipped", nullptr,
+                    int(plan.reprocessed()))
+                     .arg(DlqBrowserModel::visibleText(plan.group), DlqBrowserModel::visibleText(plan.topic),
+                          DlqBrowserModel::visibleText(plan.to))
+                     .arg(plan.skipped());
+        const QStringList planLines = plan.summary().split(u'\n', Qt::SkipEmptyParts);
+        for (const QString &line : planLines.mid(1))
+            lines << DlqBrowserModel::visibleText(line);
+    }
     if (const QJsonObject reclaim = d.value(u"reclaim").toObject(); !reclaim.isEmpty()) {
         const ReclaimPlan plan = ReclaimPlan::fromJson(reclaim);
         lines

@@ -31,10 +31,10 @@ bool openAudit(PgSession &session, const QString &conninfo, QString *error)
         *error = migrated.error;
     return migrated.ok;
 }
-} // namespace
 
-namespace RemediationTasks {
-BuiltRequest dryRun(const RequestDraft &draft, const RemediationSetup &setup, const JobControl &control)
+// What every dry run of the desk starts from: the setup's cluster, mappings, schemas and policy, and the inbox
+// database when it answers.
+RequestBuilderContext builderContext(const RemediationSetup &setup, const JobControl &control, PgSession &inbox)
 {
     RequestBuilderContext context;
     context.cluster = setup.cluster;
@@ -46,11 +46,69 @@ BuiltRequest dryRun(const RequestDraft &draft, const RemediationSetup &setup, co
         // A policy with errors still says what it says; the verdict uses the parts that parsed.
         context.policy = loadPolicyFile(setup.policyPath).policy;
     }
-    PgSession inbox;
     QString ignored;
     // Without the inbox the dry run still runs; it reports the prediction as unknown, with why.
     if (!setup.inboxConninfo.isEmpty() && inbox.connect(setup.inboxConninfo, &ignored))
         context.inboxDb = &inbox;
+    return context;
+}
+// A planner's input (OffsetResetInput, ReclaimInput) reads the cluster, the policy and the inbox as the
+// request built from its plan does.
+template <typename PlannerInput>
+void takeContext(PlannerInput &input, const RequestBuilderContext &context)
+{
+    input.cluster = context.cluster;
+    input.policy = context.policy;
+    input.inboxMappings = context.inboxMappings;
+    input.cancelled = context.cancelled;
+}
+} // namespace
+
+namespace RemediationTasks {
+BuiltRequest dryRun(const RequestDraft &draft, const RemediationSetup &setup, const JobControl &control)
+{
+    PgSession inbox;
+    return RequestBuilder::build(draft, builderContext(setup, control, inbox));
+}
+
+BuiltRequest planOffsetReset(OffsetResetInput input, RequestDraft draft, const RemediationSetup &setup,
+                             const JobControl &control)
+{
+    PgSession inbox;
+    const RequestBuilderContext context = builderContext(setup, control, inbox);
+    takeContext(input, context);
+    draft.action = RemediationAction::ResetOffsets;
+    draft.offsetReset = OffsetResetPlanner::plan(input, context.inboxDb);
+    if (!draft.offsetReset.error.isEmpty()) {
+        BuiltRequest out;
+        out.error = draft.offsetReset.error;
+        return out;
+    }
+    return RequestBuilder::build(draft, context);
+}
+
+BuiltRequest planReclaim(ReclaimInput input, RequestDraft draft, const RemediationSetup &setup,
+                         const JobControl &control)
+{
+    PgSession inbox;
+    const RequestBuilderContext context = builderContext(setup, control, inbox);
+    takeContext(input, context);
+    draft.action = RemediationAction::Replay;
+    draft.reclaim = ReclaimPlanner::plan(input, context.inboxDb);
+    BuiltRequest out;
+    if (!draft.reclaim.error.isEmpty()) {
+        out.error = draft.reclaim.error;
+        return out;
+    }
+    draft.selection = draft.reclaim.selection();
+    draft.destinationTopic = draft.reclaim.topic;
+    if (draft.selection.isEmpty()) {
+        out.dryRun.reclaim = draft.reclaim.toJson();
+        out.error = draft.reclaim.rows.isEmpty()
+                        ? u"Nothing to reclaim: no row of "_s + input.consumer + u" is in progress for that long"_s
+                        : u"Nothing to reclaim: no stuck row's record was found"_s;
+        return out;
+    }
     return RequestBuilder::build(draft, context);
 }
 

@@ -70,6 +70,14 @@ struct RunbookWritten {
 // RequestBuilder::build with the policy read from the file and the inbox looked up: pins every item and
 // runs the dry run. Cancellation is checked between chunks of records.
 BuiltRequest dryRun(const RequestDraft &draft, const RemediationSetup &setup, const JobControl &control);
+// Requests whose items a planner finds (ARCHITECTURE.md, Data flows: Remediation): the plan first, then the
+// request built from it as dryRun builds any other; the plan's own error (or "nothing to do") in error.
+// draft carries what the operator says (reason, ticket, expiry); input's cluster, policy and mappings come
+// from the setup.
+BuiltRequest planOffsetReset(OffsetResetInput input, RequestDraft draft, const RemediationSetup &setup,
+                             const JobControl &control);
+BuiltRequest planReclaim(ReclaimInput input, RequestDraft draft, const RemediationSetup &setup,
+                         const JobControl &control);
 // Files the built request as the audit connection's role.
 Submitted submit(const QString &auditConninfo, const BuiltRequest &built);
 // The record's payload as it is now, to start an edit from: decoded (waiting a little for a schema

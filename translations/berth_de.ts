@@ -292,6 +292,36 @@
             <numerusform>%n Einträge sind verschiedene Datensätze mit demselben Idempotenzschlüssel: alle werden gesendet, die Inbox des Consumers entscheidet, welche wirken.</numerusform>
         </translation>
     </message>
+    <message>
+        <source>%1: %2 → %3</source>
+        <translation>%1: %2 → %3</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keiner</translation>
+    </message>
+    <message>
+        <source>Moves the committed offsets of group %1 on %2 (partition %3)</source>
+        <translation>Verschiebt die committeten Offsets der Gruppe %1 auf %2 (Partition %3)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n record(s) will be processed again</source>
+        <translation>
+            <numerusform>%n Datensatz wird erneut verarbeitet</numerusform>
+            <numerusform>%n Datensätze werden erneut verarbeitet</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n record(s) will be skipped (never processed by the group)</source>
+        <translation>
+            <numerusform>%n Datensatz wird übersprungen (nie von der Gruppe verarbeitet)</numerusform>
+            <numerusform>%n Datensätze werden übersprungen (nie von der Gruppe verarbeitet)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Refused, nothing moved, while the group has an active member: stop its consumers first.</source>
+        <translation>Verweigert, nichts verschoben, solange die Gruppe ein aktives Mitglied hat: zuerst ihre Consumer stoppen.</translation>
+    </message>
 </context>
 <context>
     <name>AlertModel</name>
@@ -822,6 +852,17 @@
     <message>
         <source>Reclaim of stuck rows: %1 row(s) of %2 in progress for over %3 s, released for retry (%4) right before their records from %5 are replayed; %6 record(s) are behind the group&apos;s committed offset (not seen again otherwise); %7 row(s) have no record and are not in this request; %8 pinned for release</source>
         <translation>Rückholung hängender Zeilen: %1 Zeile(n) von %2 seit über %3 s in Bearbeitung, zur Wiederholung freigegeben (%4) unmittelbar bevor ihre Datensätze aus %5 erneut gesendet werden; %6 Datensatz/Datensätze liegen hinter dem bestätigten Offset der Gruppe (sonst nicht erneut gesehen); %7 Zeile(n) haben keinen Datensatz und gehören nicht zu dieser Anfrage; %8 zur Freigabe festgehalten</translation>
+    </message>
+    <message>
+        <source>Reset offsets</source>
+        <translation>Offsets zurücksetzen</translation>
+    </message>
+    <message numerus="yes">
+        <source>Offset reset of group %1 on %2 to %3: %n record(s) processed again, %4 skipped</source>
+        <translation>
+            <numerusform>Offset-Reset der Gruppe %1 auf %2 nach %3: %n Datensatz erneut verarbeitet, %4 übersprungen</numerusform>
+            <numerusform>Offset-Reset der Gruppe %1 auf %2 nach %3: %n Datensätze erneut verarbeitet, %4 übersprungen</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -3050,6 +3091,14 @@ Beispiel: %5</translation>
         <source>Map inbox and outbox tables in any database (saved to the connection profile)</source>
         <translation>Inbox- und Outbox-Tabellen in beliebigen Datenbanken zuordnen (im Verbindungsprofil gespeichert)</translation>
     </message>
+    <message>
+        <source>&amp;Reclaim stuck rows…</source>
+        <translation>Hängende Zeilen &amp;zurückholen…</translation>
+    </message>
+    <message>
+        <source>Release the consumer&apos;s rows in progress for longer than a threshold and replay their records, with a dry run, as a request another person approves</source>
+        <translation>Die Zeilen des Consumers, die länger als eine Schwelle in Arbeit sind, freigeben und ihre Datensätze erneut senden, mit Probelauf, als Antrag, den eine andere Person genehmigt</translation>
+    </message>
 </context>
 <context>
     <name>InboxMappingDialog</name>
@@ -3877,6 +3926,14 @@ Beispiel: %5</translation>
         <source>&amp;Allowed lag:</source>
         <translation>&amp;Zulässiger Lag:</translation>
     </message>
+    <message>
+        <source>Reset offsets…</source>
+        <translation>Offsets zurücksetzen…</translation>
+    </message>
+    <message>
+        <source>File a four-eyes request that moves the group&apos;s committed offsets, with a preview</source>
+        <translation>Einen Vier-Augen-Antrag stellen, der die committeten Offsets der Gruppe verschiebt, mit Vorschau</translation>
+    </message>
 </context>
 <context>
     <name>LogModel</name>
@@ -3995,6 +4052,179 @@ Eine Konsole für Zustellkorrektheit auf Kafka: Lag, Dead Letters und auditierte
     <message>
         <source>%1 (%2)</source>
         <translation>%1 (%2)</translation>
+    </message>
+</context>
+<context>
+    <name>PlannedRequestDialog</name>
+    <message>
+        <source>Group:</source>
+        <translation>Gruppe:</translation>
+    </message>
+    <message>
+        <source>&amp;Topic:</source>
+        <translation>&amp;Topic:</translation>
+    </message>
+    <message>
+        <source>The earliest offset</source>
+        <translation>Den frühesten Offset</translation>
+    </message>
+    <message>
+        <source>The latest offset (skip everything not yet processed)</source>
+        <translation>Den neuesten Offset (alles noch nicht Verarbeitete überspringen)</translation>
+    </message>
+    <message>
+        <source>A time (the first record at or after it)</source>
+        <translation>Einen Zeitpunkt (der erste Datensatz ab diesem)</translation>
+    </message>
+    <message>
+        <source>By N records from the committed offset</source>
+        <translation>Um N Datensätze ab dem committeten Offset</translation>
+    </message>
+    <message>
+        <source>Explicit offsets per partition</source>
+        <translation>Explizite Offsets je Partition</translation>
+    </message>
+    <message>
+        <source>&amp;Move to:</source>
+        <translation>&amp;Verschieben auf:</translation>
+    </message>
+    <message>
+        <source>Negative: back (records processed again); positive: forward (records skipped)</source>
+        <translation>Negativ: zurück (Datensätze erneut verarbeitet); positiv: vor (Datensätze übersprungen)</translation>
+    </message>
+    <message>
+        <source>PARTITION=OFFSET, e.g. 0=1200,2=880 (others stay where they are)</source>
+        <translation>PARTITION=OFFSET, z. B. 0=1200,2=880 (andere bleiben, wo sie sind)</translation>
+    </message>
+    <message>
+        <source>&amp;Value:</source>
+        <translation>&amp;Wert:</translation>
+    </message>
+    <message>
+        <source>Reset offsets of %1</source>
+        <translation>Offsets von %1 zurücksetzen</translation>
+    </message>
+    <message>
+        <source>Consumer:</source>
+        <translation>Consumer:</translation>
+    </message>
+    <message>
+        <source> min</source>
+        <translation> min</translation>
+    </message>
+    <message>
+        <source>the mapping&apos;s &quot;stuck after&quot;</source>
+        <translation>„hängt nach“ der Zuordnung</translation>
+    </message>
+    <message>
+        <source>In progress for &amp;over:</source>
+        <translation>In Arbeit &amp;länger als:</translation>
+    </message>
+    <message>
+        <source>the consumer&apos;s one topic in the policy</source>
+        <translation>das eine Topic des Consumers in der Richtlinie</translation>
+    </message>
+    <message>
+        <source>Reclaim stuck rows of %1</source>
+        <translation>Hängende Zeilen von %1 zurückholen</translation>
+    </message>
+    <message>
+        <source>Why, in words: the approver and the audit need to know</source>
+        <translation>Warum, in Worten: Genehmiger und Audit müssen es wissen</translation>
+    </message>
+    <message>
+        <source>R&amp;eason:</source>
+        <translation>&amp;Grund:</translation>
+    </message>
+    <message>
+        <source>T&amp;icket:</source>
+        <translation>T&amp;icket:</translation>
+    </message>
+    <message>
+        <source>&amp;Preview</source>
+        <translation>&amp;Vorschau</translation>
+    </message>
+    <message>
+        <source>Show what the request would do, before anything is filed (Ctrl+Return)</source>
+        <translation>Zeigen, was der Antrag täte, bevor etwas gestellt wird (Strg+Eingabe)</translation>
+    </message>
+    <message>
+        <source>Cance&amp;l preview</source>
+        <translation>Vorschau abbre&amp;chen</translation>
+    </message>
+    <message>
+        <source>Preview to see each partition&apos;s committed and target offsets, the records processed again or skipped, the expected no-op rate and the ordering notes.</source>
+        <translation>Die Vorschau zeigt je Partition den committeten und den Ziel-Offset, die erneut verarbeiteten oder übersprungenen Datensätze, die erwartete No-op-Rate und die Hinweise zur Reihenfolge.</translation>
+    </message>
+    <message>
+        <source>Preview to see the stuck rows, the records they are replayed from and which ones the group has committed past.</source>
+        <translation>Die Vorschau zeigt die hängenden Zeilen, die Datensätze, aus denen sie erneut gesendet werden, und welche die Gruppe schon hinter sich committet hat.</translation>
+    </message>
+    <message>
+        <source>&amp;Submit for approval</source>
+        <translation>Zur Genehmigung &amp;einreichen</translation>
+    </message>
+    <message>
+        <source>The inputs changed: preview again before submitting.</source>
+        <translation>Die Eingaben haben sich geändert: vor dem Einreichen erneut Vorschau anzeigen.</translation>
+    </message>
+    <message>
+        <source>Name the topic whose offsets move.</source>
+        <translation>Das Topic angeben, dessen Offsets verschoben werden.</translation>
+    </message>
+    <message>
+        <source>Reading the group&apos;s offsets and the records, looking keys up in the inbox…</source>
+        <translation>Offsets der Gruppe und Datensätze werden gelesen, Schlüssel in der Inbox nachgeschlagen…</translation>
+    </message>
+    <message>
+        <source>This request cannot be submitted: %1</source>
+        <translation>Dieser Antrag kann nicht eingereicht werden: %1</translation>
+    </message>
+    <message>
+        <source>The preview failed: %1</source>
+        <translation>Die Vorschau ist fehlgeschlagen: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Preview done: review it, then submit for approval (%n approval(s) needed).</source>
+        <translation>
+            <numerusform>Vorschau fertig: prüfen, dann zur Genehmigung einreichen (%n Genehmigung nötig).</numerusform>
+            <numerusform>Vorschau fertig: prüfen, dann zur Genehmigung einreichen (%n Genehmigungen nötig).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Preview cancelled.</source>
+        <translation>Vorschau abgebrochen.</translation>
+    </message>
+    <message>
+        <source>Filed as request %1.</source>
+        <translation>Als Antrag %1 gestellt.</translation>
+    </message>
+    <message>
+        <source>Submitting…</source>
+        <translation>Wird eingereicht…</translation>
+    </message>
+    <message>
+        <source>Preview first: the approver sees what you saw.</source>
+        <translation>Zuerst die Vorschau: der Genehmiger sieht, was Sie gesehen haben.</translation>
+    </message>
+    <message>
+        <source>Say why: the approver and the audit need to know.</source>
+        <translation>Sagen Sie warum: Genehmiger und Audit müssen es wissen.</translation>
+    </message>
+    <message>
+        <source>Submitting the request…</source>
+        <translation>Der Antrag wird eingereicht…</translation>
+    </message>
+    <message>
+        <source>The database refused the request: %1</source>
+        <translation>Die Datenbank hat den Antrag abgelehnt: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Request %1 filed: pending, %n approval(s) needed. Another person approves it in the Approvals tab.</source>
+        <translation>
+            <numerusform>Antrag %1 gestellt: ausstehend, %n Genehmigung nötig. Eine andere Person genehmigt ihn im Tab Freigaben.</numerusform>
+            <numerusform>Antrag %1 gestellt: ausstehend, %n Genehmigungen nötig. Eine andere Person genehmigt ihn im Tab Freigaben.</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -4599,6 +4829,53 @@ sasl.password=…</translation>
     <message>
         <source>Recorded %1 (audit event %2): </source>
         <translation>Aufgezeichnet %1 (Audit-Ereignis %2): </translation>
+    </message>
+    <message>
+        <source>partition %1: %2 → %3, committed %4%5</source>
+        <translation>Partition %1: %2 → %3, committet %4%5</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keiner</translation>
+    </message>
+    <message>
+        <source>unread</source>
+        <translation>ungelesen</translation>
+    </message>
+    <message>
+        <source> (differs)</source>
+        <translation> (weicht ab)</translation>
+    </message>
+    <message>
+        <source>Request %1 stopped: %2</source>
+        <translation>Anfrage %1 angehalten: %2</translation>
+    </message>
+    <message>
+        <source>Request %1 refused, nothing moved: %2</source>
+        <translation>Anfrage %1 verweigert, nichts verschoben: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Request %1 ended %2: group %3 on %4, %n partition(s) committed and read back%5</source>
+        <translation>
+            <numerusform>Anfrage %1 endete %2: Gruppe %3 auf %4, %n Partition committet und zurückgelesen%5</numerusform>
+            <numerusform>Anfrage %1 endete %2: Gruppe %3 auf %4, %n Partitionen committet und zurückgelesen%5</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>, verified</source>
+        <translation>, verifiziert</translation>
+    </message>
+    <message>
+        <source>, some differ</source>
+        <translation>, einige weichen ab</translation>
+    </message>
+    <message>
+        <source>Committed offsets read back: verified</source>
+        <translation>Committete Offsets zurückgelesen: verifiziert</translation>
+    </message>
+    <message>
+        <source>Committed offsets read back: some differ</source>
+        <translation>Committete Offsets zurückgelesen: einige weichen ab</translation>
     </message>
 </context>
 <context>

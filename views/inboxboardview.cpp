@@ -115,6 +115,16 @@ InboxBoardView::InboxBoardView(InboxBoardModel *model, QWidget *parent)
     connect(editMappings, &QPushButton::clicked, this,
             [this] { Q_EMIT editMappingsRequested(currentMapping().name); });
     top->addWidget(editMappings);
+    // The consumer shown: its rows in progress for too long, released for retry as a four-eyes request.
+    auto *reclaim = new QPushButton(tr("&Reclaim stuck rows…"), this);
+    reclaim->setObjectName(u"reclaimStuckRows"_s);
+    reclaim->setToolTip(tr("Release the consumer's rows in progress for longer than a threshold and replay their "
+                           "records, with a dry run, as a request another person approves"));
+    connect(reclaim, &QPushButton::clicked, this, [this] {
+        if (!currentMapping().name.isEmpty())
+            Q_EMIT reclaimRequested(currentMapping().name);
+    });
+    top->addWidget(reclaim);
     top->addStretch(1);
 
     m_attemptsPane = new QWidget(this);

@@ -51,6 +51,8 @@ Q_SIGNALS:
     void refreshRequested(const InboxMapping &mapping);
     // The operator wants the mapping editor, on the mapping shown (empty: none yet).
     void editMappingsRequested(const QString &mappingName);
+    // "Reclaim stuck rows…" for the consumer whose mapping is shown.
+    void reclaimRequested(const QString &consumer);
 
 private:
     void fitTableHeight();

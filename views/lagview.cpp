@@ -6,6 +6,7 @@
 #include "models/grouplagmodel.h"
 #include "models/lagtablemodel.h"
 
+#include <QAction>
 #include <QDataStream>
 #include <QHBoxLayout>
 #include <QSignalBlocker>
@@ -17,6 +18,8 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
+
+using namespace Qt::StringLiterals;
 
 namespace {
 void setUpTable(QTableView *table, QSortFilterProxyModel *proxy)
@@ -85,6 +88,21 @@ LagView::LagView(QAbstractItemModel *groups, QAbstractItemModel *partitions, QWi
     });
     connect(m_groups, &QTableView::doubleClicked, this, [this](const QModelIndex &index) {
         Q_EMIT groupActivated(index.siblingAtColumn(GroupLagModel::Group).data(GroupLagModel::SortRole).toString());
+    });
+    // Reset offsets… on the selected group (context menu, Ctrl+Shift+R): an offset reset request with preview.
+    auto *reset = new QAction(tr("Reset offsets…"), m_groups);
+    reset->setShortcut(QKeySequence(u"Ctrl+Shift+R"_s));
+    reset->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    reset->setToolTip(tr("File a four-eyes request that moves the group's committed offsets, with a preview"));
+    m_groups->addAction(reset);
+    m_groups->setContextMenuPolicy(Qt::ActionsContextMenu);
+    connect(reset, &QAction::triggered, this, [this] {
+        const QModelIndex current = m_groups->currentIndex();
+        if (!current.isValid())
+            return;
+        const QString group = current.siblingAtColumn(GroupLagModel::Group).data(GroupLagModel::SortRole).toString();
+        const QString topics = current.siblingAtColumn(GroupLagModel::Topics).data(Qt::DisplayRole).toString();
+        Q_EMIT resetOffsetsRequested(group, topics.isEmpty() ? QStringList() : topics.split(u", "_s));
     });
 
     auto *top = new QHBoxLayout;

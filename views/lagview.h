@@ -27,6 +27,8 @@ public:
 Q_SIGNALS:
     void groupActivated(const QString &group); // double-click: show its chart
     void allowedLagChanged(qint64 messages);   // the operator changed the allowed lag
+    // "Reset offsets…" on a group: its name and the topics it consumes.
+    void resetOffsetsRequested(const QString &group, const QStringList &topics);
 
 private:
     QLineEdit *m_filter;

@@ -313,6 +313,41 @@ void ReplayExecutionPanel::setOutcome(const ReplayOutcome &o)
     if (!o.started) {
         // The database's own words: it decides what may run.
         setResult(tr("Request %1 did not start: %2").arg(id).arg(o.error), true);
+    } else if (o.offsetReset) {
+        const OffsetResetOutcome &r = *o.offsetReset;
+        // A reset is verified from the committed offsets read back: each partition's line is its verification;
+        // the ones that differ are its problems.
+        QStringList lines;
+        QStringList differ;
+        for (const OffsetResetPartitionOutcome &p : r.partitions) {
+            lines << tr("partition %1: %2 → %3, committed %4%5")
+                         .arg(p.partition)
+                         .arg(p.before < 0 ? tr("none") : QString::number(p.before))
+                         .arg(p.target)
+                         .arg(p.committed < 0 ? tr("unread") : QString::number(p.committed))
+                         .arg(p.verified() ? QString() : tr(" (differs)"));
+            if (!r.refused && !p.verified())
+                differ << lines.last();
+        }
+        m_problems->setPlainText(differ.join(u'\n'));
+        m_verification->setText(r.refused ? QString()
+                                          : r.verified ? tr("Committed offsets read back: verified")
+                                                       : tr("Committed offsets read back: some differ"));
+        m_outcomes->setPlainText(r.refused ? QString() : lines.join(u'\n'));
+        m_progress->setValue(r.refused ? 0 : o.total);
+        if (!o.error.isEmpty())
+            setResult(tr("Request %1 stopped: %2").arg(id).arg(DlqBrowserModel::visibleText(o.error)), true);
+        else if (r.refused)
+            setResult(tr("Request %1 refused, nothing moved: %2").arg(id).arg(DlqBrowserModel::visibleText(r.refusal)),
+                      true);
+        else
+            setResult(tr("Request %1 ended %2: group %3 on %4, %n partition(s) committed and read back%5", nullptr,
+                         int(r.partitions.size()))
+                          .arg(id)
+                          .arg(ApprovalQueueModel::statusText(o.finalStatus), DlqBrowserModel::visibleText(r.group),
+                               DlqBrowserModel::visibleText(r.topic),
+                               r.verified ? tr(", verified") : tr(", some differ")),
+                      !r.verified);
     } else {
         const QString counts = tr("%1 delivered (%2 found by reconciliation), %3 skipped, %4 failed (%5 "
                                   "refused), %6 produced in this run")

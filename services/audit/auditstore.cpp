@@ -92,7 +92,7 @@ RemediationRequest requestFromRow(const QVariantList &row)
 
 const QString ItemColumns =
     u"item_no, source_topic, source_partition, source_offset, payload_sha256, record_key, "
-    "idempotency_key, edited_payload, inbox_ref::text"_s;
+    "idempotency_key, edited_payload, inbox_ref::text, offset_reset::text"_s;
 
 RequestItem itemFromRow(const QVariantList &row)
 {
@@ -109,6 +109,8 @@ RequestItem itemFromRow(const QVariantList &row)
         item.editedPayload = row.value(7).toByteArray();
     if (row.value(8).isValid())
         item.inboxRef = parseObject(row.value(8));
+    if (row.value(9).isValid())
+        item.offsetReset = parseObject(row.value(9));
     return item;
 }
 
@@ -129,6 +131,8 @@ QJsonObject itemToJson(const RequestItem &item, int itemNo)
     o.insert(u"edited_payload", jsonHexOrNull(item.editedPayload));
     if (!item.inboxRef.isEmpty())
         o.insert(u"inbox_ref", item.inboxRef);
+    if (!item.offsetReset.isEmpty())
+        o.insert(u"offset_reset", item.offsetReset);
     return o;
 }
 } // namespace
@@ -202,13 +206,13 @@ bool AuditStore::insertItems(qint64 requestId, const QList<RequestItem> &items, 
         }
         const PgResult r =
             run(u"INSERT INTO berth.request_items (request_id, item_no, source_topic, source_partition, "
-                "source_offset, payload_sha256, record_key, idempotency_key, edited_payload, inbox_ref) "
+                "source_offset, payload_sha256, record_key, idempotency_key, edited_payload, inbox_ref, offset_reset) "
                 "SELECT $1, x.item_no, x.source_topic, x.source_partition, x.source_offset, "
                 "decode(x.payload_sha256, 'hex'), decode(x.record_key, 'hex'), x.idempotency_key, "
-                "decode(x.edited_payload, 'hex'), x.inbox_ref "
+                "decode(x.edited_payload, 'hex'), x.inbox_ref, x.offset_reset "
                 "FROM jsonb_to_recordset($2::jsonb) AS x(item_no integer, source_topic text, "
                 "source_partition integer, source_offset bigint, payload_sha256 text, record_key text, "
-                "idempotency_key text, edited_payload text, inbox_ref jsonb)"_s,
+                "idempotency_key text, edited_payload text, inbox_ref jsonb, offset_reset jsonb)"_s,
                 {requestId, QJsonDocument(storable(batch).toArray())}, error);
         if (!r.ok)
             return false;

@@ -4,11 +4,12 @@
 #include <utility>
 
 namespace {
-constexpr std::array<std::pair<RemediationAction, QStringView>, 4> actionNames{{
+constexpr std::array<std::pair<RemediationAction, QStringView>, 5> actionNames{{
     {RemediationAction::Replay, u"replay"},
     {RemediationAction::EditReplay, u"edit_replay"},
     {RemediationAction::Skip, u"skip"},
     {RemediationAction::Delete, u"delete"},
+    {RemediationAction::ResetOffsets, u"reset_offsets"},
 }};
 
 constexpr std::array<std::pair<RequestStatus, QStringView>, 8> statusNames{{

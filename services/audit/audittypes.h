@@ -14,7 +14,7 @@
 // across threads. Who did something is always a database role name, as the database recorded it
 // (session_user).
 
-enum class RemediationAction { Replay, EditReplay, Skip, Delete };
+enum class RemediationAction { Replay, EditReplay, Skip, Delete, ResetOffsets };
 
 // The database's spelling: pending, approved, rejected, expired, executing, completed, partially_failed,
 // cancelled. rejected, expired, completed and cancelled are final.
@@ -56,6 +56,8 @@ struct RequestItem {
     QString idempotencyKey;                  // empty: none
     std::optional<QByteArray> editedPayload; // edit_replay only
     QJsonObject inboxRef;                    // empty: none
+    // reset_offsets only: {"group", "topic", "partition", "from", "to"} (OffsetResetTarget::toJson)
+    QJsonObject offsetReset;
 
     bool isDlqRecord() const { return !sourceTopic.isEmpty(); }
 };

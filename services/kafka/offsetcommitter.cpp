@@ -5,7 +5,8 @@
 using namespace Qt::StringLiterals;
 
 namespace OffsetCommitter {
-bool commit(const KafkaProperties &cluster, const QString &group, const PartitionOffsets &offsets, QString *error)
+bool commit(const KafkaProperties &cluster, const QString &group, const PartitionOffsets &offsets, QString *error,
+            rd_kafka_resp_err_t *code)
 {
     KafkaProperties props = cluster;
     props.append({u"group.id"_s, group});
@@ -20,6 +21,8 @@ bool commit(const KafkaProperties &cluster, const QString &group, const Partitio
     for (int i = 0; err == RD_KAFKA_RESP_ERR_NO_ERROR && i < list->cnt; ++i)
         err = list->elems[i].err;
     rd_kafka_topic_partition_list_destroy(list);
+    if (code)
+        *code = err;
     if (err && error)
         *error = u"Commit for "_s + group + u" failed: " + KafkaConfig::errorText(err);
     rd_kafka_consumer_close(rk.get());

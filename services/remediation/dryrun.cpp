@@ -2,6 +2,7 @@
 
 #include "services/inbox/inboxkeylookup.h"
 #include "services/inbox/inboxsessions.h"
+#include "services/remediation/offsetresetplanner.h"
 #include "services/remediation/reclaimplanner.h"
 #include "services/remediation/topicrangereader.h"
 
@@ -366,6 +367,7 @@ QJsonObject DryRunResult::toJson() const
         {u"releases"_s, releases},
         {u"releaseNotOffered"_s, releaseNotOffered},
         {u"reclaim"_s, reclaim},
+        {u"offsetReset"_s, offsetReset},
         {u"orderingChecked"_s, orderingChecked},
         {u"orderingRiskItems"_s, orderingRiskItems},
         {u"orderingRiskSamples"_s, toArray(orderingRiskSamples)},
@@ -402,6 +404,7 @@ DryRunResult DryRunResult::fromJson(const QJsonObject &j)
     r.releases = j.value(u"releases"_s).toInt();
     r.releaseNotOffered = j.value(u"releaseNotOffered"_s).toInt();
     r.reclaim = j.value(u"reclaim"_s).toObject();
+    r.offsetReset = j.value(u"offsetReset"_s).toObject();
     r.orderingChecked = j.value(u"orderingChecked"_s).toBool();
     r.orderingRiskItems = j.value(u"orderingRiskItems"_s).toInt();
     r.orderingRiskSamples = toList(j.value(u"orderingRiskSamples"_s));
@@ -438,6 +441,15 @@ QString DryRunResult::summary() const
     const auto listOr = [](const QStringList &list, const QString &none) {
         return list.isEmpty() ? none : list.join(u", "_s);
     };
+    if (!offsetReset.isEmpty()) {
+        // A reset moves offsets, not items: its plan says it all, then the policy.
+        QString s = OffsetResetPlan::fromJson(offsetReset).summary();
+        s += u"Policy: "_s + policyVerdictName(verdict) + u", "_s + QString::number(requiredApprovals)
+             + u" approval(s) needed"_s;
+        if (!policyReasons.isEmpty())
+            s += u" — "_s + policyReasons.join(u"; "_s);
+        return s + u'\n';
+    }
     QString s = u"Blast radius: "_s + QString::number(count) + u" item(s) to "_s
                 + listOr(destinationTopics, u"-"_s) + u"; source partitions "_s
                 + listOr(sourcePartitions, u"-"_s) + u"; "_s + QString::number(distinctKeys)

@@ -82,6 +82,8 @@ struct DryRunResult {
     QHash<int, QJsonObject> releaseRefs;
     // Reclaim of stuck rows: the plan (ReclaimPlan::toJson) the items were found by; empty otherwise.
     QJsonObject reclaim;
+    // Offset reset: the plan (OffsetResetPlan::toJson) the items move to; empty otherwise.
+    QJsonObject offsetReset;
 
     // Ordering risk: items with a later record of the same key on their original partition, i.e. a newer
     // state the consumer already moved past; replaying the older one may overwrite it.

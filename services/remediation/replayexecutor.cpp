@@ -219,6 +219,9 @@ ReplayOutcome Run::execute()
 
     if (!loadRequest(&error))
         return fail(error);
+    if (m_request.action == RemediationAction::ResetOffsets)
+        return fail(u"Request "_s + QString::number(m_requestId)
+                    + u" is an offset reset: it executes through OffsetResetExecutor, not as a replay"_s);
     const RequestStatus status = m_request.status;
     if (status == RequestStatus::Approved || status == RequestStatus::PartiallyFailed) {
         // The database decides: approvals, no rejection, not expired, an operator executing.

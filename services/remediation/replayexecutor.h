@@ -3,6 +3,7 @@
 #include "services/audit/audittypes.h"
 #include "services/inbox/inboxmappingset.h"
 #include "services/kafka/kafkaconfig.h"
+#include "services/remediation/offsetresetexecutor.h"
 
 #include <QList>
 #include <QMetaType>
@@ -12,6 +13,7 @@
 #include <condition_variable>
 #include <functional>
 #include <mutex>
+#include <optional>
 
 class PgSession;
 
@@ -75,6 +77,8 @@ struct ReplayOutcome {
     // When this run's last delivery report came in, on the elapsedMs clock; -1: none came. What follows it
     // (the last settle, dispositions, completion) is bookkeeping the records no longer wait for.
     qint64 lastDeliveryMs = -1;
+    // A reset_offsets request runs through OffsetResetExecutor on the same job (ReplayJob): its outcome.
+    std::optional<OffsetResetOutcome> offsetReset;
 };
 Q_DECLARE_METATYPE(ReplayOutcome)
 

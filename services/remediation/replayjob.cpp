@@ -1,6 +1,7 @@
 #include "replayjob.h"
 
 #include "services/audit/auditmigrator.h"
+#include "services/audit/auditstore.h"
 #include "services/inbox/pgsession.h"
 
 using namespace Qt::StringLiterals;
@@ -52,6 +53,18 @@ bool ReplayJob::start(const QString &auditConninfo, const KafkaProperties &clust
             }
             if (!inboxConninfo.isEmpty() && !inbox.connect(inboxConninfo, &error)) {
                 outcome.error = error;
+                return outcome;
+            }
+            // An offset reset runs on the same job, through its own small path.
+            if (const std::optional<RequestDetail> d = AuditStore(audit).requestDetail(requestId, &error, 0);
+                d && d->request.action == RemediationAction::ResetOffsets) {
+                OffsetResetOutcome reset = OffsetResetExecutor::run(audit, cluster, requestId);
+                outcome.started = reset.started;
+                outcome.finalStatus = reset.finalStatus;
+                outcome.total = int(reset.partitions.size());
+                outcome.error = reset.error;
+                outcome.elapsedMs = reset.elapsedMs;
+                outcome.offsetReset = std::move(reset);
                 return outcome;
             }
             ReplayExecutor executor(audit, cluster, inboxConninfo.isEmpty() ? &audit : &inbox);

@@ -1,6 +1,7 @@
 #include "replayrunbook.h"
 
 #include "services/remediation/dryrun.h"
+#include "services/remediation/offsetresetplanner.h"
 #include "services/remediation/reclaimplanner.h"
 
 #include <QLocale>
@@ -61,6 +62,27 @@ QString markdown(const RequestDetail &detail, const RunbookContext &context)
           + u" |\n"_s;
     md += u"| Policy verdict | "_s + code(r.policyVerdict) + u", "_s + QString::number(r.requiredApprovals)
           + u" approval(s) needed |\n\n"_s;
+
+    if (!dry.offsetReset.isEmpty()) {
+        const OffsetResetPlan plan = OffsetResetPlan::fromJson(dry.offsetReset);
+        md += u"## Offset reset\n\n"_s;
+        md += u"Filed with "_s + code(plan.command(berth)) + u"\n\n"_s;
+        md += u"| Partition | Committed | Target | Processed again | Skipped |\n|---|---|---|---|---|\n"_s;
+        for (const OffsetResetPartition &p : plan.partitions)
+            md += u"| "_s + QString::number(p.partition) + u" | "_s
+                  + (p.current < 0 ? u"none"_s : QString::number(p.current)) + u" | "_s
+                  + QString::number(p.target) + u" | "_s + QString::number(p.reprocessed()) + u" | "_s
+                  + QString::number(p.skipped()) + u" |\n"_s;
+        if (plan.reprocessed() > 0)
+            md += plan.inboxChecked
+                      ? QString(u"\n- Expected no-op rate of the records processed again: "_s
+                                + percent(plan.predictedNoOpRate()) + u" (inbox "_s + code(plan.mapping) + u")\n"_s)
+                      : QString(u"\n- Expected no-op rate: unknown ("_s + code(plan.inboxError) + u")\n"_s);
+        for (const QString &note : plan.orderingNotes)
+            md += u"- Ordering: "_s + code(note) + u"\n"_s;
+        md += u"- Stop the group's consumers before executing: the execution is refused, nothing moved, "
+              u"while the group has an active member\n\n"_s;
+    }
 
     md += u"## Blast radius\n\n"_s;
     md += u"- Items: "_s + QString::number(r.itemCount > 0 ? r.itemCount : dry.count) + u"\n"_s;
@@ -127,11 +149,16 @@ QString markdown(const RequestDetail &detail, const RunbookContext &context)
     md += u"# 2. An operator executes (safe to re-run: it resumes and reconciles, never duplicates)\n"_s;
     md += berth + u" replay execute --bootstrap "_s + bootstrap + u" --db "_s + db + u" --request "_s + id
           + u"\n"_s;
-    md += u"# 3. Check the outcome and the audit chain\n"_s;
+    md += u"# 3. Check the outcome, what the consumer did, and the audit chain\n"_s;
     md += berth + u" replay status --db "_s + db + u" --request "_s + id + u" --json\n"_s;
+    md += u"# 4. After execution: follow each record to what its consumer did (an offset reset: the committed "
+          u"offsets read back)\n"_s;
+    md += berth + u" replay verify --bootstrap "_s + bootstrap + u" --db "_s + db + u" --request "_s + id
+          + u" --policy '<delivery policy>'\n"_s;
     md += berth + u" audit verify --db "_s + db + u"\n```\n"_s;
     md += u"\nExit codes of `execute`: 0 completed, 3 refused (not approved, rejected, expired), 4 partially "
-          u"failed (re-run to retry the failed items), 5 interrupted (re-run to resume).\n"_s;
+          u"failed (re-run to retry the failed items), 5 interrupted (re-run to resume). Exit codes of `verify`: 0 "
+          u"verified, 1 verified with failures, 3 unverified (run it again later), 2 on error.\n"_s;
     return md;
 }
 } // namespace ReplayRunbook

@@ -26,6 +26,53 @@ PinnedItem pinnedFrom(const RequestItem &item)
     pinned.inboxRef = item.inboxRef;
     return pinned;
 }
+
+// The plan is the dry run: what the approver sees, and the items the executor commits.
+BuiltRequest buildOffsetReset(const RequestDraft &draft, const RequestBuilderContext &context,
+                              BuiltRequest out)
+{
+    const OffsetResetPlan &plan = draft.offsetReset;
+    NewRemediationRequest &req = out.request;
+    req.action = RemediationAction::ResetOffsets;
+    req.destinationTopic.clear();
+    req.rateLimit = 0;
+    if (!plan.error.isEmpty()) {
+        out.error = plan.error;
+        return out;
+    }
+    req.items = plan.items();
+    DryRunResult &dry = out.dryRun;
+    dry.count = int(req.items.size());
+    dry.destinationTopics = {plan.topic};
+    for (const OffsetResetPartition &p : plan.partitions) {
+        if (p.moves())
+            dry.sourcePartitions << plan.topic + u'/' + QString::number(p.partition);
+    }
+    dry.consumersAffected = {plan.group};
+    dry.targetConsumer = plan.group;
+    dry.inboxChecked = plan.inboxChecked;
+    dry.keysLookedUp = int(plan.keysLookedUp);
+    dry.predictedNoOps = int(plan.predictedNoOps);
+    dry.notPredicted = int(plan.notPredicted);
+    dry.predictedNoOpRate = plan.predictedNoOpRate();
+    dry.inboxError = plan.reprocessed() == 0 ? u"no record is processed again"_s : plan.inboxError;
+    dry.orderingChecked = true;
+    dry.orderingMethod = u"offset reset: the ordering notes of the plan"_s;
+    dry.offsetReset = plan.toJson();
+    // Processing records again is a replay by the policy's words; skipping them is not.
+    DryRunInput input;
+    input.action = plan.reprocessed() > 0 ? RemediationAction::Replay : RemediationAction::Skip;
+    input.policy = context.policy;
+    DryRun::applyPolicy(input, dry);
+    req.dryRun = dry.toJson();
+    req.policyVerdict = policyVerdictName(dry.verdict);
+    req.requiredApprovals = dry.requiredApprovals;
+    if (req.items.isEmpty())
+        out.error = u"Nothing to reset: every partition of "_s + plan.topic + u" is already at its target"_s;
+    else if (dry.verdict == PolicyVerdict::Blocked)
+        out.error = u"The delivery policy blocks this request: "_s + dry.policyReasons.join(u"; "_s);
+    return out;
+}
 } // namespace
 
 namespace RequestBuilder {
@@ -40,6 +87,13 @@ BuiltRequest build(const RequestDraft &draft, const RequestBuilderContext &conte
     req.ticket = draft.ticket;
     req.destinationTopic = draft.destinationTopic;
     req.rateLimit = draft.rateLimit;
+    if (draft.isOffsetReset() || draft.action == RemediationAction::ResetOffsets) {
+        if (!draft.isOffsetReset()) {
+            out.error = u"An offset reset needs its plan (group, topic, targets)"_s;
+            return out;
+        }
+        return buildOffsetReset(draft, context, std::move(out));
+    }
     if (draft.selection.isEmpty() && draft.inboxRows.isEmpty()) {
         out.error = u"Nothing selected"_s;
         return out;

@@ -5,6 +5,7 @@
 #include "services/kafka/kafkaconfig.h"
 #include "services/policy/deliverypolicy.h"
 #include "services/remediation/dryrun.h"
+#include "services/remediation/offsetresetplanner.h"
 #include "services/remediation/reclaimplanner.h"
 #include "services/remediation/remediationtypes.h"
 
@@ -39,6 +40,10 @@ struct RequestDraft {
     // belongs to the plan's consumer, carries its row's message id, and its in-progress row is released.
     ReclaimPlan reclaim;
     bool isReclaim() const { return !reclaim.consumer.isEmpty(); }
+    // Offset reset (OffsetResetPlanner, action reset_offsets): one item per partition the plan moves, the
+    // plan stored as the dry run's offsetReset; no selection.
+    OffsetResetPlan offsetReset;
+    bool isOffsetReset() const { return !offsetReset.group.isEmpty(); }
 };
 
 struct BuiltRequest {

@@ -1,0 +1,44 @@
+#pragma once
+
+#include "services/audit/audittypes.h"
+#include "services/kafka/kafkaconfig.h"
+
+#include <QList>
+#include <QString>
+
+class PgSession;
+
+// Executes an approved reset_offsets request (ARCHITECTURE.md, Data flows: Remediation): the group's
+// committed offsets moved to the pinned targets, only while the group has no active member, then read back
+// and verified. Journaled as audit events: offsets.reset_intent before the commit, offsets.reset_refused
+// (nothing moved) or offsets.reset, then offsets.verified. Blocking: a JobTracker job, the command line,
+// tests. Running it again after a refusal or a crash commits the same targets again (a commit is
+// idempotent), so it needs no journal of its own.
+struct OffsetResetPartitionOutcome {
+    int partition = -1;
+    qint64 before = -1;    // committed when executed; -1: none
+    qint64 target = -1;
+    qint64 committed = -1; // read back afterwards; -1: none or unread
+    bool verified() const { return committed == target; }
+};
+
+struct OffsetResetOutcome {
+    bool started = false; // the database let the request execute
+    QString group;
+    QString topic;
+    RequestStatus finalStatus = RequestStatus::Approved;
+    bool refused = false; // the group has active members: nothing moved
+    QString refusal;      // why, in the broker's or the group's words
+    bool verified = false; // every partition's committed offset read back equals its target
+    QList<OffsetResetPartitionOutcome> partitions;
+    QString error; // could not finish (connect, read, database); the request stays as it was left
+    qint64 elapsedMs = 0;
+};
+
+namespace OffsetResetExecutor {
+OffsetResetOutcome run(PgSession &audit, const KafkaProperties &cluster, qint64 requestId,
+                       int timeoutMs = 15'000);
+// The group's members as DescribeGroups reports them; -1 (and *error) where the brokers cannot say (the
+// mock cluster): then the commit itself is the check (UNKNOWN_MEMBER_ID while members are active).
+int activeMembers(const KafkaProperties &cluster, const QString &group, int timeoutMs, QString *error);
+} // namespace OffsetResetExecutor
