@@ -261,31 +261,27 @@ quint64 DlqScanner::filterFields(const KafkaProperties &cluster, const QString &
             auto matched = std::make_shared<std::vector<quint32>>();
             QString error;
             // A schema still being fetched is waited for a little: the registry answers on another thread.
-            const auto reader = DlqPayloadReader::create(cluster, topic, catalog, 5000, masking, &error);
+            // One bulk read over every partition's range, as the scan reads.
+            const auto reader = DlqPayloadReader::create(cluster, topic, catalog, 5000, masking, &error,
+                                                         TopicRangeReader::Use::Bulk);
             const qint64 total = qint64(items.size());
-            for (size_t at = 0; reader && at < items.size() && !control.isCancelled(); at += FieldFilterSlice) {
-                const size_t end = std::min(items.size(), at + size_t(FieldFilterSlice));
-                QList<DlqPayloadReader::Coordinates> slice;
-                slice.reserve(qsizetype(end - at));
-                for (size_t i = at; i < end; ++i)
-                    slice.append({items[i].partition, items[i].offset});
-                // The slice's entry numbers by coordinates: payloads are evaluated as they are read, not kept.
-                QHash<DlqPayloadReader::Coordinates, quint32> entryAt;
-                entryAt.reserve(slice.size());
-                for (size_t i = at; i < end; ++i)
-                    entryAt.insert({items[i].partition, items[i].offset}, items[i].entry);
-                r.read += reader->visit(
-                    slice,
-                    [&](const DlqPayloadReader::Coordinates &c, DlqPayloadReader::Payload &p) {
-                        if (!p.decoded.isJson())
-                            ++r.undecoded;
-                        else if (filter.matches(p.decoded))
-                            matched->push_back(entryAt.value(c));
+            if (reader) {
+                std::vector<DlqPayloadReader::Coordinates> records;
+                records.reserve(items.size());
+                for (const DlqFieldFilterItem &item : items)
+                    records.push_back({item.partition, item.offset});
+                const DlqPayloadReader::FilterCount count = reader->filter(
+                    records, filter, [&](size_t at) { matched->push_back(items[at].entry); },
+                    FieldFilterSlice,
+                    [&](qint64 read) {
+                        control.reportProgress(read, total);
+                        return !control.isCancelled();
                     },
                     &error);
-                if (!error.isEmpty())
-                    break;
-                control.reportProgress(qint64(end), total);
+                r.read = count.read;
+                r.undecoded = count.undecoded;
+                if (!control.isCancelled() && error.isEmpty())
+                    control.reportProgress(count.read, total);
             }
             std::sort(matched->begin(), matched->end());
             r.matched = std::move(matched);

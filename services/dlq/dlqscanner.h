@@ -40,10 +40,10 @@ public:
                         bool reveal = false);
 
     // Runs a field filter (ARCHITECTURE.md, Contracts: field filters) over the payloads of the latest scan's
-    // entries: read back from the brokers in ranges of FieldFilterSlice records, decoded and masked as the
-    // inspector's are, on a background thread; progress and the answer come queued. A newer call or
-    // cancelFieldFilter() supersedes a running one. A filter that compares a masked field by value is
-    // answered with the reason, and nothing is read.
+    // entries: read back from the brokers in one pass over their ranges (progress every FieldFilterSlice
+    // records), decoded and masked as the inspector's are, on a background thread; progress and the answer
+    // come queued. A newer call or cancelFieldFilter() supersedes a running one. A filter that compares a
+    // masked field by value is answered with the reason, and nothing is read.
     quint64 filterFields(const FieldFilter &filter, std::vector<DlqFieldFilterItem> items);
     quint64 filterFields(const KafkaProperties &cluster, const QString &topic, const FieldFilter &filter,
                          std::vector<DlqFieldFilterItem> items);

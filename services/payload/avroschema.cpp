@@ -225,6 +225,9 @@ private:
 };
 
 // Reads one datum, writing display JSON as it goes. On failure the path is built while unwinding.
+// With a PathSelection it reads the datum the same way (every check, every byte) but writes the display JSON
+// of the selected values only, each into the selection's buffer: what the full decode would write there,
+// as the same code writes it (ARCHITECTURE.md, Field filters).
 class AvroBodyReader final {
 public:
     AvroBodyReader(const AvroSchema &schema, QByteArrayView body, QByteArray &json)
@@ -232,16 +235,25 @@ public:
         , m_begin(reinterpret_cast<const unsigned char *>(body.data()))
         , m_p(m_begin)
         , m_end(m_begin + body.size())
-        , m_w(json)
+        , m_own(json)
+        , m_w(&m_own)
         // Items of a type that takes no bytes (null, an empty record) cost nothing to encode: bound them.
         , m_itemBudget(qMax<qint64>(1 << 20, body.size() * 4))
     {
+    }
+    AvroBodyReader(const AvroSchema &schema, QByteArrayView body, const PathSelection &selection,
+                   PathSelection::Values &values)
+        : AvroBodyReader(schema, body, values.json)
+    {
+        m_selection = &selection;
+        m_values = &values;
+        m_writing = false;
     }
 
     BodyDecode run(int root)
     {
         BodyDecode r;
-        if (!value(root, 0)) {
+        if (!child(root, 0, m_selection ? PathSelection::kRoot : -1)) {
             r.ok = false;
             r.error = m_error + (m_path.isEmpty() ? QString() : u" at $"_s + m_path);
             r.errorOffset = m_errorAt;
@@ -296,20 +308,65 @@ private:
         return true;
     }
 
-    bool value(int at, int depth)
+    // A value at a step of the selection (sel: its node, -1 off every path): a selected one is written
+    // whole into the selection's buffer.
+    bool child(int at, int depth, int sel)
+    {
+        if (m_writing || sel < 0 || m_selection->node(sel).slot < 0)
+            return value(at, depth, sel);
+        DisplayJsonWriter capture(m_values->json);
+        const qsizetype begin = m_values->json.size();
+        m_w = &capture;
+        m_writing = true;
+        const bool ok = value(at, depth, -1);
+        m_writing = false;
+        m_w = &m_own;
+        if (ok)
+            m_values->spans[size_t(m_selection->node(sel).slot)] = {begin, m_values->json.size()};
+        return ok;
+    }
+    // The member `name` (as the display JSON writes it, between the quotes) of an object on a path: the
+    // selection's node for it, as a reader of that JSON text would find it.
+    int member(int sel, QByteArrayView name)
+    {
+        if (sel < 0)
+            return -1;
+        const PathSelection::Node &node = m_selection->node(sel);
+        if (node.names.empty())
+            return -1;
+        if (name.contains('\\'))
+            m_values->unsure = true;
+        const int next = node.childByName(name);
+        if (next >= 0) {
+            // The last member of a name counts, as when the JSON text is read: what an earlier one left goes.
+            for (const int slot : m_selection->node(next).under)
+                m_values->spans[size_t(slot)] = {};
+        }
+        return next;
+    }
+    int item(int sel, qint64 index) const
+    {
+        return sel < 0 ? -1 : m_selection->node(sel).childByIndex(index);
+    }
+
+    bool value(int at, int depth, int sel)
     {
         if (depth > AvroSchema::kMaxDepth)
             return fail(u"the value nests deeper than %1 levels"_s.arg(AvroSchema::kMaxDepth));
         const Node &n = m_nodes[size_t(at)];
-        DisplayJsonWriter &w = m_w;
+        DisplayJsonWriter &w = *m_w;
+        const bool write = m_writing;
         switch (n.kind) {
         case K::Null:
-            w.null();
+            if (write)
+                w.null();
             break;
         case K::Boolean:
             if (m_p == m_end)
                 return truncated("a boolean");
-            w.boolean(*m_p++ != 0);
+            if (write)
+                w.boolean(*m_p != 0);
+            ++m_p;
             break;
         case K::Int:
         case K::Long: {
@@ -318,7 +375,8 @@ private:
                 return false;
             if (n.kind == K::Int && (v < INT_MIN || v > INT_MAX))
                 return fail(u"int value %1 out of range"_s.arg(v));
-            writeInteger(w, n.logical, v);
+            if (write)
+                writeInteger(w, n.logical, v);
             break;
         }
         case K::Float: {
@@ -327,7 +385,8 @@ private:
             float f;
             std::memcpy(&f, m_p, 4); // little-endian on the wire, as on the hosts Berth builds for
             m_p += 4;
-            w.number(f);
+            if (write)
+                w.number(f);
             break;
         }
         case K::Double: {
@@ -336,7 +395,8 @@ private:
             double d;
             std::memcpy(&d, m_p, 8);
             m_p += 8;
-            w.number(d);
+            if (write)
+                w.number(d);
             break;
         }
         case K::Bytes:
@@ -346,6 +406,8 @@ private:
                 return false;
             const QByteArrayView bytes(reinterpret_cast<const char *>(m_p), len);
             m_p += len;
+            if (!write)
+                break;
             if (n.kind == K::String)
                 w.text(bytes);
             else if (n.logical == L::Decimal)
@@ -359,6 +421,8 @@ private:
                 return truncated("a fixed");
             const QByteArrayView bytes(reinterpret_cast<const char *>(m_p), n.size);
             m_p += n.size;
+            if (!write)
+                break;
             if (n.logical == L::Decimal)
                 w.text(PayloadTime::decimalText(bytes, n.scale));
             else
@@ -371,7 +435,8 @@ private:
                 return false;
             if (i < 0 || i >= qint64(n.symbols.size()))
                 return fail(u"enum index %1 out of range (%2 symbols)"_s.arg(i).arg(n.symbols.size()));
-            w.text(n.symbols[size_t(i)]);
+            if (write)
+                w.text(n.symbols[size_t(i)]);
             break;
         }
         case K::Union: {
@@ -380,24 +445,33 @@ private:
                 return false;
             if (i < 0 || i >= qint64(n.branches.size()))
                 return fail(u"union branch %1 out of range (%2 branches)"_s.arg(i).arg(n.branches.size()));
-            return value(n.branches[size_t(i)], depth + 1); // a union shows as its plain value
+            return child(n.branches[size_t(i)], depth + 1, sel); // a union shows as its plain value
         }
         case K::Record: {
-            w.beginObject();
+            if (write)
+                w.beginObject();
             for (size_t f = 0; f < n.fields.size(); ++f) {
-                w.renderedKey(n.renderedKeys[f]);
-                if (!value(n.fields[f].second, depth + 1)) {
+                int next = -1;
+                if (write) {
+                    w.renderedKey(n.renderedKeys[f]);
+                } else if (sel >= 0) {
+                    const QByteArray &rendered = n.renderedKeys[f]; // "name":
+                    next = member(sel, QByteArrayView(rendered).sliced(1, rendered.size() - 3));
+                }
+                if (!child(n.fields[f].second, depth + 1, next)) {
                     m_path.prepend(u'.' + QString::fromUtf8(n.fields[f].first));
                     return false;
                 }
             }
-            w.endObject();
+            if (write)
+                w.endObject();
             break;
         }
         case K::Array:
         case K::Map: {
             const bool isMap = n.kind == K::Map;
-            isMap ? w.beginObject() : w.beginArray();
+            if (write)
+                isMap ? w.beginObject() : w.beginArray();
             qint64 index = 0;
             for (;;) {
                 qint64 count = 0;
@@ -417,20 +491,31 @@ private:
                 if ((itemMin > 0 && count > (m_end - m_p) / itemMin) || (m_itemBudget -= count) < 0)
                     return fail(u"%1 items declared, more than the body can hold"_s.arg(count));
                 for (qint64 k = 0; k < count; ++k, ++index) {
+                    int next = -1;
                     if (isMap) {
                         qint64 len = 0;
                         if (!readLength(&len, "a map key"))
                             return false;
-                        w.key(QByteArrayView(reinterpret_cast<const char *>(m_p), len));
+                        const QByteArrayView key(reinterpret_cast<const char *>(m_p), len);
+                        if (write) {
+                            w.key(key);
+                        } else if (sel >= 0 && !m_selection->node(sel).names.empty()) {
+                            m_keyText.truncate(0);
+                            DisplayJsonWriter(m_keyText).key(key); // "key":
+                            next = member(sel, QByteArrayView(m_keyText).sliced(1, m_keyText.size() - 3));
+                        }
                         m_p += len;
+                    } else if (!write) {
+                        next = item(sel, index);
                     }
-                    if (!value(n.items, depth + 1)) {
+                    if (!child(n.items, depth + 1, next)) {
                         m_path.prepend(u'[' + QString::number(index) + u']');
                         return false;
                     }
                 }
             }
-            isMap ? w.endObject() : w.endArray();
+            if (write)
+                isMap ? w.endObject() : w.endArray();
             break;
         }
         }
@@ -470,7 +555,12 @@ private:
     const unsigned char *m_begin;
     const unsigned char *m_p;
     const unsigned char *m_end;
-    DisplayJsonWriter m_w;
+    DisplayJsonWriter m_own;
+    DisplayJsonWriter *m_w;
+    const PathSelection *m_selection = nullptr;
+    PathSelection::Values *m_values = nullptr;
+    bool m_writing = true;
+    QByteArray m_keyText; // a map key as the display JSON writes it, to compare with a path's step
     qint64 m_itemBudget;
     QString m_error;
     QString m_path;
@@ -922,6 +1012,13 @@ BodyDecode AvroSchema::decode(QByteArrayView body, QByteArray &json) const
 {
     json.reserve(json.size() + body.size() * 2 + 64);
     return AvroBodyReader(*this, body, json).run(m_root);
+}
+
+BodyDecode AvroSchema::select(QByteArrayView body, const PathSelection &selection,
+                              PathSelection::Values &values) const
+{
+    values.clear(selection.slotCount());
+    return AvroBodyReader(*this, body, selection, values).run(m_root);
 }
 
 BodyDecode AvroSchema::encode(const QJsonValue &value, QByteArray &out) const

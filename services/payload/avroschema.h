@@ -1,6 +1,7 @@
 #pragma once
 
 #include "services/payload/bodydecode.h"
+#include "services/payload/pathselection.h"
 
 #include <QByteArray>
 #include <QByteArrayView>
@@ -26,6 +27,11 @@ public:
 
     // Appends the display JSON of one binary-encoded datum; the whole body must be consumed.
     BodyDecode decode(QByteArrayView body, QByteArray &json) const;
+    // Reads the datum as decode() does, with the same checks and the same answer on success or failure,
+    // but writes the display JSON of the selected values only (each as decode() would write it), into
+    // values: what a field filter needs without the whole document (ARCHITECTURE.md, Field filters).
+    BodyDecode select(QByteArrayView body, const PathSelection &selection,
+                      PathSelection::Values &values) const;
     // Encodes one datum from its display JSON (as decode writes it: unions as their plain value, logical
     // types in their readable form, bytes as base64, longs as numbers or strings) into Avro binary,
     // appended to out. Bounded like decode; a value that does not fit the schema is an error naming the

@@ -1,6 +1,7 @@
 #include "fieldfilter.h"
 
 #include "services/payload/payloadmask.h"
+#include "services/payload/payloadschema.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -20,6 +21,7 @@ struct FieldFilter::Node {
     QString path;                            // Exists, Compare: as written
     QStringList steps;                       // PayloadMask::pathSteps(path)
     QList<QByteArray> utf8Steps;             // the same in UTF-8, for display JSON read as text
+    int slot = -1;                           // Exists, Compare: the path's slot in the filter's PathSelection
     Op op = Op::Eq;
     QJsonValue literal;
 };
@@ -50,6 +52,8 @@ public:
         }
         return root;
     }
+    // Every distinct path of the filter, in slot order.
+    const QList<QStringList> &paths() const { return m_paths; }
 
 private:
     void fail(const QString &why)
@@ -159,6 +163,11 @@ private:
             fail(u"“%1”: a filter names one item ([0]), not every item ([*])"_s.arg(n->path));
             return {};
         }
+        n->slot = int(m_paths.indexOf(n->steps));
+        if (n->slot < 0) {
+            n->slot = int(m_paths.size());
+            m_paths.append(n->steps);
+        }
         if (keyword("exists"_L1)) {
             n->kind = Node::Kind::Exists;
             return n;
@@ -234,6 +243,7 @@ private:
     }
 
     const QString &m_text;
+    QList<QStringList> m_paths;
     qsizetype m_at = 0;
     QString m_error;
     qsizetype m_errorAt = 0;
@@ -613,19 +623,20 @@ std::optional<bool> compareText(const Node &n, QByteArrayView span)
     }
 }
 
-// evaluate() on display JSON text; sets *unsure when the text cannot be read in place.
-bool evaluateText(const Node &n, QByteArrayView json, bool *unsure)
+// evaluate() on display JSON read in place: locate(node) says where the node's path leads; sets *unsure
+// when it cannot say.
+template <typename Locate> bool evaluateLocated(const Node &n, const Locate &locate, bool *unsure)
 {
     switch (n.kind) {
     case Node::Kind::Or:
-        return evaluateText(*n.left, json, unsure) || evaluateText(*n.right, json, unsure);
+        return evaluateLocated(*n.left, locate, unsure) || evaluateLocated(*n.right, locate, unsure);
     case Node::Kind::And:
-        return evaluateText(*n.left, json, unsure) && evaluateText(*n.right, json, unsure);
+        return evaluateLocated(*n.left, locate, unsure) && evaluateLocated(*n.right, locate, unsure);
     case Node::Kind::Exists:
     case Node::Kind::Compare:
         break;
     }
-    const JsonText::Located at = JsonText(json).locate(n.utf8Steps);
+    const JsonText::Located at = locate(n);
     if (at.state == JsonText::Located::State::Unsure) {
         *unsure = true;
         return false;
@@ -642,6 +653,13 @@ bool evaluateText(const Node &n, QByteArrayView json, bool *unsure)
         return false;
     }
     return compare(n, [&v](const Node &) { return *v; });
+}
+
+// evaluate() on display JSON text.
+bool evaluateText(const Node &n, QByteArrayView json, bool *unsure)
+{
+    return evaluateLocated(
+        n, [json](const Node &node) { return JsonText(json).locate(node.utf8Steps); }, unsure);
 }
 
 void comparisons(const Node &n, QList<const Node *> &out)
@@ -677,8 +695,10 @@ FieldFilter FieldFilter::parse(const QString &text, QString *error)
     }
     Parser parser(text);
     f.m_root = parser.parse(error);
-    if (f.m_root)
+    if (f.m_root) {
         f.m_text = text.trimmed();
+        f.m_selection = std::make_shared<const PathSelection>(parser.paths());
+    }
     return f;
 }
 
@@ -729,4 +749,39 @@ bool FieldFilter::matches(const DecodedPayload &payload) const
             return matched;
     }
     return matches(QJsonDocument::fromJson('[' + payload.json + ']').array().at(0));
+}
+
+std::optional<bool> FieldFilter::matchesBody(const PayloadSchema &schema, QByteArrayView body,
+                                             PathSelection::Values &values) const
+{
+    if (!m_root || !schema.canSelect())
+        return std::nullopt;
+    if (!schema.selectBody(body, *m_selection, values).ok || values.unsure)
+        return std::nullopt; // the full decode says why, and the payload is not JSON
+    // Paths under a selected one: read from its display JSON, as the text reader would.
+    for (const PathSelection::Derived &d : m_selection->derived()) {
+        if (!values.found(d.ancestor))
+            continue;
+        const QByteArrayView ancestor = values.at(d.ancestor);
+        const JsonText::Located at = JsonText(ancestor).locate(d.steps);
+        if (at.state == JsonText::Located::State::Unsure)
+            return std::nullopt;
+        if (at.state == JsonText::Located::State::Found) {
+            const qsizetype begin =
+                values.spans[size_t(d.ancestor)].begin + (at.span.data() - ancestor.data());
+            values.spans[size_t(d.slot)] = {begin, begin + at.span.size()};
+        }
+    }
+    bool unsure = false;
+    const bool matched = evaluateLocated(
+        *m_root,
+        [&values](const Node &n) -> JsonText::Located {
+            if (!values.found(n.slot))
+                return JsonText::kMissing;
+            return {JsonText::Located::State::Found, values.at(n.slot)};
+        },
+        &unsure);
+    if (unsure)
+        return std::nullopt;
+    return matched;
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "services/payload/decodedpayload.h"
+#include "services/payload/pathselection.h"
 #include "services/policy/deliverypolicy.h"
 
 #include <QJsonValue>
@@ -9,6 +10,9 @@
 #include <QStringList>
 
 #include <memory>
+#include <optional>
+
+class PayloadSchema;
 
 // A field filter over decoded payloads (ARCHITECTURE.md, Contracts: field filters), the one the DLQ view
 // and `berth dlq scan --filter` share:
@@ -41,10 +45,19 @@ public:
     bool matches(const QJsonValue &root) const;
     // False for a payload that is not JSON (text, binary, a tombstone, a schema still pending).
     bool matches(const DecodedPayload &payload) const;
+    // The same answer on a body and the schema that reads it (PayloadDecoder::route), without the display
+    // JSON of the whole payload: the schema's reader writes only the values the filter names
+    // (PayloadSchema::selectBody). nullopt when this way cannot answer (a schema without a selecting reader,
+    // a body that does not decode, a member name written with escapes): then decode the payload and call
+    // matches(). Unmasked payloads only: masking changes the display JSON (PayloadMask::apply).
+    // values: scratch, reused from record to record.
+    std::optional<bool> matchesBody(const PayloadSchema &schema, QByteArrayView body,
+                                    PathSelection::Values &values) const;
 
     struct Node;
 
 private:
     QString m_text;
     std::shared_ptr<const Node> m_root;
+    std::shared_ptr<const PathSelection> m_selection; // every path of the filter, a slot each (Node::slot)
 };

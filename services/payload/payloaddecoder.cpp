@@ -57,37 +57,61 @@ void plain(DecodedPayload &out, QByteArrayView value)
 } // namespace
 
 namespace PayloadDecoder {
+Route route(QByteArrayView value, bool isNull, const QString &topic, SchemaCatalog *catalog,
+            const QString &originalTopic)
+{
+    Route r;
+    if (isNull || !catalog)
+        return r;
+    std::shared_ptr<const PayloadSchema> local = catalog->forTopic(topic);
+    if (!local && !originalTopic.isEmpty())
+        local = catalog->forTopic(originalTopic);
+    const bool registry = catalog->hasRegistry();
+    if (ConfluentWireFormat::looksFramed(value) && (registry || local)) {
+        const ConfluentWireFormat::Header header = ConfluentWireFormat::readHeader(value);
+        r.framed = true;
+        r.registry = registry;
+        r.id = int(header.schemaId);
+        r.body = header.body;
+        r.bodyOffset = ConfluentWireFormat::kHeaderSize;
+        if (registry)
+            r.lookup = catalog->byId(r.id);
+        if (r.lookup.state == SchemaCatalog::Lookup::State::Ready) {
+            r.schema = r.lookup.schema;
+        } else if (local && r.lookup.state != SchemaCatalog::Lookup::State::Pending) {
+            // The registry does not know it (or there is none): the file mapped to the topic decodes it.
+            r.schema = local;
+            r.localInstead = registry;
+        }
+        return r;
+    }
+    if (local && !startsLikeJson(value)) {
+        r.schema = local;
+        r.body = value;
+    }
+    return r;
+}
+
 DecodedPayload decode(QByteArrayView value, bool isNull, const QString &topic, SchemaCatalog *catalog,
                       const QString &originalTopic)
 {
     DecodedPayload out;
     if (isNull)
         return out;
-    std::shared_ptr<const PayloadSchema> local = catalog ? catalog->forTopic(topic) : nullptr;
-    if (!local && catalog && !originalTopic.isEmpty())
-        local = catalog->forTopic(originalTopic);
-    const bool registry = catalog && catalog->hasRegistry();
-    if (ConfluentWireFormat::looksFramed(value) && (registry || local)) {
-        const ConfluentWireFormat::Header header = ConfluentWireFormat::readHeader(value);
-        const int id = int(header.schemaId);
-        SchemaCatalog::Lookup found;
-        if (registry)
-            found = catalog->byId(id);
-        if (found.state == SchemaCatalog::Lookup::State::Ready) {
-            withSchema(out, *found.schema, header.body, true, ConfluentWireFormat::kHeaderSize);
-            out.schema.id = id;
-        } else if (local && found.state != SchemaCatalog::Lookup::State::Pending) {
-            // The registry does not know it (or there is none): the file mapped to the topic decodes it.
-            withSchema(out, *local, header.body, true, ConfluentWireFormat::kHeaderSize);
-            out.schema.id = id;
-            if (registry)
-                out.notes.append(u"schema id %1: %2; decoded with %3"_s.arg(id).arg(found.reason, local->ref().file));
+    const Route r = route(value, isNull, topic, catalog, originalTopic);
+    if (r.framed) {
+        if (r.schema) {
+            withSchema(out, *r.schema, r.body, true, r.bodyOffset);
+            out.schema.id = r.id;
+            if (r.localInstead)
+                out.notes.append(u"schema id %1: %2; decoded with %3"_s.arg(r.id).arg(r.lookup.reason,
+                                                                                      r.schema->ref().file));
         } else {
             out.hasSchema = true;
-            out.schema.id = id;
-            out.pending = found.state == SchemaCatalog::Lookup::State::Pending;
-            out.error = out.pending ? u"schema id %1 is being fetched from the schema registry"_s.arg(id)
-                                    : u"schema id %1: %2"_s.arg(id).arg(found.reason);
+            out.schema.id = r.id;
+            out.pending = r.lookup.state == SchemaCatalog::Lookup::State::Pending;
+            out.error = out.pending ? u"schema id %1 is being fetched from the schema registry"_s.arg(r.id)
+                                    : u"schema id %1: %2"_s.arg(r.id).arg(r.lookup.reason);
             out.errorOffset = 1;
         }
         if (out.kind == DecodedPayload::Kind::Schema)
@@ -97,15 +121,15 @@ DecodedPayload decode(QByteArrayView value, bool isNull, const QString &topic, S
             out.kind = DecodedPayload::Kind::Text; // framing bytes are not JSON text
         return out;
     }
-    if (local && !startsLikeJson(value)) {
-        withSchema(out, *local, value, false, 0);
+    if (r.schema) {
+        withSchema(out, *r.schema, r.body, false, 0);
         if (out.kind == DecodedPayload::Kind::Schema)
             return out;
         plain(out, value);
         return out;
     }
     plain(out, value);
-    if (out.kind == DecodedPayload::Kind::Binary && registry && !value.isEmpty()) {
+    if (out.kind == DecodedPayload::Kind::Binary && catalog && catalog->hasRegistry() && !value.isEmpty()) {
         // A registry is in use and the value is neither JSON nor text: most likely a framing problem.
         const ConfluentWireFormat::Header header = ConfluentWireFormat::readHeader(value);
         out.error = u"not in the schema registry's wire format: "_s + header.problem;

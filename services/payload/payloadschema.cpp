@@ -157,6 +157,18 @@ BodyDecode PayloadSchema::decodeBody(QByteArrayView body, bool framed, QByteArra
     return r;
 }
 
+BodyDecode PayloadSchema::selectBody(QByteArrayView body, const PathSelection &selection,
+                                     PathSelection::Values &values) const
+{
+    if (!m_avro) {
+        BodyDecode r;
+        r.ok = false;
+        r.error = u"this schema's reader cannot select fields"_s;
+        return r;
+    }
+    return m_avro->select(body, selection, values);
+}
+
 void PayloadSchema::setJsonSchema(QByteArrayView text)
 {
     // Decoding needs none of this; a schema valijson cannot use (a remote $ref, a draft it does not know)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "services/payload/bodydecode.h"
+#include "services/payload/pathselection.h"
 #include "services/payload/schemaref.h"
 
 #include <QByteArray>
@@ -38,6 +39,13 @@ public:
     // Decodes a body into display JSON (appended to json). framed: the bytes follow a Confluent header, so a
     // Protobuf body starts with its message indexes. used: the schema as used (the Protobuf message).
     BodyDecode decodeBody(QByteArrayView body, bool framed, QByteArray &json, SchemaRef *used) const;
+
+    // The field filter's fast path (ARCHITECTURE.md, Field filters): the display JSON of the selected values
+    // only, with decodeBody's answer on success or failure. Only a schema whose reader can select does it
+    // (canSelect: Avro); for the others the caller decodes the whole body.
+    bool canSelect() const { return bool(m_avro); }
+    BodyDecode selectBody(QByteArrayView body, const PathSelection &selection,
+                          PathSelection::Values &values) const;
 
     // The inverse, for an edited payload (ARCHITECTURE.md, Data flows: edit and replay of schema payloads):
     // display JSON in, the body appended to out. framed: the body goes behind a Confluent header, so a

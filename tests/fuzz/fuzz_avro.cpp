@@ -1,10 +1,13 @@
 // The Avro reader: any schema text compiles or is refused with a reason; any body against a schema (fuzzed,
 // or one of the fixed ones below: records, recursion, unions, arrays, maps, logical types) decodes to display
 // JSON a strict parser reads, or fails with a reason and an offset inside the body; display JSON the encoder
-// for edits accepts decodes back to itself.
+// for edits accepts decodes back to itself. The field filter's selecting read (AvroSchema::select,
+// FieldFilter::matchesBody) agrees with the decode: the same bodies decode, the same filters pass.
 #include "fuzzinput.h"
 #include "payloadfuzzcheck.h"
 #include "services/payload/avroschema.h"
+#include "services/payload/fieldfilter.h"
+#include "services/payload/payloadschema.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -29,6 +32,48 @@ const char *const kSchemas[] = {
     R"({"type":"map","values":{"type":"array","items":["null","bytes",{"type":"fixed","name":"F2","size":3}]}})",
     R"(["null",{"type":"fixed","name":"F2","size":3},{"type":"long","logicalType":"timestamp-micros"}])",
 };
+// Paths into the fixed schemas' values: fields, items, map keys, unions, recursion, a path under another.
+const char *const kFilters[] = {
+    "$.lines[0].q > 1 or $.tags.a exists",
+    "$.tags.a == \"x\" and $.status != \"B\"",
+    "$.next.next.v >= 3 or $.kids[1].v exists",
+    "$.kids exists and $.kids[0].next.v < 0",
+    "$[0] exists and $[1][0] contains \"QQ\"",
+    "$.a[2] == null or $.amount > 1",
+    "$ exists",
+    "$.lines exists and $.lines[1].f <= 0.5",
+};
+
+// The filter's two ways on one body: the selecting read answers as the whole display JSON does, and
+// never answers for a body that does not decode.
+void checkSelection(const std::shared_ptr<const PayloadSchema> &schema, QByteArrayView body,
+                    const BodyDecode &decoded, const QByteArray &json)
+{
+    static std::vector<FieldFilter> filters = [] {
+        std::vector<FieldFilter> out;
+        QString error;
+        for (const char *text : kFilters)
+            out.push_back(FieldFilter::parse(QString::fromLatin1(text), &error));
+        return out;
+    }();
+    static const PathSelection selection(QList<QStringList>{
+        {QStringLiteral("lines"), QStringLiteral("[0]")}, {QStringLiteral("tags")}, {QStringLiteral("[1]")}});
+    PathSelection::Values values;
+    if (schema->selectBody(body, selection, values).ok != decoded.ok)
+        payloadFuzzFail("fuzz_avro", "the selecting read and the decoder disagree on whether a body decodes");
+    DecodedPayload whole;
+    whole.kind = DecodedPayload::Kind::Schema;
+    whole.json = json;
+    for (const FieldFilter &f : filters) {
+        if (!f.isValid())
+            payloadFuzzFail("fuzz_avro", "a fixed filter does not parse");
+        const std::optional<bool> fast = f.matchesBody(*schema, body, values);
+        if (fast && !decoded.ok)
+            payloadFuzzFail("fuzz_avro", "the selecting read answers for a body the decoder refuses");
+        if (fast && *fast != f.matches(whole))
+            payloadFuzzFail("fuzz_avro", "the selecting read and the display JSON disagree on a filter");
+    }
+}
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -51,6 +96,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const QByteArrayView body = in.rest();
     QByteArray json;
     const BodyDecode r = schema->decode(body, json);
+    if (choice < kFixed) {
+        static std::shared_ptr<const PayloadSchema> compiled[kFixed];
+        if (!compiled[choice]) {
+            SchemaRef ref;
+            ref.format = SchemaRef::Format::Avro;
+            compiled[choice] = PayloadSchema::compile(
+                ref, QByteArrayView(kSchemas[choice], qstrlen(kSchemas[choice])), {}, &error);
+        }
+        checkSelection(compiled[choice], body, r, json);
+    }
     if (r.ok) {
         checkDisplayJson("fuzz_avro", json);
         // The encoder for edits (AvroSchema::encode): what it accepts of display JSON decodes to the same
