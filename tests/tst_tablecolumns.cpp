@@ -71,6 +71,33 @@ private Q_SLOTS:
         QTest::qWait(200);
         QCOMPARE(table.columnWidth(Key), 33);
     }
+
+    // A value that changes once the screen is filled (a checklist verdict turning "contradicted") widens
+    // its column to show it whole; a shorter one never narrows it.
+    void changedValuesWidenButNeverNarrow()
+    {
+        QStandardItemModel model(0, ColumnCount);
+        model.setHorizontalHeaderLabels({u"Id"_s, u"Key"_s, u"Reason"_s, u"Note"_s});
+        for (int i = 0; i < 80; ++i) // more than the screen shows: it is filled
+            model.appendRow(row(QString::number(i), u"k"_s, u"r"_s));
+        QTableView table;
+        table.setModel(&model);
+        TableColumns *columns = TableColumns::apply(&table);
+        table.resize(1400, 400);
+        table.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&table));
+        QTest::qWait(200); // measured once: the screen is full
+        const int before = table.columnWidth(Key);
+
+        model.setData(model.index(3, Key), u"contradicted by what Berth sees"_s);
+        QTRY_VERIFY(columns->clippedText(3, Key).isEmpty());
+        const int widened = table.columnWidth(Key);
+        QVERIFY(widened > before);
+
+        model.setData(model.index(3, Key), u"k"_s);
+        QTest::qWait(200);
+        QCOMPARE(table.columnWidth(Key), widened);
+    }
 };
 
 QTEST_MAIN(TestTableColumns)

@@ -59,7 +59,8 @@ ChecklistView::ChecklistView(ChecklistModel *model, QWidget *parent)
     // The verdict beside the question, and the live evidence given whatever width is left: it is the
     // longest text and the reason this view exists.
     m_table->horizontalHeader()->moveSection(ChecklistModel::Verdict, ChecklistModel::Policy);
-    TableColumns::apply(m_table);
+    // The questions are what a reviewer reads first: room for the longest of them.
+    TableColumns::apply(m_table)->setMaxChars(ChecklistModel::Question, 60);
     m_summary->setTextFormat(Qt::PlainText);
     m_summary->setWordWrap(true);
 

@@ -8,6 +8,8 @@
 #include <QIcon>
 #include <QTableView>
 #include <QTimer>
+
+#include <utility>
 #include <QToolTip>
 
 using namespace Qt::StringLiterals;
@@ -46,7 +48,7 @@ TableColumns::TableColumns(QTableView *table, int maxChars)
 {
     m_fitTimer->setSingleShot(true);
     m_fitTimer->setInterval(50); // a burst of batches is measured once
-    connect(m_fitTimer, &QTimer::timeout, this, &TableColumns::fit);
+    connect(m_fitTimer, &QTimer::timeout, this, [this] { fitColumns(!std::exchange(m_fitPending, false)); });
     table->setTextElideMode(Qt::ElideMiddle);
     table->setWordWrap(false);
     QHeaderView *header = table->horizontalHeader();
@@ -69,7 +71,9 @@ TableColumns::TableColumns(QTableView *table, int maxChars)
                 fitSoon();
         });
         connect(model, &QAbstractItemModel::dataChanged, this, [this] {
-            if (!m_filled)
+            if (m_filled)
+                growSoon();
+            else
                 fitSoon();
         });
         fitSoon();
@@ -84,7 +88,14 @@ void TableColumns::setMaxChars(int column, int chars)
 
 void TableColumns::fitSoon()
 {
+    m_fitPending = true;
     m_fitTimer->start();
+}
+
+void TableColumns::growSoon()
+{
+    if (!m_fitTimer->isActive())
+        m_fitTimer->start();
 }
 
 int TableColumns::contentWidth(int column) const
@@ -108,6 +119,12 @@ int TableColumns::contentWidth(int column) const
 
 void TableColumns::fit()
 {
+    m_fitPending = false;
+    fitColumns(false);
+}
+
+void TableColumns::fitColumns(bool growOnly)
+{
     const QAbstractItemModel *model = m_table->model();
     if (!model)
         return;
@@ -125,9 +142,13 @@ void TableColumns::fit()
             continue;
         const int least = HeaderWidth::of(m_table, c);
         const int most = std::max(least, m_maxCharsByColumn.value(c, m_maxChars) * charWidth);
-        m_table->setColumnWidth(c, std::clamp(contentWidth(c), least, most));
+        const int width = std::clamp(contentWidth(c), least, most);
+        if (!growOnly || width > m_table->columnWidth(c))
+            m_table->setColumnWidth(c, width);
     }
     m_fitting = false;
+    if (growOnly)
+        return;
     const int rowHeight = std::max(1, m_table->verticalHeader()->defaultSectionSize());
     m_filled =
         model->rowCount() >= std::max(kRowsMeasuredAtLeast, m_table->viewport()->height() / rowHeight + 1);

@@ -12,7 +12,8 @@ class WrappingLabel;
 // The one eliding and sizing policy of every table view (ARCHITECTURE.md, Views: tables). Columns are sized
 // to their content within limits (at least their header, at most a number of characters) from the rows on
 // screen, when the model resets, its layout changes or the screen fills, until the operator resizes one by
-// hand; the last column takes the rest. A cell that cannot show its text whole shows the whole of it in
+// hand; the last column takes the rest. Values that change later only widen a column whose text no longer
+// fits (a verdict turning "contradicted"), so a live table never shrinks under the operator's eyes. A cell that cannot show its text whole shows the whole of it in
 // its tooltip (the model's own tooltip wins), and text is elided in the middle, so values that share a
 // long beginning (two failure reasons) stay apart. Where a row cannot show enough, detailPane() is a
 // wrapping pane under the table with every column of the current row in full.
@@ -39,6 +40,8 @@ protected:
 private:
     TableColumns(QTableView *table, int maxChars);
     void fitSoon();
+    void growSoon();
+    void fitColumns(bool growOnly);
     void showCurrentRow();
     int contentWidth(int column) const;
     bool tableAlive() const;
@@ -52,6 +55,7 @@ private:
     QSet<int> m_resizedByHand;
     bool m_fitting = false;
     bool m_filled = false; // the rows on screen were measured once since the last reset
+    bool m_fitPending = false; // the timer sizes every column, not only the ones that grow
     QTimer *m_fitTimer;
     QPointer<WrappingLabel> m_detail;
 };
