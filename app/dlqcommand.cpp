@@ -28,7 +28,7 @@ using namespace Qt::StringLiterals;
 namespace {
 std::atomic_bool g_interrupted = false;
 
-void onInterrupt(int)
+void onScanInterrupt(int)
 {
     g_interrupted = true; // the scan loop checks it between polls and ends cleanly
 }
@@ -266,8 +266,8 @@ int dlqScan(const QStringList &arguments)
             return 2;
         }
     }
-    std::signal(SIGINT, onInterrupt);
-    std::signal(SIGTERM, onInterrupt);
+    std::signal(SIGINT, onScanInterrupt);
+    std::signal(SIGTERM, onScanInterrupt);
     auto strings = std::make_shared<StringPool>();
     DlqScanRun::Sink sink;
     sink.batchIntervalMs = 200;

@@ -28,7 +28,7 @@ namespace {
 ReplayControl *g_control = nullptr;
 constexpr qsizetype MaxListedProblems = 100; // status lists at most this many unfinished items
 
-void onInterrupt(int)
+void onReplayInterrupt(int)
 {
     // Async-signal-safe: an atomic store. The executor stops at the next record and leaves the request
     // executing; `execute` again resumes it (reconciling first).
@@ -463,8 +463,8 @@ int execute(const QStringList &arguments)
     options.inboxMappings = c.inboxMappings;
     ReplayControl control;
     g_control = &control;
-    std::signal(SIGINT, onInterrupt);
-    std::signal(SIGTERM, onInterrupt);
+    std::signal(SIGINT, onReplayInterrupt);
+    std::signal(SIGTERM, onReplayInterrupt);
     const bool progress = !parser.isSet(u"quiet"_s);
     qint64 lastLine = -1;
     ReplayExecutor executor(c.audit, c.cluster, c.inboxDb());
