@@ -3034,19 +3034,19 @@ Beispiel: %5</translation>
     </message>
     <message>
         <source>In progress</source>
-        <translation>In Bearbeitung</translation>
+        <translation>In Arbeit</translation>
     </message>
     <message>
         <source>Completed</source>
-        <translation>Abgeschlossen</translation>
+        <translation>Erledigt</translation>
     </message>
     <message>
         <source>Failed (retryable)</source>
-        <translation>Fehlgeschlagen (wiederholbar)</translation>
+        <translation>Fehler (wiederholbar)</translation>
     </message>
     <message>
         <source>Failed (terminal)</source>
-        <translation>Fehlgeschlagen (endgültig)</translation>
+        <translation>Fehler (endgültig)</translation>
     </message>
     <message>
         <source>Parked</source>
