@@ -98,6 +98,28 @@ private Q_SLOTS:
         QTest::qWait(200);
         QCOMPARE(table.columnWidth(Key), widened);
     }
+
+    // A cell with a font of its own (an active alert's bold row) is sized and clipped in that font.
+    void cellsAreMeasuredInTheirOwnFont()
+    {
+        QStandardItemModel model(0, ColumnCount);
+        model.setHorizontalHeaderLabels({u"Id"_s, u"Key"_s, u"Reason"_s, u"Note"_s});
+        QList<QStandardItem *> cells = row(u"1"_s, u"order-projection/orders"_s, u"r"_s);
+        QFont big = QApplication::font();
+        big.setBold(true);
+        big.setPointSizeF(big.pointSizeF() * 1.3); // wider than the regular font, within the limit
+        cells.at(Key)->setFont(big);
+        model.appendRow(cells);
+        QTableView table;
+        table.setModel(&model);
+        TableColumns *columns = TableColumns::apply(&table);
+        table.resize(1400, 400);
+        table.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&table));
+        QTRY_VERIFY2(table.columnWidth(Key) >= QFontMetrics(big).horizontalAdvance(u"order-projection/orders"_s),
+                     qPrintable(u"%1 %2"_s.arg(table.columnWidth(Key)).arg(QFontMetrics(big).horizontalAdvance(u"order-projection/orders"_s))));
+        QVERIFY(columns->clippedText(0, Key).isEmpty());
+    }
 };
 
 QTEST_MAIN(TestTableColumns)

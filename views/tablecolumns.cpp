@@ -8,9 +8,9 @@
 #include <QIcon>
 #include <QTableView>
 #include <QTimer>
+#include <QToolTip>
 
 #include <utility>
-#include <QToolTip>
 
 using namespace Qt::StringLiterals;
 
@@ -98,6 +98,13 @@ void TableColumns::growSoon()
         m_fitTimer->start();
 }
 
+int TableColumns::textWidth(const QModelIndex &index, const QString &text) const
+{
+    // A cell drawn in a font of its own (an active alert's bold row) is measured in that font.
+    const QVariant font = index.data(Qt::FontRole);
+    return QFontMetrics(font.isValid() ? font.value<QFont>() : m_table->font()).horizontalAdvance(text);
+}
+
 int TableColumns::contentWidth(int column) const
 {
     const QAbstractItemModel *model = m_table->model();
@@ -105,11 +112,10 @@ int TableColumns::contentWidth(int column) const
     const int rowHeight = std::max(1, m_table->verticalHeader()->defaultSectionSize());
     const int first = std::max(0, m_table->rowAt(0));
     const int shown = std::max(kRowsMeasuredAtLeast, m_table->viewport()->height() / rowHeight + 1);
-    const QFontMetrics metrics(m_table->font());
     int widest = 0;
     for (int row = first; row < std::min(rows, first + shown); ++row) {
         const QModelIndex index = model->index(row, column);
-        int width = metrics.horizontalAdvance(firstLine(index.data().toString()));
+        int width = textWidth(index, firstLine(index.data().toString()));
         if (!index.data(Qt::DecorationRole).isNull())
             width += m_table->iconSize().isValid() ? m_table->iconSize().width() + 4 : 20;
         widest = std::max(widest, width);
@@ -160,7 +166,7 @@ QString TableColumns::clippedText(int row, int column) const
     const QString text = index.data().toString();
     if (text.isEmpty())
         return {};
-    int needed = QFontMetrics(m_table->font()).horizontalAdvance(firstLine(text)) + kCellMargins;
+    int needed = textWidth(index, firstLine(text)) + kCellMargins;
     if (!index.data(Qt::DecorationRole).isNull())
         needed += 20;
     return needed > m_table->columnWidth(column) || text.contains(u'\n') ? text : QString();

@@ -5,6 +5,7 @@
 #include <QPointer>
 #include <QSet>
 
+class QModelIndex;
 class QTableView;
 class QTimer;
 class WrappingLabel;
@@ -44,6 +45,7 @@ private:
     void fitColumns(bool growOnly);
     void showCurrentRow();
     int contentWidth(int column) const;
+    int textWidth(const QModelIndex &index, const QString &text) const;
     bool tableAlive() const;
 
     QTableView *m_table;
