@@ -22,6 +22,15 @@ class TestTableColumns final : public QObject {
                 new QStandardItem(u"n"_s)};
     }
 
+    static TableColumns *showWide(QTableView &table, QStandardItemModel &model)
+    {
+        table.setModel(&model);
+        TableColumns *columns = TableColumns::apply(&table);
+        table.resize(1400, 400);
+        table.show();
+        return columns;
+    }
+
 private Q_SLOTS:
     void columnsFitContentWithinLimitsAndShowTheRest()
     {
@@ -81,10 +90,7 @@ private Q_SLOTS:
         for (int i = 0; i < 80; ++i) // more than the screen shows: it is filled
             model.appendRow(row(QString::number(i), u"k"_s, u"r"_s));
         QTableView table;
-        table.setModel(&model);
-        TableColumns *columns = TableColumns::apply(&table);
-        table.resize(1400, 400);
-        table.show();
+        TableColumns *columns = showWide(table, model);
         QVERIFY(QTest::qWaitForWindowExposed(&table));
         QTest::qWait(200); // measured once: the screen is full
         const int before = table.columnWidth(Key);
@@ -111,13 +117,11 @@ private Q_SLOTS:
         cells.at(Key)->setFont(big);
         model.appendRow(cells);
         QTableView table;
-        table.setModel(&model);
-        TableColumns *columns = TableColumns::apply(&table);
-        table.resize(1400, 400);
-        table.show();
+        TableColumns *columns = showWide(table, model);
         QVERIFY(QTest::qWaitForWindowExposed(&table));
-        QTRY_VERIFY2(table.columnWidth(Key) >= QFontMetrics(big).horizontalAdvance(u"order-projection/orders"_s),
-                     qPrintable(u"%1 %2"_s.arg(table.columnWidth(Key)).arg(QFontMetrics(big).horizontalAdvance(u"order-projection/orders"_s))));
+        const int needed = QFontMetrics(big).horizontalAdvance(u"order-projection/orders"_s);
+        QTRY_VERIFY2(table.columnWidth(Key) >= needed,
+                     qPrintable(u"%1 px for text that needs %2"_s.arg(table.columnWidth(Key)).arg(needed)));
         QVERIFY(columns->clippedText(0, Key).isEmpty());
     }
 };
