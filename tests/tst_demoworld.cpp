@@ -378,8 +378,9 @@ private Q_SLOTS:
             QVERIFY2(DemoFaults::amendedOutOfOrder(seqOf(key)), key.constData());
         for (const QByteArray &key : gaps)
             QVERIFY2(DemoFaults::amendedWithGap(seqOf(key)), key.constData());
-        for (const QByteArray &key : breaks)
-            QVERIFY2(DemoFaults::batchFailsPartWay(seqOf(key)), key.constData());
+        // Breaks are not checked against the schedule the way gaps and out-of-order pairs are: a record the
+        // demo dead-letters for another fault, followed by a redelivered copy of the same key that went
+        // through, is a DLQ-and-continue break too, and how often that happens depends on timing.
         for (const SequenceFinding &f : result->sequence) {
             const qint64 seq = seqOf(result->key(f.key));
             if (f.kind == SequenceFinding::Kind::OutOfOrder && seq == 15) {
