@@ -254,11 +254,11 @@ BEGIN
                WHEN d.disposition <> CASE r.action WHEN 'skip' THEN 'skipped' WHEN 'delete' THEN 'deleted'
                                                    ELSE 'replayed' END THEN
                    format('request %s is a %s: its items cannot be %s', r.id, r.action, d.disposition)
-               WHEN d.dest_offset IS NOT NULL AND n.item_no IS NULL THEN
+               WHEN d.dest_offset IS NOT NULL AND i.intent_item_no IS NULL THEN
                    format('item %s of request %s has no intent: it is journaled before it is produced',
                           d.item_no, r.id)
                WHEN d.dest_offset IS NOT NULL THEN
-                   format('intent %s is %s: it cannot be delivered', n.replay_id, n.state)
+                   format('intent %s is %s: it cannot be delivered', i.replay_id, i.state)
                ELSE
                    format('item %s of request %s has no delivered intent: a replay records where it went',
                           d.item_no, r.id)
@@ -266,15 +266,13 @@ BEGIN
       INTO problem
       FROM new_rows d
       LEFT JOIN berth.requests r ON r.id = d.request_id
-      LEFT JOIN LATERAL (SELECT i.item_no, i.source_topic, i.source_partition, i.source_offset
+      -- One probe per row for the item and its intent together (two primary keys, one subquery).
+      LEFT JOIN LATERAL (SELECT i.item_no, i.source_topic, i.source_partition, i.source_offset,
+                                n.item_no AS intent_item_no, n.replay_id, n.state
                            FROM berth.request_items i
+                           LEFT JOIN berth.intents n ON n.request_id = i.request_id AND n.item_no = i.item_no
                           WHERE i.request_id = d.request_id AND i.item_no = d.item_no
                          OFFSET 0) i ON true
-      LEFT JOIN LATERAL (SELECT n.item_no, n.replay_id, n.state
-                           FROM berth.intents n
-                          WHERE d.disposition = 'replayed'
-                            AND n.request_id = d.request_id AND n.item_no = d.item_no
-                         OFFSET 0) n ON true
      WHERE r.id IS NULL OR i.item_no IS NULL
         OR r.status <> 'executing'
         OR d.disposed_by <> session_user
@@ -283,8 +281,8 @@ BEGIN
         OR d.disposition <> CASE r.action WHEN 'skip' THEN 'skipped' WHEN 'delete' THEN 'deleted' ELSE 'replayed' END
         -- A delivery names an open intent; a replayed row without a destination follows an old-shape one.
         OR (d.disposition = 'replayed' AND d.dest_offset IS NOT NULL
-            AND (n.item_no IS NULL OR n.state NOT IN ('pending', 'failed')))
-        OR (d.disposition = 'replayed' AND d.dest_offset IS NULL AND n.state IS DISTINCT FROM 'delivered')
+            AND (i.intent_item_no IS NULL OR i.state NOT IN ('pending', 'failed')))
+        OR (d.disposition = 'replayed' AND d.dest_offset IS NULL AND i.state IS DISTINCT FROM 'delivered')
      ORDER BY d.id
      LIMIT 1;
     IF problem IS NOT NULL THEN
@@ -310,7 +308,7 @@ BEGIN
                                        ELSE to_jsonb(array_agg(n.dest_topic)) END)
                || CASE WHEN bool_and(n.state = 'pending') THEN '{}'::jsonb
                        ELSE jsonb_build_object('state', to_jsonb(array_agg(n.state))) END
-          FROM (SELECT * FROM new_rows ORDER BY request_id, item_no) n
+          FROM (SELECT request_id, item_no, state, dest_topic FROM new_rows ORDER BY request_id, item_no) n
          GROUP BY n.request_id
          ORDER BY n.request_id;
     ELSE
@@ -358,7 +356,8 @@ BEGIN
                             'dest_offset', to_jsonb(array_agg(d.dest_offset))) END
            || CASE WHEN bool_and(d.details = '{}'::jsonb) THEN '{}'::jsonb
                    ELSE jsonb_build_object('details', to_jsonb(array_agg(d.details))) END
-      FROM (SELECT * FROM new_rows ORDER BY request_id, id) d
+      FROM (SELECT request_id, id, item_no, disposition, details, dest_topic, dest_partition, dest_offset
+              FROM new_rows ORDER BY request_id, id) d
      GROUP BY d.request_id
      ORDER BY d.request_id;
     RETURN NULL;
