@@ -6,6 +6,7 @@
 #include <QCryptographicHash>
 
 #include <algorithm>
+#include <charconv>
 
 using namespace Qt::StringLiterals;
 
@@ -75,6 +76,19 @@ Prepared Run::readSources(const QList<int> &itemNos)
     QHash<int, QString> problems;
     const QHash<int, KafkaRecord> records = m_source->fetch(positions, 15'000, &problems);
     out.ready.reserve(itemNos.size());
+    // The header names and the request id are the same for every record: shared, not allocated for each.
+    static const QByteArray replayIdName(RemediationHeaders::ReplayId);
+    static const QByteArray requestIdName(RemediationHeaders::RequestId);
+    static const QByteArray replayedFromName(RemediationHeaders::ReplayedFrom);
+    static const QByteArray replayCountName(RemediationHeaders::ReplayCount);
+    const QByteArray requestId = QByteArray::number(m_requestId);
+    QString sourceTopic; // the last item's, and its UTF-8
+    QByteArray sourceTopicUtf8;
+    const auto appendNumber = [](QByteArray &out, qint64 value) {
+        char digits[24];
+        const std::to_chars_result end = std::to_chars(digits, digits + sizeof digits, value);
+        out.append(digits, end.ptr - digits);
+    };
     for (int i = 0; i < itemNos.size(); ++i) {
         const int no = itemNos.at(i);
         const RequestItem &item = m_items.at(m_index.value(no));
@@ -99,6 +113,7 @@ Prepared Run::readSources(const QList<int> &itemNos)
                 record.value = edited ? *item.editedPayload : src.value;
                 record.valueIsNull = !edited && src.value.isNull(); // a tombstone replays as a tombstone
                 int previousCount = 0;
+                record.headers.reserve(src.headers.size() + 4);
                 for (const RecordHeader &h : src.headers) {
                     if (h.name.startsWith("berth-replay") || h.name == RemediationHeaders::RequestId
                         || h.name == RemediationHeaders::ReplayedFrom) {
@@ -110,14 +125,24 @@ Prepared Run::readSources(const QList<int> &itemNos)
                         continue;
                     record.headers.append(h);
                 }
-                record.headers.append({RemediationHeaders::ReplayId, replayIdFor(m_requestId, no).toUtf8()});
-                record.headers.append({RemediationHeaders::RequestId, QByteArray::number(m_requestId)});
-                record.headers.append({RemediationHeaders::ReplayedFrom,
-                                       (item.sourceTopic + u'/' + QString::number(item.sourcePartition) + u'/'
-                                        + QString::number(item.sourceOffset))
-                                           .toUtf8()});
-                record.headers.append(
-                    {RemediationHeaders::ReplayCount, QByteArray::number(previousCount + 1)});
+                QByteArray replayId;
+                replayId.reserve(requestId.size() + 12);
+                replayId.append(requestId).append('-');
+                appendNumber(replayId, no);
+                if (item.sourceTopic != sourceTopic) {
+                    sourceTopic = item.sourceTopic;
+                    sourceTopicUtf8 = sourceTopic.toUtf8();
+                }
+                QByteArray replayedFrom;
+                replayedFrom.reserve(sourceTopicUtf8.size() + 32);
+                replayedFrom.append(sourceTopicUtf8).append('/');
+                appendNumber(replayedFrom, item.sourcePartition);
+                replayedFrom.append('/');
+                appendNumber(replayedFrom, item.sourceOffset);
+                record.headers.append({replayIdName, replayId});
+                record.headers.append({requestIdName, requestId});
+                record.headers.append({replayedFromName, replayedFrom});
+                record.headers.append({replayCountName, QByteArray::number(previousCount + 1)});
                 out.ready.append({i, no, std::move(record)});
                 out.topics.insert(destTopic);
             }
