@@ -84,6 +84,7 @@ QHash<int, KafkaRecord> SourceCursor::fetch(const Positions &positions, int time
                                             QHash<int, QString> *problems)
 {
     QHash<int, KafkaRecord> found;
+    found.reserve(positions.size()); // one table for the batch, not grown (and its records moved) as it fills
     // Per stream: wanted offset -> indexes (a position may be asked twice).
     QHash<QString, std::map<qint64, QList<int>>> wanted;
     for (int i = 0; i < positions.size(); ++i) {
