@@ -1,5 +1,7 @@
 #include "services/accounting/accountingclassifier.h"
 
+#include "services/payload/payloadmask.h"
+
 #include <algorithm>
 #include <limits>
 
@@ -67,6 +69,18 @@ QString sequenceKindKey(SequenceFinding::Kind kind)
         return u"dlqAndContinue"_s;
     }
     return {};
+}
+
+QString AccountingResult::recordKeyText(quint32 id) const
+{
+    return !id ? QString() : recordKeyMasked ? QString::fromLatin1(PayloadMask::kMasked) : QString::fromUtf8(key(id));
+}
+
+QString AccountingResult::idempotencyKeyText(quint32 id) const
+{
+    return !id                     ? QString()
+           : idempotencyKeyMasked ? QString::fromLatin1(PayloadMask::kMasked)
+                                  : QString::fromUtf8(key(id));
 }
 
 qint64 AccountingResult::sequenceCount(SequenceFinding::Kind kind) const

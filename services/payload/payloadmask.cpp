@@ -280,6 +280,32 @@ QStringList pathSteps(const QString &path)
     return steps;
 }
 
+bool hides(const MaskRule &rule, const RecordField &field)
+{
+    switch (field.kind) {
+    case RecordField::Kind::NotStated:
+        return false;
+    case RecordField::Kind::RecordKey:
+        return rule.key;
+    case RecordField::Kind::Header:
+        return rule.headers.contains(field.name, Qt::CaseInsensitive);
+    case RecordField::Kind::JsonPath: {
+        const QStringList steps = pathSteps(field.name.startsWith(u'$') ? field.name : u"$."_s + field.name);
+        return std::any_of(rule.fields.cbegin(), rule.fields.cend(), [&steps](const QString &path) {
+            const QStringList masked = pathSteps(path);
+            if (masked.isEmpty() || masked.size() > steps.size())
+                return false;
+            for (qsizetype i = 0; i < masked.size(); ++i) {
+                if (masked[i] != steps[i] && !(masked[i] == u"[*]"_s && steps[i].startsWith(u'[')))
+                    return false;
+            }
+            return true;
+        });
+    }
+    }
+    return false;
+}
+
 Outcome apply(const MaskRule &rule, KafkaRecord &record, DlqMetadata &metadata, DecodedPayload &payload,
               QStringList *verbatim)
 {

@@ -45,6 +45,11 @@ Outcome apply(const MaskRule &rule, KafkaRecord &record, DlqMetadata &metadata, 
 bool restoreMasked(const MaskRule &rule, const QByteArray &originalJson, QByteArray &editedJson, bool revealed,
                    QString *error);
 
+// Whether the rule hides the value `field` names in a record of its topic: the record key, a header it
+// names, or a JSON path at or under a field path it names (a "[*]" step matching any index). What a view,
+// an export or the command line shows of such a value is kMasked; lookups may still use the bytes.
+bool hides(const MaskRule &rule, const RecordField &field);
+
 // Replaces every occurrence of the values in text.
 void scrub(QString &text, const QStringList &values);
 
