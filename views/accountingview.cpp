@@ -2,6 +2,7 @@
 
 #include "views/dlqinspectorview.h"
 #include "views/tablecolumns.h"
+#include "views/timeaxisticker.h"
 
 #include "models/accountingmodel.h"
 #include "views/qcustomplotinclude.h"
@@ -141,11 +142,8 @@ AccountingView::AccountingView(AccountingModel *model, DlqScanner *records, DlqS
     sideLayout->addWidget(m_semantics);
 
     m_chart->setMinimumHeight(180);
-    QSharedPointer<QCPAxisTickerDateTime> ticker(new QCPAxisTickerDateTime);
-    ticker->setDateTimeFormat(u"HH:mm"_s);
-    ticker->setDateTimeSpec(Qt::LocalTime);
-    m_chart->xAxis->setTicker(ticker);
-    m_chart->xAxis->setLabel(tr("Record time (local)"));
+    m_chart->xAxis->setTicker(QSharedPointer<TimeAxisTicker>::create());
+    m_chart->xAxis->setLabel(tr("Record time, local (%1)").arg(u"HH:mm"_s));
     m_chart->yAxis->setLabel(tr("Records per minute"));
     m_chart->legend->setVisible(true);
     m_chart->legend->setFont(font());
@@ -368,6 +366,9 @@ void AccountingView::redrawChart()
     for (const double v : std::as_const(stacked))
         top = std::max(top, v);
     m_chart->xAxis->setRange(lo - 60, hi + 60);
+    // The labels' format follows the window's span; the axis label names it.
+    if (const auto ticker = qSharedPointerDynamicCast<TimeAxisTicker>(m_chart->xAxis->ticker()))
+        m_chart->xAxis->setLabel(tr("Record time, local (%1)").arg(ticker->formatFor(m_chart->xAxis->range().size())));
     m_chart->yAxis->setRange(0, std::max(1.0, top * 1.15));
     m_chart->replot(QCustomPlot::rpQueuedReplot);
 }
