@@ -320,6 +320,10 @@
         <source>Record time, local (%1)</source>
         <translation>Datensatzzeit, lokal (%1)</translation>
     </message>
+    <message>
+        <source>DLQ and continue</source>
+        <translation>DLQ und weiter</translation>
+    </message>
 </context>
 <context>
     <name>ActionConfirmation</name>

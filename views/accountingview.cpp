@@ -74,7 +74,7 @@ AccountingView::AccountingView(AccountingModel *model, DlqScanner *records, DlqS
     , m_exportJson(new QPushButton(tr("Export JSON lines\u2026"), this))
     , m_replay(new QPushButton(tr("Request &replay\u2026"), this))
     , m_charts(new QTabWidget(this))
-    , m_tail(new QTableWidget(0, 6, this))
+    , m_tail(new QTableWidget(0, 7, this))
     , m_tailState(new QLabel(this))
     , m_inspectors(new QTabWidget(this))
     , m_recordInspector(new DlqInspectorView(records, this))
@@ -166,7 +166,8 @@ AccountingView::AccountingView(AccountingModel *model, DlqScanner *records, DlqS
     inspect({});
 
     m_tail->setHorizontalHeaderLabels(
-        {tr("Topic"), tr("Records"), tr("Gaps"), tr("Out of order"), tr("Repeated"), tr("Example keys")});
+        {tr("Topic"), tr("Records"), tr("Gaps"), tr("Out of order"), tr("Repeated"), tr("DLQ and continue"),
+         tr("Example keys")});
     m_tail->verticalHeader()->setVisible(false);
     m_tail->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_tail->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -440,19 +441,19 @@ void AccountingView::setOrderTail(const OrderTailStats &stats)
         const OrderTailStats::Topic &t = stats.topics.value(topics[row]);
         recent += t.recentBreaks;
         QStringList keys;
-        for (const Kind kind : {Kind::Gap, Kind::OutOfOrder, Kind::Repeat}) {
+        for (const Kind kind : {Kind::Gap, Kind::OutOfOrder, Kind::Repeat, Kind::DlqAndContinue}) {
             for (const QString &key : t.examples[size_t(kind)])
                 keys << key;
         }
         keys.removeDuplicates();
         const QStringList cells{topics[row], QLocale().toString(t.examined), QLocale().toString(t.count(Kind::Gap)),
                                 QLocale().toString(t.count(Kind::OutOfOrder)), QLocale().toString(t.count(Kind::Repeat)),
-                                keys.join(u", "_s)};
+                                QLocale().toString(t.count(Kind::DlqAndContinue)), keys.join(u", "_s)};
         for (int c = 0; c < cells.size(); ++c) {
             QTableWidgetItem *item = m_tail->item(row, c);
             if (!item) {
                 item = new QTableWidgetItem;
-                if (c > 0 && c < 5)
+                if (c > 0 && c < 6)
                     item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
                 m_tail->setItem(row, c, item);
             }
