@@ -456,6 +456,8 @@ bool Run::readWindow(TopicRangeReader &reader)
     for (const AccountingPartition &p : std::as_const(res.partitions))
         ranges.append({m_request.topic, p.partition, p.from, p.to});
     res.records.reserve(size_t(std::min(m_total, m_request.maxRecords)));
+    // About a key per record (an idempotency key is usually new): the key table grows without copies.
+    res.keys.reserve(res.keys.size() + size_t(std::min(m_total, m_request.maxRecords)));
     progress(u"Reading "_s + m_request.topic);
     QString error;
     bool bounded = false;
