@@ -155,6 +155,29 @@ private Q_SLOTS:
         QCOMPARE(stats.deadLettersWaiting, 0);
     }
 
+    // ARCHITECTURE.md, Contracts: masking. A topic whose record keys the policy masks shows its breaks'
+    // example keys as "(masked)", never the key.
+    void maskedKeysAreNotShownAsExamples()
+    {
+        TailRig rig({u"cases"_s});
+        QVERIFY2(rig.producer, qPrintable(rig.error));
+        DeliveryPolicy policy;
+        TopicPolicy cases;
+        cases.name = u"cases"_s;
+        cases.sequence = {RecordField::Kind::Header, u"seq"_s};
+        policy.topics << cases;
+        policy.masking << MaskRule{u"cases"_s, {}, {}, true, 0};
+        rig.settings.sequences = OrderTail::sequencesOf(policy);
+        rig.settings.maskedKeyTopics = OrderTail::maskedKeyTopicsOf(policy);
+        rig.tail.start(rig.settings);
+        QTRY_VERIFY_WITH_TIMEOUT(rig.last().ready, 15000);
+        for (const char *seq : {"1", "3"}) // 2 missing
+            QVERIFY(rig.producer->produce({u"cases"_s, 0, "CUSTOMER-4711", false, "{}", {{"seq", seq, false}}, 0}));
+        QVERIFY(rig.producer->flush(5000));
+        QTRY_VERIFY_WITH_TIMEOUT(rig.last().topics.value(u"cases"_s).count(Kind::Gap) == 1, 15000);
+        QCOMPARE(rig.last().topics.value(u"cases"_s).examples[size_t(Kind::Gap)], QStringList{u"(masked)"_s});
+    }
+
     void keysHeldStayWithinTheBound()
     {
         TailRig rig({u"cases"_s});

@@ -63,14 +63,18 @@ void MonitorService::applyOrderTail()
         return;
     }
     const QHash<QString, QString> deadLetters = OrderTail::deadLetterGroupsOf(m_policy);
-    if (sequences == m_tailedSequences && deadLetters == m_tailedDeadLetters && m_orderTail->isRunning())
+    const QSet<QString> masked = OrderTail::maskedKeyTopicsOf(m_policy);
+    if (sequences == m_tailedSequences && deadLetters == m_tailedDeadLetters && masked == m_tailedMaskedKeys
+        && m_orderTail->isRunning())
         return;
+    m_tailedMaskedKeys = masked;
     m_tailedSequences = sequences;
     m_tailedDeadLetters = deadLetters;
     OrderTail::Settings tail;
     tail.cluster = m_settings.sampler.cluster;
     tail.sequences = sequences;
     tail.deadLetterGroups = deadLetters;
+    tail.maskedKeyTopics = masked;
     m_orderTail->start(tail);
 }
 

@@ -5,6 +5,7 @@
 #include "services/dlq/dlqheadercodec.h"
 #include "services/kafka/clusterinspector.h"
 #include "services/monitor/deadletterbreakwatch.h"
+#include "services/payload/payloadmask.h"
 #include "services/kafka/tailassignment.h"
 
 #include <QDateTime>
@@ -106,7 +107,7 @@ void OrderTail::run(const Settings &settings)
                 // Marks pack the record's coordinates; the tail reports counts and keys, not records.
                 const SequenceTracker::Mark mark = (quint64(m->partition) << 48) | quint64(m->offset);
                 if (const auto b = tracker->observe(sequence, mark)) {
-                    countBreak(topic, recent[topicName], size_t(b->kind), QString::fromUtf8(key), now);
+                    countBreak(topic, recent[topicName], size_t(b->kind), shownKey(settings, topicName, key), now);
                     broke = true;
                 }
                 while (int(firstSeen.size()) > settings.maxKeys) {
@@ -127,7 +128,8 @@ void OrderTail::run(const Settings &settings)
                     continue; // asked again on the next round
                 for (const DeadLetterBreakWatch::Break &b : deadLetters.settle(it.key(), got.front().committed)) {
                     countBreak(stats.topics[b.topic], recent[b.topic],
-                               size_t(SequenceFinding::Kind::DlqAndContinue), QString::fromUtf8(b.key), now);
+                               size_t(SequenceFinding::Kind::DlqAndContinue), shownKey(settings, b.topic, b.key),
+                               now);
                     broke = true;
                 }
             }
@@ -139,6 +141,22 @@ void OrderTail::run(const Settings &settings)
         }
     }
     rd_kafka_assign(rk.get(), nullptr);
+}
+
+QString OrderTail::shownKey(const Settings &settings, const QString &topic, QByteArrayView key)
+{
+    return settings.maskedKeyTopics.contains(topic) ? QString::fromLatin1(PayloadMask::kMasked)
+                                                    : QString::fromUtf8(key);
+}
+
+QSet<QString> OrderTail::maskedKeyTopicsOf(const DeliveryPolicy &policy)
+{
+    QSet<QString> out;
+    for (const TopicPolicy &t : policy.topics) {
+        if (t.sequence.isStated() && policy.maskFor(t.name).key)
+            out.insert(t.name);
+    }
+    return out;
 }
 
 void OrderTail::countBreak(OrderTailStats::Topic &topic, Recent::mapped_type &window, size_t kind,

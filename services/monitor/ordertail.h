@@ -7,6 +7,7 @@
 #include <QHash>
 #include <QMetaType>
 #include <QObject>
+#include <QSet>
 #include <QStringList>
 
 #include <array>
@@ -50,6 +51,9 @@ public:
         // DLQ topic -> the consumer group whose dead letters it holds, when a dead letter's headers do
         // not say (empty: only the headers tell). Dead letters of the topics in `sequences` count.
         QHash<QString, QString> deadLetterGroups;
+        // Topics whose record keys the policy masks (ARCHITECTURE.md, Contracts: masking): their example
+        // keys are shown as "(masked)".
+        QSet<QString> maskedKeyTopics;
         // Keys followed at once. About 300 bytes each (the key, its tracker, the hash slot): 100,000 keys
         // are about 30 MB; beyond it the keys first seen longest ago are forgotten.
         int maxKeys = 100'000;
@@ -59,6 +63,8 @@ public:
     static QHash<QString, RecordField> sequencesOf(const DeliveryPolicy &policy);
     // The consumers' DLQ topics and whose dead letters each holds (DeliveryPolicy::consumerOfDeadLetter).
     static QHash<QString, QString> deadLetterGroupsOf(const DeliveryPolicy &policy);
+    // The followed topics whose record keys the policy masks.
+    static QSet<QString> maskedKeyTopicsOf(const DeliveryPolicy &policy);
 
     explicit OrderTail(QObject *parent = nullptr);
     ~OrderTail() override;
@@ -72,6 +78,7 @@ Q_SIGNALS:
 
 private:
     using Recent = QHash<QString, std::deque<std::pair<qint64, qint64>>>; // topic -> (second, breaks)
+    static QString shownKey(const Settings &settings, const QString &topic, QByteArrayView key);
     static void countBreak(OrderTailStats::Topic &topic, Recent::mapped_type &window, size_t kind,
                            const QString &key, qint64 now);
     // The tail's thread (an owned thread: ARCHITECTURE.md, Threads): polls until m_stop.
