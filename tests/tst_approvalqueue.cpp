@@ -289,6 +289,8 @@ private Q_SLOTS:
             request.items[i].key = std::get<1>(items.at(i));
             request.items[i].idempotencyKey = std::get<2>(items.at(i));
         }
+        request.dryRun.insert(u"sourcePartitions"_s,
+                              QJsonArray{u"cards-dlt/1"_s, u"orders-dlt/2"_s, u"payments-dlt/0"_s});
         request.dryRun.insert(u"orderingChecked"_s, true);
         request.dryRun.insert(u"orderingRiskItems"_s, 2);
         request.dryRun.insert(u"orderingRiskSamples"_s,
@@ -323,7 +325,14 @@ private Q_SLOTS:
         QCOMPARE(table->item(2, 2)->text(), u"order-visible-5"_s);
         QCOMPARE(table->item(2, 3)->text(), u"idem-visible-5"_s);
         QVERIFY2(shown.contains(u"payments/0/4 key=(masked) (later at 9)"_s), qPrintable(shown));
-        QVERIFY2(shown.contains(u"key=order-visible-5"_s), qPrintable(shown));
+        // (The orders sample is masked too: a stored sample names its original topic only, so the rules of
+        // every DLQ topic of the request apply to it.)
+        // The queue's own tooltip of the dry run, read from the list without the items, masks it too.
+        const QString tip = bobDesk.queueModel()
+                                ->index(bobDesk.queueModel()->rowOf(id), ApprovalQueueModel::DryRun)
+                                .data(Qt::ToolTipRole)
+                                .toString();
+        QVERIFY2(tip.contains(u"key=(masked)"_s) && !tip.contains(u"cust-4711"_s), qPrintable(tip));
         // The stored request keeps the real keys: the executor reads those.
         QCOMPARE(m_db.scalar(u"SELECT count(*) FROM berth.request_items WHERE request_id = $1 AND "
                              u"idempotency_key = 'pay-idem-4711'"_s,
