@@ -350,15 +350,18 @@ private Q_SLOTS:
         NewRemediationRequest old;
         old.reasonCode = u"poison-fixed"_s;
         old.reason = u"stored before masking"_s;
-        old.dryRun =
-            QJsonObject{{u"count"_s, 2},
-                        {u"sourcePartitions"_s, QJsonArray{QString(Dlq + u"/0"_s), u"refunds-dlt/0"_s}},
-                        {u"orderingChecked"_s, true},
-                        {u"orderingRiskItems"_s, 2},
-                        {u"orderingRiskSamples"_s, QJsonArray{u"orders/0/1 key=order-1 (later at 6)"_s,
-                                                              u"refunds/0/3 key=refund-3 (later at 8)"_s}},
-                        {u"sharedIdempotencyItems"_s, 2},
-                        {u"sharedIdempotencyKeys"_s, QJsonArray{u"idem-1"_s, u"idem-r3"_s}}};
+        old.dryRun = QJsonObject{
+            {u"count"_s, 2},
+            {u"sourcePartitions"_s, QJsonArray{QString(Dlq + u"/0"_s), u"refunds-dlt/0"_s}},
+            {u"orderingChecked"_s, true},
+            {u"orderingRiskItems"_s, 2},
+            {u"orderingRiskSamples"_s, QJsonArray{u"orders/0/1 key=order-1 (later at 6)"_s,
+                                                  u"refunds/0/3 key=refund-3 (later at 8)"_s}},
+            {u"sharedIdempotencyItems"_s, 2},
+            {u"sharedIdempotencyKeys"_s, QJsonArray{u"idem-1"_s, u"idem-r3"_s}},
+            {u"reclaim"_s,
+             QJsonObject{{u"topic"_s, Orders},
+                         {u"rows"_s, QJsonArray{QJsonObject{{u"messageId"_s, u"stuck-8842"_s}}}}}}};
         for (const auto &[topic, key, idem] : {std::tuple{Dlq, "order-1"_ba, u"idem-1"_s},
                                                std::tuple{u"refunds-dlt"_s, "refund-3"_ba, u"idem-r3"_s}}) {
             RequestItem item;
@@ -393,7 +396,8 @@ private Q_SLOTS:
                     runBerth({u"replay"_s, verb, u"--db"_s, m_world->conninfo(u"bob"_s),
                               QString::number(request), u"--policy"_s, policyFile, u"--json"_s});
                 QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-                QVERIFY2(!r.out.contains("order-") && !r.out.contains("idem-1") && !r.out.contains("idem-2"),
+                QVERIFY2(!r.out.contains("order-") && !r.out.contains("idem-1") && !r.out.contains("idem-2")
+                             && !r.out.contains("stuck-8842"),
                          r.out.constData());
                 QVERIFY2(r.out.contains("(masked)"), r.out.constData());
                 // The unmasked topic's key still shows in its sample. (A shared idempotency key is masked

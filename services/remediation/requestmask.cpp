@@ -161,6 +161,23 @@ void apply(const KeyMask &mask, QJsonObject &dryRun)
     }
     if (!shared.isEmpty())
         dryRun.insert(u"sharedIdempotencyKeys"_s, shared);
+    // A reclaim's rows (ReclaimPlan::toJson): their message ids are idempotency keys of the plan's topic.
+    QJsonObject reclaim = dryRun.value(u"reclaim"_s).toObject();
+    QJsonArray rows = reclaim.value(u"rows"_s).toArray();
+    for (qsizetype i = 0; i < rows.size(); ++i) {
+        QJsonObject row = rows.at(i).toObject();
+        const QString id = row.value(u"messageId"_s).toString();
+        const KeyMask::Keys keys = mask.shown(reclaim.value(u"topic"_s).toString(), {}, std::nullopt, id);
+        if (!keys.idempotencyKeyMasked)
+            continue;
+        values += keys.verbatim;
+        row.insert(u"messageId"_s, keys.idempotencyKey);
+        rows.replace(i, row);
+    }
+    if (!rows.isEmpty()) {
+        reclaim.insert(u"rows"_s, rows);
+        dryRun.insert(u"reclaim"_s, reclaim);
+    }
     scrub(dryRun, values);
 }
 

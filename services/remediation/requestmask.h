@@ -27,7 +27,8 @@ void apply(const KeyMask &mask, AuditEvent &event);
 // A stored dry run as it may be shown, without its request's items at hand (the queue's list, a request
 // whose items are not read): each ordering-risk sample's key masked by the rules of its topic and of the
 // request's DLQ topics (its source partitions), each shared idempotency key when any of those DLQ topics'
-// rules masks idempotency keys (the stored dry run does not say whose key it is), and
+// rules masks idempotency keys (the stored dry run does not say whose key it is), a reclaim's rows' message
+// ids by the rules of its topic, and
 // what was masked taken out of the rest of its texts.
 void apply(const KeyMask &mask, QJsonObject &dryRun);
 // Replaces every occurrence of the values in the dry run's texts.
