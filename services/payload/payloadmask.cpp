@@ -262,6 +262,18 @@ void scrub(QString &text, const QStringList &values)
         text.replace(value, kMaskedText);
 }
 
+bool pathsOverlap(const QStringList &path, const QStringList &masked)
+{
+    const qsizetype n = std::min(path.size(), masked.size());
+    for (qsizetype i = 0; i < n; ++i) {
+        if (masked[i] == u"[*]"_s && path[i].startsWith(u'['))
+            continue;
+        if (masked[i] != path[i])
+            return false;
+    }
+    return true;
+}
+
 QStringList pathSteps(const QString &path)
 {
     static const QRegularExpression step(u"\\.([^.\\[\\]]+)|(\\[(?:\\d+|\\*)\\])"_s);

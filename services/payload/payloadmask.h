@@ -56,6 +56,9 @@ void scrub(QString &text, const QStringList &values);
 // A path of the rule's language split into steps: names, indexes, or "*" for every item. Empty when the
 // path is not one (it must start with "$").
 QStringList pathSteps(const QString &path);
+// Whether a path (as steps) and a masked path of a rule overlap: one is the other or lies under it, the
+// rule's "[*]" standing for any index. What a filter may not compare, and what a masked field hides.
+bool pathsOverlap(const QStringList &path, const QStringList &masked);
 } // namespace PayloadMask
 
 Q_DECLARE_METATYPE(PayloadMask::Outcome)
