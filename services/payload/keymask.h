@@ -9,9 +9,8 @@
 #include <optional>
 
 // What of a record's keys may be shown where the record itself is not at hand: a request's pinned items,
-// its dry run's samples, a runbook, the command line's request JSON, the delivery accounting's records
-// (ARCHITECTURE.md, Masking: keys without the record). The masking is PayloadMask::apply's, so a key
-// shows here as it shows in the inspector.
+// its dry run's samples, a runbook, the command line's request JSON (ARCHITECTURE.md, Masking: keys without
+// the record). The masking is PayloadMask::apply's, so a key shows here as it shows in the inspector.
 class KeyMask final {
 public:
     KeyMask() = default; // masks nothing
