@@ -217,8 +217,8 @@ UPDATE inbox SET status = 'quarantined' WHERE message_id IN ('m-100', 'm-2000', 
     const qint64 exhaustedInSql =
         db.exec(u"SELECT count(*) FROM inbox WHERE status = 'failed' AND attempts >= 5"_s).rows.value(0).value(0).toLongLong();
     if (!step(db, u"exhausted-rows index"_s,
-              u"CREATE INDEX inbox_open_attempts ON inbox (consumer, status, attempts) WHERE status <> 'completed'; "
-              u"VACUUM (ANALYZE) inbox"_s))
+              u"CREATE INDEX inbox_open_attempts ON inbox (consumer, status, attempts) WHERE status <> 'completed'"_s)
+        || !step(db, u"vacuum analyze"_s, u"VACUUM (ANALYZE) inbox"_s))
         return 1;
     InboxBoard exhausted;
     figure("inbox_board_10m_exhausted_ms", medianMs("inbox_board_10m_exhausted_ms", [&] {
