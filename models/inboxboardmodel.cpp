@@ -120,8 +120,11 @@ QVariant InboxBoardModel::data(const QModelIndex &index, int role) const
         const QString shown =
             estimate && value > 0 ? tr("about %1").arg(QLocale().toString(value)) : QLocale().toString(value);
         // Failed rows the consumer takes again, less those whose retries are spent: said in the cell.
-        if (column == FailedRetryable && exhaustedOfRow(index.row()) > 0)
+        if (column == FailedRetryable && exhaustedOfRow(index.row()) > 0) {
+            if (m_board.exhaustedEstimated) // a huge table without the attempts index: from a sample
+                return tr("%1 (about %2 exhausted)").arg(shown, QLocale().toString(exhaustedOfRow(index.row())));
             return tr("%1 (%2 exhausted)").arg(shown, QLocale().toString(exhaustedOfRow(index.row())));
+        }
         return shown;
     }
     case Qt::TextAlignmentRole:
@@ -148,6 +151,12 @@ QVariant InboxBoardModel::data(const QModelIndex &index, int role) const
         if (column != Consumer && column != Total && m_board.estimated[size_t(stateOfColumn(column))])
             return tr("Estimated from the table's statistics (the table is too large to count this state on every "
                       "refresh); every other state is counted exactly.");
+        if (column == FailedRetryable && m_board.exhaustedEstimated)
+            return tr("About %n row(s) reached retry.maxAttempts (%1 attempts), estimated from each consumer's latest "
+                      "failed rows: the table is too large to read every one. An index on (consumer, status, "
+                      "attempts) makes the count exact.",
+                      nullptr, int(std::min<qint64>(exhaustedOfRow(index.row()), std::numeric_limits<int>::max())))
+                .arg(m_board.exhaustedAfterAttempts);
         if (column == FailedRetryable && m_board.hasExhausted)
             return tr("%n row(s) reached retry.maxAttempts (%1 attempts): retries exhausted, dead-lettered and not "
                       "taken again until replayed. The others are retried.",
@@ -216,9 +225,14 @@ QString InboxBoardModel::statusLine() const
         return tr("Could not read %1: %2").arg(m_board.table, m_board.error);
     const QString where = m_board.database.isEmpty() ? m_board.table
                                                      : tr("%1 (%2)").arg(m_board.table, m_board.database);
-    return tr("%1: %2 rows, read at %3 (database clock, UTC) in %4 ms")
-        .arg(where, QLocale().toString(m_board.grandTotal()),
-             m_board.takenAt.toUTC().toString(u"yyyy-MM-dd HH:mm:ss"_s), QString::number(m_board.elapsedMs));
+    const QString line = tr("%1: %2 rows, read at %3 (database clock, UTC) in %4 ms")
+                             .arg(where, QLocale().toString(m_board.grandTotal()),
+                                  m_board.takenAt.toUTC().toString(u"yyyy-MM-dd HH:mm:ss"_s),
+                                  QString::number(m_board.elapsedMs));
+    // The board is whole, but slower than it should be: say why its second session did not help.
+    if (!m_board.helperError.isEmpty())
+        return tr("%1 \u2014 counted on one session, the second failed: %2").arg(line, m_board.helperError);
+    return line;
 }
 
 QString InboxBoardModel::stuckLine() const

@@ -234,6 +234,20 @@ class TestInboxShapes final : public QObject {
                  qPrintable(error));
     }
 
+    // A large-table board (largeTableMapping's words) whose parked and working counts are what SQL says, per
+    // consumer.
+    void checkLargeTableCounts(const InboxBoard &b, const QString &table, qsizetype consumers)
+    {
+        QVERIFY2(b.ok(), qPrintable(b.error));
+        QCOMPARE(b.consumers.size(), consumers);
+        for (const InboxConsumerCounts &c : b.consumers) {
+            for (const auto &[state, word] :
+                 {std::pair{InboxState::Parked, u"parked"_s}, std::pair{InboxState::InProgress, u"working"_s}})
+                QCOMPARE(c.count(state), scalar(m_payments, u"SELECT count(*) FROM %1 WHERE grp = $1 AND st = $2"_s.arg(table),
+                                                {c.consumer, word}));
+        }
+    }
+
 private Q_SLOTS:
     void initTestCase()
     {
@@ -612,17 +626,7 @@ UPDATE pg_class SET reltuples = 3000000 WHERE oid = 'bare_inbox'::regclass;
                         1000000);
         QString error;
         const InboxMapping m = largeTableMapping(u"split"_s, u"split_inbox"_s);
-        const auto checkExact = [&](const InboxBoard &b) {
-            QVERIFY2(b.ok(), qPrintable(b.error));
-            QCOMPARE(b.consumers.size(), 6);
-            for (const InboxConsumerCounts &c : b.consumers) {
-                for (const auto &[state, word] : {std::pair{InboxState::Parked, u"parked"_s},
-                                                  std::pair{InboxState::InProgress, u"working"_s}})
-                    QCOMPARE(c.count(state), scalar(m_payments, u"SELECT count(*) FROM split_inbox WHERE grp = $1 "
-                                                                u"AND st = $2"_s,
-                                                    {c.consumer, word}));
-            }
-        };
+        const auto checkExact = [&](const InboxBoard &b) { checkLargeTableCounts(b, u"split_inbox"_s, 6); };
         const InboxBoard two = InboxBoardQuery::collect(paymentsConninfo(), m);
         checkExact(two);
         QCOMPARE(two.countSessions, 2);
@@ -636,6 +640,126 @@ UPDATE pg_class SET reltuples = 3000000 WHERE oid = 'bare_inbox'::regclass;
         checkExact(one);
         QCOMPARE(one.countSessions, 1);
         QCOMPARE(one.totals, two.totals);
+    }
+
+    // A board refreshed again and again (InboxBoardQuery, as InboxWatch does per mapping) connects its second
+    // session once and keeps it: the server lists one helper backend, the same one after every refresh. When
+    // the server ends it (pg_terminate_backend), the next refresh connects it anew and counts what SQL says.
+    void boardKeepsItsSecondSessionAcrossRefreshes()
+    {
+        createHugeTable(u"kept_inbox"_s, u"grp text NOT NULL, id text PRIMARY KEY, st text NOT NULL, upd timestamptz NOT NULL"_s,
+                        u"SELECT 'g' || (i % 4), 'h-' || i, CASE WHEN i % 10 < 7 THEN 'done' WHEN i % 10 < 9 THEN "
+                        u"'parked' ELSE 'working' END, now() - make_interval(secs => 2000 - i) FROM generate_series(1, 2000) AS i"_s,
+                        u"CREATE INDEX ON kept_inbox (grp, st, upd); CREATE INDEX ON kept_inbox (grp, st) WHERE st <> 'done'"_s,
+                        1000000);
+        const InboxMapping m = largeTableMapping(u"kept"_s, u"kept_inbox"_s);
+        const QString app = u"berth_board_kept"_s;
+        const auto helperPids = [&] {
+            // The board's first session closes after each refresh: what stays is its second one.
+            QStringList pids;
+            for (const QVariantList &row :
+                 m_payments.exec(u"SELECT pid::text FROM pg_stat_activity WHERE application_name = $1"_s, {app}).rows)
+                pids << row.value(0).toString();
+            return pids;
+        };
+        const auto checkExact = [&](const InboxBoard &b) {
+            QVERIFY2(b.helperError.isEmpty(), qPrintable(b.helperError));
+            QCOMPARE(b.countSessions, 2);
+            checkLargeTableCounts(b, u"kept_inbox"_s, 4);
+        };
+        InboxBoardQuery query;
+        query.setConninfo(paymentsConninfo() + u" application_name="_s + app);
+        QSignalSpy ready(&query, &InboxBoardQuery::boardReady);
+        const auto refresh = [&]() -> InboxBoard {
+            const qsizetype before = ready.size();
+            query.refresh(m);
+            while (ready.size() == before && ready.wait(30000)) {
+            }
+            if (ready.size() == before) {
+                InboxBoard none;
+                none.error = u"no board within 30 s"_s;
+                return none;
+            }
+            return ready.constLast().value(0).value<InboxBoard>();
+        };
+        QString first;
+        for (int i = 0; i < 3; ++i) {
+            checkExact(refresh());
+            // The first session's backend may outlive its client's close by a moment.
+            QTRY_COMPARE_WITH_TIMEOUT(helperPids().size(), 1, 10000);
+            const QStringList pids = helperPids();
+            if (i == 0)
+                first = pids.first();
+            QCOMPARE(pids.first(), first);
+        }
+        // Its end: the next refresh notices, connects anew, and is still right.
+        QVERIFY(m_payments.exec(u"SELECT pg_terminate_backend($1::int)"_s, {first}).ok);
+        QTRY_VERIFY_WITH_TIMEOUT(helperPids().isEmpty(), 10000);
+        checkExact(refresh());
+        QTRY_COMPARE_WITH_TIMEOUT(helperPids().size(), 1, 10000);
+        const QStringList after = helperPids();
+        QVERIFY(after.first() != first);
+        checkExact(refresh());
+        QTRY_COMPARE_WITH_TIMEOUT(helperPids().size(), 1, 10000);
+        QCOMPARE(helperPids(), after);
+    }
+
+    // retry.maxAttempts on a huge table whose failed rows alone exceed the large-table threshold: the board
+    // never reads every failed row for its attempts. Without the (consumer, status, attempts) index it names
+    // the index and estimates the exhausted rows from each consumer's latest failed rows, marked as such and
+    // close to what SQL counts; with the index the count is exact.
+    void exhaustedRowsOnAHugeTableAreBounded()
+    {
+        createHugeTable(u"retry_inbox"_s,
+                        u"grp text NOT NULL, id text PRIMARY KEY, st text NOT NULL, upd timestamptz NOT NULL, att int NOT NULL"_s,
+                        u"SELECT 'g' || (i % 2), 'r-' || i, CASE WHEN i % 10 < 6 THEN 'done' WHEN i % 10 < 9 THEN "
+                        u"'failed' ELSE 'parked' END, now() - make_interval(secs => 8000 - i), 1 + (i / 10) % 7 "
+                        u"FROM generate_series(1, 8000) AS i"_s,
+                        u"CREATE INDEX ON retry_inbox (grp, st, upd); CREATE INDEX ON retry_inbox (grp, st) WHERE st <> 'done'"_s,
+                        50000000);
+        InboxMapping m = largeTableMapping(u"retry"_s, u"retry_inbox"_s);
+        m.attemptsColumn = u"att"_s;
+        m.statuses.insert(u"failed"_s, InboxState::FailedRetryable);
+        m.exhaustedAfterAttempts = 5;
+        // Its failed rows, as the catalogue sees the table, are far past the threshold.
+        QVERIFY(50000000 * 3 / 10 > InboxBoardQuery::LargeTableRows);
+        const auto exhaustedInSql = [&](const QString &consumer) {
+            return scalar(m_payments, u"SELECT count(*) FROM retry_inbox WHERE grp = $1 AND st = 'failed' AND att >= 5"_s,
+                          {consumer});
+        };
+        const InboxBoard estimated = InboxBoardQuery::collect(paymentsConninfo(), m);
+        QVERIFY2(estimated.ok(), qPrintable(estimated.error));
+        QVERIFY(estimated.hasExhausted);
+        QVERIFY(estimated.exhaustedEstimated);
+        QCOMPARE(estimated.consumers.size(), 2);
+        for (const InboxConsumerCounts &c : estimated.consumers) {
+            QCOMPARE(c.count(InboxState::FailedRetryable),
+                     scalar(m_payments, u"SELECT count(*) FROM retry_inbox WHERE grp = $1 AND st = 'failed'"_s, {c.consumer}));
+            const qint64 exact = exhaustedInSql(c.consumer);
+            QVERIFY2(qAbs(c.exhausted - exact) * 20 <= exact, qPrintable(u"%1: about %2, SQL %3"_s.arg(c.consumer).arg(c.exhausted).arg(exact)));
+        }
+        const QString create = u"CREATE INDEX ON \"retry_inbox\" (\"grp\", \"st\", \"att\") WHERE \"st\" <> 'done'"_s;
+        QVERIFY2(std::any_of(estimated.missingIndexes.cbegin(), estimated.missingIndexes.cend(),
+                             [&](const QString &line) { return line.endsWith(create); }),
+                 qPrintable(estimated.missingIndexes.join(u"\n"_s)));
+        // The JSON and the board's cell say "about".
+        QCOMPARE(inboxBoardToJson(estimated).value(u"exhausted"_s).toObject().value(u"estimated"_s).toBool(), true);
+
+        // Created as named: exact, from the index.
+        QString error;
+        QVERIFY2(m_payments.execScript(u"CREATE INDEX ON retry_inbox (grp, st, att) WHERE st <> 'done'; UPDATE pg_class "
+                                       u"SET reltuples = 50000000 WHERE oid = 'retry_inbox'::regclass"_s,
+                                       &error),
+                 qPrintable(error));
+        const InboxBoard exact = InboxBoardQuery::collect(paymentsConninfo(), m);
+        QVERIFY2(exact.ok(), qPrintable(exact.error));
+        QVERIFY(!exact.exhaustedEstimated);
+        QVERIFY2(std::none_of(exact.missingIndexes.cbegin(), exact.missingIndexes.cend(),
+                              [](const QString &line) { return line.contains(u"exhausted"_s); }),
+                 qPrintable(exact.missingIndexes.join(u"\n"_s)));
+        for (const InboxConsumerCounts &c : exact.consumers)
+            QCOMPARE(c.exhausted, exhaustedInSql(c.consumer));
+        QVERIFY(exact.exhaustedRows() > 0);
     }
 
     // The index check reads pg_index once per table and board interval: a second batch of key look-ups

@@ -3174,6 +3174,21 @@ Beispiel: %5</translation>
             <numerusform>%n Zeilen haben retry.maxAttempts (%1 Versuche) erreicht: Wiederholungen erschöpft, in die DLQ geschrieben und erst nach einem Replay wieder verarbeitet. Die übrigen werden wiederholt.</numerusform>
         </translation>
     </message>
+    <message>
+        <source>%1 (about %2 exhausted)</source>
+        <translation>%1 (etwa %2 erschöpft)</translation>
+    </message>
+    <message numerus="yes">
+        <source>About %n row(s) reached retry.maxAttempts (%1 attempts), estimated from each consumer&apos;s latest failed rows: the table is too large to read every one. An index on (consumer, status, attempts) makes the count exact.</source>
+        <translation>
+            <numerusform>Etwa %n Zeile hat retry.maxAttempts (%1 Versuche) erreicht, geschätzt aus den jüngsten fehlgeschlagenen Zeilen jedes Consumers: die Tabelle ist zu groß, um jede zu lesen. Ein Index auf (consumer, status, attempts) macht die Zahl exakt.</numerusform>
+            <numerusform>Etwa %n Zeilen haben retry.maxAttempts (%1 Versuche) erreicht, geschätzt aus den jüngsten fehlgeschlagenen Zeilen jedes Consumers: die Tabelle ist zu groß, um jede zu lesen. Ein Index auf (consumer, status, attempts) macht die Zahl exakt.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 — counted on one session, the second failed: %2</source>
+        <translation>%1 — auf einer Sitzung gezählt, die zweite schlug fehl: %2</translation>
+    </message>
 </context>
 <context>
     <name>InboxBoardView</name>

@@ -75,6 +75,9 @@ struct InboxBoard {
     // Sessions the exact counts ran on, in one snapshot: 2 on a huge table when a second connection to its
     // database could be made (ARCHITECTURE.md, Performance notes), else 1.
     int countSessions = 1;
+    // Why the second session could not count (it could not connect, or the server ended it mid-statement):
+    // the board is still whole, its counts made on the first session. Empty when it counted or was not needed.
+    QString helperError;
 
     int stuckAfterSeconds = 0;
     qint64 stuckCount = 0;
@@ -89,6 +92,9 @@ struct InboxBoard {
     // per consumer in InboxConsumerCounts::exhausted; counted when the mapping has attempts and the limit.
     bool hasExhausted = false;
     int exhaustedAfterAttempts = 0;
+    // A huge table without the ([consumer,] status, attempts) index: the exhausted rows are estimated from each
+    // consumer's latest failed rows (InboxBoardQuery::ExhaustedSampleRows), shown as "about N".
+    bool exhaustedEstimated = false;
     qint64 exhaustedRows() const
     {
         qint64 sum = 0;

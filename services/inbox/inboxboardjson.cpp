@@ -47,7 +47,10 @@ QJsonObject inboxBoardToJson(const InboxBoard &board)
     o.insert(u"consumers"_s, consumers);
     if (board.hasExhausted)
         o.insert(u"exhausted"_s, QJsonObject{{u"rows"_s, board.exhaustedRows()},
-                                             {u"afterAttempts"_s, board.exhaustedAfterAttempts}});
+                                             {u"afterAttempts"_s, board.exhaustedAfterAttempts},
+                                             {u"estimated"_s, board.exhaustedEstimated}});
+    if (!board.helperError.isEmpty())
+        o.insert(u"helperError"_s, board.helperError);
     o.insert(u"unmappedStatuses"_s, QJsonArray::fromStringList(board.unmappedStatuses));
     o.insert(u"stuckCount"_s, board.stuckCount);
     if (board.hasStuck)

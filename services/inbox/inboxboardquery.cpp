@@ -1,5 +1,6 @@
 #include "inboxboardquery.h"
 
+#include "services/inbox/inboxboardhelpersession.h"
 #include "services/inbox/inboxtableinfo.h"
 #include "services/inbox/inboxwatch.h"
 #include "services/inbox/pgsession.h"
@@ -80,86 +81,25 @@ private:
     }
 };
 
-// A second session of the board's database for a huge table, in the first session's snapshot
-// (pg_export_snapshot / SET TRANSACTION SNAPSHOT): part of the exact counts runs on it while the first reads
-// the rest of the board, both describing the same moment (ARCHITECTURE.md, Performance notes). It connects
-// on an owned thread while the first session reads the statistics and walks the pairs, joined when taken
-// (ARCHITECTURE.md, Threads). Any failure only means the first session counts alone.
-class SecondSession final {
-public:
-    SecondSession() = default;
-    SecondSession(const SecondSession &) = delete;
-    SecondSession &operator=(const SecondSession &) = delete;
-    ~SecondSession()
-    {
-        join();
-        if (m_inFlight) {
-            // Abandoned mid-statement (the board failed or was cancelled): stop it, then close.
-            PgStatementCanceller canceller;
-            canceller.arm(m_session);
-            canceller.cancel();
-            canceller.disarm();
-            m_session.receive();
-        }
-        if (m_session.isOpen())
-            m_session.exec(u"ROLLBACK"_s); // ends the statement's portal and the snapshot before closing
-    }
-
-    // conninfo: the first session's parameters (PgSession::sameParameters); snapshot: its exported id.
-    void start(const QString &conninfo, const QString &snapshot, int statementTimeoutMs)
-    {
-        m_thread = std::thread([this, conninfo, snapshot, statementTimeoutMs] {
-            QString error;
-            // The id is the server's own ("00000003-0000001B-1"); checked all the same, as it is spliced.
-            static const QRegularExpression idPattern(u"^[0-9A-Fa-f-]+$"_s);
-            if (!idPattern.match(snapshot).hasMatch() || !m_session.connect(conninfo, &error)
-                || !m_session.execScript(u"BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; "
-                                         u"SET TRANSACTION SNAPSHOT '"_s + snapshot + u"'"_s,
-                                         &error)
-                || !m_session
-                        .exec(u"SELECT set_config('statement_timeout', $1, true), set_config('jit', 'off', true)"_s,
-                              {QString::number(std::max(1, statementTimeoutMs))})
-                        .ok) {
-                qCDebug(lcInbox).noquote() << "board: no second session, counting on one:" << error;
-                m_session.close();
-            }
-        });
-    }
-
-    // Joins the connecting thread; the session in the snapshot, or null.
-    PgSession *take()
-    {
-        join();
-        return m_session.isOpen() ? &m_session : nullptr;
-    }
-
-    bool send(const QString &sql, const QVariantList &params)
-    {
-        PgSession *session = take();
-        m_inFlight = session && session->send(sql, params, nullptr);
-        return m_inFlight;
-    }
-
-    PgResult receive()
-    {
-        m_inFlight = false;
-        return m_session.receive();
-    }
-
-    // Its statement has finished: receive() would not wait.
-    bool isFree() { return m_inFlight && !m_session.isBusy(); }
-
-private:
-    void join()
-    {
-        if (m_thread.joinable())
-            m_thread.join();
-    }
-
-    PgSession m_session;
-    std::thread m_thread;
-    bool m_inFlight = false;
-};
+// The open-rows index on ([consumer,] status, attempts) that counts a huge table's exhausted rows exactly
+// (InboxMapping::isExhausted), leaving out its dominant word like the counts' index; none without
+// retry.maxAttempts, or when the dominant word is itself failed-retryable (no index leaving it out serves).
+std::optional<InboxIndexRequirement> exhaustedIndex(const InboxMapping &mapping, const QString &dominantStatus)
+{
+    if (dominantStatus.isEmpty() || mapping.attemptsColumn.isEmpty() || mapping.exhaustedAfterAttempts <= 0
+        || mapping.statusesFor(InboxState::FailedRetryable).isEmpty()
+        || mapping.stateOf(dominantStatus) == InboxState::FailedRetryable)
+        return std::nullopt;
+    InboxIndexRequirement need;
+    need.table = mapping.qualifiedTable();
+    if (!mapping.consumerColumn.isEmpty())
+        need.leadingColumns << mapping.consumerColumn;
+    need.leadingColumns << mapping.statusColumn << mapping.attemptsColumn;
+    need.excludedStatus = dominantStatus;
+    need.wholeIndexServes = true;
+    need.purpose = u"the exact count of exhausted retries on a table this large (estimated without it)"_s;
+    return need;
+}
 
 // Reads one board on one open session. SQL text is assembled only from escaped identifiers and fixed
 // keywords; everything that varies by data (statuses, consumers, durations) travels as parameters.
@@ -169,10 +109,12 @@ class BoardReader final {
     static constexpr qsizetype CountChunks = 8;
 
 public:
-    BoardReader(PgSession &session, const InboxMapping &mapping, const JobControl &control)
+    BoardReader(PgSession &session, const InboxMapping &mapping, const JobControl &control,
+                InboxBoardHelperSession &second)
         : m_db(session)
         , m_mapping(mapping)
         , m_control(control)
+        , m_second(second)
     {
         m_table = qualified(mapping.schema, mapping.table);
         m_status = m_db.escapeIdentifier(mapping.statusColumn);
@@ -410,12 +352,26 @@ private:
         if (board.total(InboxState::FailedRetryable) == 0 || (!m_consumer.isEmpty() && m_consumers.isEmpty()))
             return true;
         const QString consumer = m_consumer.isEmpty() ? u"''::text"_s : u"c.consumer"_s;
-        const QString sql = u"SELECT "_s + consumer + u" AS consumer, sum(x.n)::bigint AS n FROM "_s + seekSource()
-                            + u" CROSS JOIN LATERAL (SELECT count(*) AS n FROM "_s + m_table + u" AS t WHERE "_s
-                            + seekCondition() + u" AND t."_s + m_db.escapeIdentifier(m_mapping.attemptsColumn)
-                            + u" >= "_s + nextParam() + u"::int) AS x GROUP BY 1"_s;
+        const QString attempts = u"t."_s + m_db.escapeIdentifier(m_mapping.attemptsColumn);
         QVariantList params = seekParams(words);
         params << m_mapping.exhaustedAfterAttempts;
+        if (m_large) {
+            // A huge table: each range's attempts read from the index when it has them, else estimated, never
+            // every failed row's visit to the table (ARCHITECTURE.md, Performance notes).
+            const std::optional<InboxIndexRequirement> need = exhaustedIndex(m_mapping, m_dominant);
+            if (!need || !serves(m_tableIndexes, *need))
+                return sampleExhausted(board, consumer, attempts, params);
+        }
+        // With the dominant word left out as in the exact counts, so the open-rows index on (consumer, status,
+        // attempts) serves ($n+1 is that word, no failed-retryable one: exhaustedIndex()).
+        QString sql = u"SELECT "_s + consumer + u" AS consumer, sum(x.n)::bigint AS n FROM "_s + seekSource()
+                      + u" CROSS JOIN LATERAL (SELECT count(*) AS n FROM "_s + m_table + u" AS t WHERE "_s
+                      + seekCondition() + u" AND "_s + attempts + u" >= "_s + nextParam() + u"::int"_s;
+        if (m_large && !m_dominantSeen.isEmpty()) {
+            sql += u" AND t."_s + m_status + u" <> $"_s + QString::number(params.size() + 1);
+            params << m_dominantSeen;
+        }
+        sql += u") AS x GROUP BY 1"_s;
         const PgResult r = run(board, u"exhausted retries"_s, sql, params);
         if (!r.ok)
             return false;
@@ -427,6 +383,53 @@ private:
                     c.exhausted = r.value(int(row), u"n").toLongLong();
             }
         }
+        return true;
+    }
+
+    // A huge table without the attempts index: per (consumer, failed-retryable word), the share of its latest
+    // rows (newest first, from the board index; a bounded number of visits to the table) at the limit, times
+    // the range's exact count. A range no longer than its sample is read whole: exact.
+    bool sampleExhausted(InboxBoard &board, const QString &consumer, const QString &attempts, const QVariantList &params)
+    {
+        const QStringList words = m_mapping.statusesFor(InboxState::FailedRetryable);
+        const qsizetype pairs = std::max<qsizetype>(1, std::max<qsizetype>(1, m_consumers.size()) * words.size());
+        const qsizetype perPair = std::max<qsizetype>(InboxBoardQuery::ErrorSampleMinPerState,
+                                                      InboxBoardQuery::ExhaustedSampleRows / pairs);
+        const QString sql = u"SELECT "_s + consumer + u" AS consumer, s.status, x.sampled, x.exhausted FROM "_s
+                            + seekSource() + u" CROSS JOIN LATERAL (SELECT count(*) AS sampled, count(*) FILTER "
+                            u"(WHERE y.a >= "_s + nextParam() + u"::int) AS exhausted FROM (SELECT "_s + attempts
+                            + u" AS a FROM "_s + m_table + u" AS t WHERE "_s + seekCondition() + u" ORDER BY t."_s
+                            + m_updated + u" DESC LIMIT "_s + QString::number(perPair) + u") AS y) AS x"_s;
+        const PgResult r = run(board, u"exhausted retries (sample)"_s, sql, params);
+        if (!r.ok)
+            return false;
+        // Each range's exact count, from the counts (a failed-retryable word is never the estimated one here;
+        // if it were, the consumer's estimated count of the state stands in).
+        QHash<QString, qint64> exact; // consumer + '\n' + status -> rows
+        for (const QVariantList &row : std::as_const(m_countRows))
+            exact.insert(row.value(0).toString() + u'\n' + row.value(1).toString(), row.value(2).toLongLong());
+        QHash<QString, double> perConsumer;
+        for (const QVariantList &row : r.rows) {
+            const QString key = row.value(0).toString();
+            const qint64 sampled = row.value(2).toLongLong();
+            const qint64 atLimit = row.value(3).toLongLong();
+            const QString name = m_consumer.isEmpty() ? m_mapping.consumerLabel() : key;
+            qint64 rows = exact.value(key + u'\n' + row.value(1).toString(), -1);
+            if (rows < 0) {
+                rows = 0;
+                for (const InboxConsumerCounts &c : std::as_const(board.consumers)) {
+                    if (c.consumer == name)
+                        rows = c.count(InboxState::FailedRetryable);
+                }
+            }
+            if (sampled == 0)
+                continue;
+            if (sampled < rows)
+                board.exhaustedEstimated = true;
+            perConsumer[name] += sampled >= rows ? double(atLimit) : double(rows) * double(atLimit) / double(sampled);
+        }
+        for (InboxConsumerCounts &c : board.consumers)
+            c.exhausted = qint64(perConsumer.value(c.consumer) + 0.5);
         return true;
     }
 
@@ -525,7 +528,9 @@ private:
                               std::max(0.0, frequency(m_mapping.statusColumn, statuses.at(i))) + 1e-9});
         }
         std::stable_sort(pairs.begin(), pairs.end(), [](const Pair &a, const Pair &b) { return a.weight > b.weight; });
-        const bool split = pairs.size() > 1 && m_second.take();
+        const bool split = m_second.take() && pairs.size() > 1;
+        if (!m_second.lastError().isEmpty()) // joined by take(): said on the board, which counts on one session
+            board.helperError = m_second.lastError();
         QList<double> weights(split ? std::min<qsizetype>(CountChunks, pairs.size()) : 1, 0.0);
         m_chunks = QList<QVariantList>(weights.size(), QVariantList{QStringList(), QStringList()});
         for (const Pair &pair : std::as_const(pairs)) {
@@ -548,7 +553,7 @@ private:
         }
         m_countSql = u"SELECT p.c, p.s, x.n FROM unnest($1::text[], $2::text[]) AS p(c, s) CROSS JOIN "
                      u"LATERAL (SELECT count(*) AS n FROM "_s + m_table + u" AS t WHERE "_s + where + u") AS x"_s;
-        m_countsSent = split && m_second.send(m_countSql, m_chunks.takeFirst());
+        m_countsSent = split && sendToSecond();
         if (!m_countsSent) {
             // One session: every chunk now (the second may also have gone away since it connected).
             for (const QVariantList &chunk : std::as_const(m_chunks)) {
@@ -581,6 +586,16 @@ private:
         return !board.hasAttempts || readAttemptsSample(board);
     }
 
+    // The next chunk to the second session (taken off the list once sent); false when it has no session.
+    bool sendToSecond()
+    {
+        if (!m_second.send(m_countSql, m_chunks.constFirst()))
+            return false;
+        m_secondChunk = m_chunks.takeFirst();
+        m_countsSent = true;
+        return true;
+    }
+
     // A huge table's counts, finished: the chunks left counted on whichever session is free, all joined, the
     // dominant word estimated, the stuck count made exact.
     bool finishCountsLarge(InboxBoard &board)
@@ -592,22 +607,29 @@ private:
             const PgResult counts = m_second.receive();
             qCDebug(lcInbox).noquote() << "board" << board.table << "second session's counts (waited)"
                                        << clock.nsecsElapsed() / 1000 << "us";
-            if (!counts.ok)
-                board.error = u"counts query on %1 failed: %2"_s.arg(board.table, counts.error);
-            else
+            m_countsSent = false;
+            if (counts.ok) {
                 board.countSessions = 2;
-            m_countRows += counts.rows;
-            return counts.ok;
+                m_countRows += counts.rows;
+                return true;
+            }
+            if (m_second.isConnected()) {
+                board.error = u"counts query on %1 failed: %2"_s.arg(board.table, counts.error);
+                return false;
+            }
+            // The server ended the second session mid-statement: its chunk is counted here, nothing lost,
+            // and the next refresh connects it anew.
+            board.helperError = counts.error;
+            const PgResult again = run(board, u"counts"_s, m_countSql, m_secondChunk);
+            m_countRows += again.rows;
+            return again.ok;
         };
         while (!m_chunks.isEmpty()) {
             if (m_second.isFree()) {
                 if (!takeSecond())
                     return false;
-                if (m_second.send(m_countSql, m_chunks.constFirst())) {
-                    m_chunks.removeFirst();
+                if (sendToSecond())
                     continue;
-                }
-                m_countsSent = false;
             }
             const PgResult counts = run(board, u"counts"_s, m_countSql, m_chunks.takeLast());
             if (!counts.ok)
@@ -842,6 +864,8 @@ public:
             if (!serves(tables[escapedTable].indexes, need) && tables[escapedTable].reused
                 && !readIndexes(board, escapedTable, false, &tables[escapedTable]))
                 return false;
+            if (!outbox)
+                m_tableIndexes = tables[escapedTable].indexes;
             if (serves(tables[escapedTable].indexes, need))
                 continue;
             if (!outbox && !openRows && need.includedColumns.isEmpty() && need.keptStatuses.isEmpty())
@@ -930,7 +954,7 @@ private:
             return index.partial && index.predicate.contains(m_mapping.statusColumn) && index.predicate.contains(u"<>"_s);
         };
         for (const IndexCatalogue::Index &index : indexes) {
-            if (!index.partial && !openRows && !keeps
+            if (!index.partial && (!openRows || need.wholeIndexServes) && !keeps
                 && (startsWith(index.columns, need.leadingColumns)
                     || startsWith(index.columns, need.alternativeLeadingColumns))
                 && covers(index))
@@ -1005,7 +1029,8 @@ private:
     QStringList m_openStatuses; // seen statuses that are not completed
     bool m_isView = false;
     bool m_large = false;
-    SecondSession m_second; // a huge table's: part of the exact counts (startSecondSession)
+    InboxBoardHelperSession &m_second; // a huge table's: part of the exact counts (startSecondSession)
+    QVariantList m_secondChunk;  // the chunk the second session is counting
     QStringList m_pairConsumers; // a huge table's walked (consumer, status) pairs
     QStringList m_pairStatuses;
     QString m_dominantSeen;      // m_dominant when the walk found it, else empty
@@ -1019,6 +1044,7 @@ private:
     QString m_schemaName;   // as the catalogue names it (the search_path resolved)
     QString m_relationName;
     QHash<QString, QHash<QString, double>> m_frequencies; // column -> value -> share of the table
+    IndexCatalogue::Indexes m_tableIndexes; // the inbox table's valid indexes, as the index check read them
     QString m_dominant;          // a huge table's most common status word (at least half the rows), else empty
     double m_dominantShare = 0;  // its share of the table, from the statistics
     InboxTimeSql m_updatedTime;
@@ -1052,6 +1078,7 @@ InboxBoard failedBoard(const InboxMapping &mapping, const QString &error, qint64
 InboxBoardQuery::InboxBoardQuery(QObject *parent)
     : QObject(parent)
     , m_jobs(this)
+    , m_helper(std::make_shared<InboxBoardHelperSession>())
 {
     qRegisterMetaType<InboxBoard>();
     qRegisterMetaType<InboxMapping>();
@@ -1068,14 +1095,15 @@ void InboxBoardQuery::refresh(const InboxMapping &mapping)
 {
     const QString conninfo = m_conninfo;
     const int timeoutMs = m_statementTimeoutMs;
-    m_jobs.start([conninfo, mapping, timeoutMs](
-                     const JobControl &control) { return collect(conninfo, mapping, control, timeoutMs); },
+    m_jobs.start([conninfo, mapping, timeoutMs, helper = m_helper](const JobControl &control) {
+                     return collect(conninfo, mapping, control, timeoutMs, nullptr, helper.get());
+                 },
                  [this](InboxBoard board) { Q_EMIT boardReady(board); });
 }
 
 InboxBoard InboxBoardQuery::collect(const QString &conninfo, const InboxMapping &mapping,
                                     const JobControl &control, int statementTimeoutMs,
-                                    PgStatementCanceller *canceller)
+                                    PgStatementCanceller *canceller, InboxBoardHelperSession *helper)
 {
     QElapsedTimer clock;
     clock.start();
@@ -1094,7 +1122,7 @@ InboxBoard InboxBoardQuery::collect(const QString &conninfo, const InboxMapping 
         canceller->arm(session);
     InboxBoard board = canceller && canceller->isCancelled()
                            ? failedBoard(mapping, u"cancelled"_s, clock.elapsed())
-                           : collect(session, mapping, control, statementTimeoutMs);
+                           : collect(session, mapping, control, statementTimeoutMs, helper);
     if (canceller)
         canceller->disarm();
     board.elapsedMs = clock.elapsed();
@@ -1102,7 +1130,8 @@ InboxBoard InboxBoardQuery::collect(const QString &conninfo, const InboxMapping 
 }
 
 InboxBoard InboxBoardQuery::collect(PgSession &session, const InboxMapping &mapping,
-                                    const JobControl &control, int statementTimeoutMs)
+                                    const JobControl &control, int statementTimeoutMs,
+                                    InboxBoardHelperSession *helper)
 {
     QElapsedTimer clock;
     clock.start();
@@ -1111,8 +1140,18 @@ InboxBoard InboxBoardQuery::collect(PgSession &session, const InboxMapping &mapp
         return failedBoard(mapping, u"mapping \u201c%1\u201d: %2"_s.arg(mapping.name, problem),
                            clock.elapsed());
     InboxBoard board = emptyBoard(mapping);
-    BoardReader reader(session, mapping, control);
-    reader.read(board, statementTimeoutMs);
+    {
+        // The caller's helper, kept connected across its refreshes; a one-shot one when there is none or an
+        // older refresh of the same board still holds it.
+        InboxBoardHelperSession oneShot;
+        const bool shared = helper && helper->tryAcquire();
+        InboxBoardHelperSession &second = shared ? *helper : oneShot;
+        BoardReader reader(session, mapping, control, second);
+        reader.read(board, statementTimeoutMs);
+        second.finish();
+        if (shared)
+            helper->release();
+    }
     if (!board.ok()) {
         // Leave the session usable for the caller: a failed statement aborted the transaction.
         session.exec(u"ROLLBACK"_s);
@@ -1127,7 +1166,8 @@ bool InboxBoardQuery::missingIndexes(PgSession &session, const InboxMapping &map
                                      QString *error)
 {
     const JobControl control;
-    BoardReader reader(session, mapping, control);
+    InboxBoardHelperSession unused; // the check reads on this session alone
+    BoardReader reader(session, mapping, control, unused);
     InboxBoard board;
     board.table = mapping.qualifiedTable();
     const bool ok = reader.checkIndexes(board, requirements, true);
@@ -1180,6 +1220,8 @@ QList<InboxIndexRequirement> InboxBoardQuery::indexRequirements(const InboxMappi
             key.alternativeLeadingColumns = {mapping.consumerColumn, mapping.messageIdColumn};
         key.purpose = u"index-only key look-ups on a table this large"_s;
         out << key;
+        if (const std::optional<InboxIndexRequirement> exhausted = exhaustedIndex(mapping, dominantStatus))
+            out << *exhausted;
     }
     if (mapping.outbox.isConfigured()) {
         InboxIndexRequirement outbox;

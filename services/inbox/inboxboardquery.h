@@ -7,6 +7,9 @@
 #include <QObject>
 #include <QStringList>
 
+#include <memory>
+
+class InboxBoardHelperSession;
 class PgSession;
 class PgStatementCanceller;
 
@@ -30,12 +33,15 @@ struct InboxIndexRequirement {
     QStringList keptStatuses;
     // Set: the index must hold these columns too, as keys or INCLUDE columns (a covering index).
     QStringList includedColumns;
+    // With excludedStatus: a whole (not partial) index on leadingColumns serves as well.
+    bool wholeIndexServes = false;
     QString purpose;
 };
 
 // Reads an inbox board for one mapping. refresh() runs on the thread pool with its own short-lived
 // connection (a PgSession), so the UI thread never waits; a newer refresh supersedes an older one, whose
-// result is dropped. Every identifier from the mapping goes through PQescapeIdentifier on that connection,
+// result is dropped. A huge table's second session (InboxBoardHelperSession) is this object's, kept
+// connected across refreshes and closed with it. Every identifier from the mapping goes through PQescapeIdentifier on that connection,
 // every value is a $n parameter, and PQexecParams refuses a second statement besides.
 class InboxBoardQuery final : public QObject {
     Q_OBJECT
@@ -49,6 +55,10 @@ public:
     // rows in all (each one a visit to the table), at least ErrorSampleMinPerState of each.
     static constexpr int ErrorSampleRows = 1000;
     static constexpr int ErrorSampleMinPerState = 5;
+    // On such a table without the ([consumer,] status, attempts) index, exhausted rows are estimated from each
+    // (consumer, failed-retryable word)'s latest rows: about this many in all, at least ErrorSampleMinPerState
+    // of each; a range no longer than its share is counted whole, so exactly.
+    static constexpr int ExhaustedSampleRows = 2000;
 
     explicit InboxBoardQuery(QObject *parent = nullptr);
     ~InboxBoardQuery() override;
@@ -65,18 +75,23 @@ public:
 
     // Blocking, for worker threads, the CLI and tests: connects, reads one consistent board, disconnects.
     // canceller (optional): armed on the connection, so cancel() stops a statement in flight.
+    // helper (optional): the board owner's second session of a huge table, kept connected across its
+    // refreshes; without one, a huge table's second session is connected for this board and closed after.
     static InboxBoard collect(const QString &conninfo, const InboxMapping &mapping,
                               const JobControl &control = JobControl(),
                               int statementTimeoutMs = DefaultStatementTimeoutMs,
-                              PgStatementCanceller *canceller = nullptr);
+                              PgStatementCanceller *canceller = nullptr,
+                              InboxBoardHelperSession *helper = nullptr);
     // The same on an open session (left open, outside any transaction).
     static InboxBoard collect(PgSession &session, const InboxMapping &mapping,
                               const JobControl &control = JobControl(),
-                              int statementTimeoutMs = DefaultStatementTimeoutMs);
+                              int statementTimeoutMs = DefaultStatementTimeoutMs,
+                              InboxBoardHelperSession *helper = nullptr);
 
     // The indexes the board documents and checks for this mapping; with the dominant status word of a table
-    // of LargeTableRows or more, also the open-rows partial index that leaves it out and the covering index
-    // on the message id for the key look-ups.
+    // of LargeTableRows or more, also the open-rows partial index that leaves it out, the covering index
+    // on the message id for the key look-ups and, with retry.maxAttempts, the open-rows index on
+    // ([consumer,] status, attempts) that counts exhausted rows exactly (estimated without it).
     static QList<InboxIndexRequirement> indexRequirements(const InboxMapping &mapping,
                                                           const QString &dominantStatus = QString());
 
@@ -94,6 +109,7 @@ Q_SIGNALS:
 
 private:
     JobTracker m_jobs;
+    std::shared_ptr<InboxBoardHelperSession> m_helper; // shared with a refresh still running
     QString m_conninfo;
     int m_statementTimeoutMs = DefaultStatementTimeoutMs;
 };

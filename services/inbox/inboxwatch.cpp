@@ -1,5 +1,6 @@
 #include "services/inbox/inboxwatch.h"
 
+#include "services/inbox/inboxboardhelpersession.h"
 #include "services/inbox/inboxboardquery.h"
 #include "services/inbox/pgsession.h"
 #include "services/support/jobtracker.h"
@@ -16,6 +17,9 @@ struct InboxWatch::Watched {
     QTimer *timer = nullptr;
     std::unique_ptr<JobTracker> jobs;
     std::shared_ptr<PgStatementCanceller> canceller; // the running read's, so stop() interrupts it
+    // A huge table's second session, connected once and kept across reads; closed with this watch (or by
+    // the read still running when it goes).
+    std::shared_ptr<InboxBoardHelperSession> helper = std::make_shared<InboxBoardHelperSession>();
 };
 
 InboxWatch::InboxWatch(QObject *parent)
@@ -104,8 +108,9 @@ void InboxWatch::read(Watched &w)
     const int timeoutMs = m_statementTimeoutMs;
     w.canceller = std::make_shared<PgStatementCanceller>();
     w.jobs->start(
-        [conninfo = w.conninfo, mapping = w.mapping, timeoutMs, canceller = w.canceller](const JobControl &control) {
-            return InboxBoardQuery::collect(conninfo, mapping, control, timeoutMs, canceller.get());
+        [conninfo = w.conninfo, mapping = w.mapping, timeoutMs, canceller = w.canceller,
+         helper = w.helper](const JobControl &control) {
+            return InboxBoardQuery::collect(conninfo, mapping, control, timeoutMs, canceller.get(), helper.get());
         },
         [this, label = w.databaseLabel](InboxBoard board) {
             board.database = label;

@@ -16,7 +16,8 @@ class JobTracker;
 // Watches every mapped inbox table, each on its own clock (ARCHITECTURE.md, Data flows: Inbox): a
 // table nobody has selected is read as often as the one on screen, so a stuck row or a growing outbox
 // anywhere reaches boardReady, which alert rules and the checklist evidence consume as plain values.
-// Each mapping's read is a JobTracker job with its own short connection to the mapping's database;
+// Each mapping's read is a JobTracker job with its own short connection to the mapping's database (and, for
+// a huge table, the mapping's second session, kept connected across reads: InboxBoardHelperSession);
 // a mapping whose previous read is still running skips a tick rather than piling reads up, and every
 // statement runs under the statement timeout.
 class InboxWatch final : public QObject {
