@@ -226,15 +226,16 @@ private Q_SLOTS:
         constexpr qint64 Target = 4900;
         constexpr qint64 GateKey = 2727;
         QString error;
-        QVERIFY2(m_world->admin().execScript(
-                     u"CREATE TABLE crash_gate (action text PRIMARY KEY);"
-                     u"CREATE FUNCTION crash_gate_wait() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER AS $$ "
-                     u"BEGIN IF EXISTS (SELECT 1 FROM public.crash_gate WHERE action = NEW.action) THEN "
-                     u"PERFORM pg_advisory_xact_lock(2727); END IF; RETURN NEW; END $$;"
-                     u"CREATE TRIGGER a_crash_gate BEFORE INSERT ON berth.audit_events FOR EACH ROW "
-                     u"EXECUTE FUNCTION crash_gate_wait();"_s,
-                     &error),
-                 qPrintable(error));
+        QVERIFY2(
+            m_world->admin().execScript(
+                u"CREATE TABLE crash_gate (action text PRIMARY KEY);"
+                u"CREATE FUNCTION crash_gate_wait() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER AS $$ "
+                u"BEGIN IF EXISTS (SELECT 1 FROM public.crash_gate WHERE action = NEW.action) THEN "
+                u"PERFORM pg_advisory_xact_lock(2727); END IF; RETURN NEW; END $$;"
+                u"CREATE TRIGGER a_crash_gate BEFORE INSERT ON berth.audit_events FOR EACH ROW "
+                u"EXECUTE FUNCTION crash_gate_wait();"_s,
+                &error),
+            qPrintable(error));
         const auto eventsOf = [this](qint64 id, const QString &action) {
             return m_world
                 ->scalar(u"SELECT count(*) FROM berth.audit_events WHERE request_id = $1 AND action = $2"_s,
@@ -242,7 +243,9 @@ private Q_SLOTS:
                 .toInt();
         };
         const auto waitingAtGate = [this] {
-            return m_world->scalar(u"SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"_s)
+            return m_world
+                       ->scalar(
+                           u"SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"_s)
                        .toInt()
                    > 0;
         };
@@ -265,7 +268,8 @@ private Q_SLOTS:
         const QStringList steps{u"offsets.reset_intent"_s, u"offsets.reset"_s, u"offsets.verified"_s};
         for (const QString &step : steps) {
             const QString group = u"crash-reset-"_s + QString(step).remove(u"offsets."_s);
-            QVERIFY2(OffsetCommitter::commit(m_world->kafka(), group, {{{topic, 0}, From}}, &error), qPrintable(error));
+            QVERIFY2(OffsetCommitter::commit(m_world->kafka(), group, {{{topic, 0}, From}}, &error),
+                     qPrintable(error));
             const BerthCli::Result filed = BerthCli::run(
                 {u"replay"_s, u"request"_s, u"--reset-offsets"_s, u"--group"_s, group, u"--topic"_s, topic,
                  u"--to"_s, u"shift:-100"_s, u"--reason"_s, u"crash harness: offset reset"_s, u"--db"_s,
@@ -306,7 +310,8 @@ private Q_SLOTS:
             QCOMPARE(m_world->statusOf(id), u"executing"_s);
 
             const BerthCli::Result resumed = BerthCli::run(executeArgs(id) + QStringList{u"--json"_s});
-            QVERIFY2(resumed.exitCode == 0, qPrintable(step + u": "_s + resumed.err + QString::fromUtf8(resumed.out)));
+            QVERIFY2(resumed.exitCode == 0,
+                     qPrintable(step + u": "_s + resumed.err + QString::fromUtf8(resumed.out)));
             QCOMPARE(resumed.json().value(u"status"_s).toString(), u"completed"_s);
             QVERIFY(resumed.json().value(u"verified"_s).toBool());
             QCOMPARE(committed(group), Target);
@@ -314,21 +319,22 @@ private Q_SLOTS:
             // Committed once: a commit the killed run made is recognised, not journaled and made again.
             QCOMPARE(eventsOf(id, u"offsets.reset_intent"_s), killedBeforeCommit ? 2 : 1);
             const QJsonObject reset =
-                QJsonDocument::fromJson(m_world
-                                            ->scalar(u"SELECT details::text FROM berth.audit_events WHERE "
-                                                     u"request_id = $1 AND action = 'offsets.reset' ORDER BY seq "
-                                                     u"DESC LIMIT 1"_s,
-                                                     {id})
-                                            .toString()
-                                            .toUtf8())
+                QJsonDocument::fromJson(
+                    m_world
+                        ->scalar(u"SELECT details::text FROM berth.audit_events WHERE "
+                                 u"request_id = $1 AND action = 'offsets.reset' ORDER BY seq "
+                                 u"DESC LIMIT 1"_s,
+                                 {id})
+                        .toString()
+                        .toUtf8())
                     .object();
             const QJsonArray partitions = reset.value(u"partitions"_s).toArray();
             QCOMPARE(partitions.size(), 1);
             QCOMPARE(partitions.at(0).toObject().value(u"recognised"_s).toBool(), !killedBeforeCommit);
             QCOMPARE(eventsOf(id, u"offsets.verified"_s), 1);
-            const BerthCli::Result verified =
-                BerthCli::run({u"replay"_s, u"verify"_s, QString::number(id), u"--db"_s, m_world->conninfo(u"bob"_s),
-                               u"--bootstrap"_s, m_world->bootstrap(), u"--json"_s});
+            const BerthCli::Result verified = BerthCli::run(
+                {u"replay"_s, u"verify"_s, QString::number(id), u"--db"_s, m_world->conninfo(u"bob"_s),
+                 u"--bootstrap"_s, m_world->bootstrap(), u"--json"_s});
             QVERIFY2(verified.exitCode == 0, qPrintable(verified.err + QString::fromUtf8(verified.out)));
         }
         QVERIFY(m_world->admin().exec(u"DROP TRIGGER a_crash_gate ON berth.audit_events"_s).ok);

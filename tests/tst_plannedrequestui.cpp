@@ -62,7 +62,8 @@ class TestPlannedRequestUi final : public QObject {
     bool commitEach(const QString &group, qint64 offset, QString *error) const
     {
         return OffsetCommitter::commit(m_world->kafka(), group,
-                                       {{{Orders, 0}, offset}, {{Orders, 1}, offset}, {{Orders, 2}, offset}}, error);
+                                       {{{Orders, 0}, offset}, {{Orders, 1}, offset}, {{Orders, 2}, offset}},
+                                       error);
     }
 
     // The remediation desk of one person, logged in as themselves.
@@ -270,12 +271,15 @@ private Q_SLOTS:
         input.to = *to;
         RequestDraft draft;
         draft.reason = u"reprocess the last three"_s;
-        const BuiltRequest built = RemediationTasks::planOffsetReset(input, draft, setup(u"alice"_s), JobControl());
+        const BuiltRequest built =
+            RemediationTasks::planOffsetReset(input, draft, setup(u"alice"_s), JobControl());
         QVERIFY2(built.ok(), qPrintable(built.error));
-        const RemediationTasks::Submitted filed = RemediationTasks::submit(m_world->conninfo(u"alice"_s), built);
+        const RemediationTasks::Submitted filed =
+            RemediationTasks::submit(m_world->conninfo(u"alice"_s), built);
         QVERIFY2(filed.requestId > 0, qPrintable(filed.error));
         QVERIFY2(m_world->approve(filed.requestId, &error), qPrintable(error));
-        const OffsetResetOutcome done = OffsetResetExecutor::run(m_world->alice(), m_world->kafka(), filed.requestId);
+        const OffsetResetOutcome done =
+            OffsetResetExecutor::run(m_world->alice(), m_world->kafka(), filed.requestId);
         QVERIFY2(done.error.isEmpty() && done.verified, qPrintable(done.error));
 
         const std::unique_ptr<RemediationDesk> bob = deskOf(u"bob"_s);
@@ -285,10 +289,12 @@ private Q_SLOTS:
         QTRY_VERIFY2_WITH_TIMEOUT(panel->verificationLabel()->text().contains(u"Recorded"_s),
                                   qPrintable(panel->verificationLabel()->text()), 15000);
         const QString said = panel->verificationLabel()->text();
-        QVERIFY2(said.contains(u"offset reset of group reset-recorded on orders: verified"_s), qPrintable(said));
+        QVERIFY2(said.contains(u"offset reset of group reset-recorded on orders: verified"_s),
+                 qPrintable(said));
         const QString lines = panel->outcomesText()->toPlainText();
         for (int p = 0; p < 3; ++p)
-            QVERIFY2(lines.contains(u"partition %1: 4 \u2192 1, committed 1 \u2014 verified"_s.arg(p)), qPrintable(lines));
+            QVERIFY2(lines.contains(u"partition %1: 4 \u2192 1, committed 1 \u2014 verified"_s.arg(p)),
+                     qPrintable(lines));
     }
 
     void cleanupTestCase() { m_world.reset(); }

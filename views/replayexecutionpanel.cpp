@@ -477,9 +477,11 @@ void ReplayExecutionPanel::showVerification(const ReplayVerification &v, bool fi
             + tr("Request %1, offset reset of group %2 on %3: %4 from the committed offsets read back")
                   .arg(v.requestId)
                   .arg(v.consumer, v.resetTopic,
-                       v.result == VerificationResult::Verified ? tr("verified")
-                                                                : tr("some partitions differ from their targets"))));
-        m_verification->setStyleSheet(v.result == VerificationResult::Verified ? QString() : u"color: #b00020;"_s);
+                       v.result == VerificationResult::Verified
+                           ? tr("verified")
+                           : tr("some partitions differ from their targets"))));
+        m_verification->setStyleSheet(v.result == VerificationResult::Verified ? QString()
+                                                                               : u"color: #b00020;"_s);
         m_outcomes->setPlainText(resetPartitionLines(v.resetPartitions).join(u'\n')); // numbers only
         return;
     }

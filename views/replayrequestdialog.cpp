@@ -470,8 +470,8 @@ void ReplayRequestDialog::cancelDryRun()
 bool ReplayRequestDialog::maySubmit(QString *why) const
 {
     const QString filing = m_submission->blockingReason(); // filed, or being filed
-    const QString reason = !filing.isEmpty() ? filing
-                           : !m_payloadValid ? tr("The edited payload is not valid JSON.")
+    const QString reason = !filing.isEmpty()       ? filing
+                           : !m_payloadValid       ? tr("The edited payload is not valid JSON.")
                            : m_dryRuns.isRunning() ? tr("The dry run is running.")
                            : !m_haveDryRun ? tr("Run the dry run first: the approver sees what you saw.")
                            : m_built.dryRun.verdict == PolicyVerdict::Blocked

@@ -30,11 +30,12 @@ void RequestSubmission::start(const QString &auditConninfo, const BuiltRequest &
                 return;
             }
             m_submittedId = result.requestId;
-            Q_EMIT statusChanged(tr("Request %1 filed: pending, %n approval(s) needed. Another person approves "
-                                    "it in the Approvals tab.",
-                                    nullptr, approvals)
-                                     .arg(result.requestId),
-                                 false);
+            Q_EMIT statusChanged(
+                tr("Request %1 filed: pending, %n approval(s) needed. Another person approves "
+                   "it in the Approvals tab.",
+                   nullptr, approvals)
+                    .arg(result.requestId),
+                false);
             Q_EMIT submitted(result.requestId);
         });
 }

@@ -233,11 +233,12 @@ ReplayVerification ReplayVerification::fromResetEventDetails(const QJsonObject &
 std::optional<ReplayVerification> ReplayVerification::lastRecorded(PgSession &auditDb, qint64 requestId,
                                                                    QString *error)
 {
-    const PgResult r = auditDb.exec(u"SELECT seq, (extract(epoch FROM at) * 1000)::bigint, details::text, action "
-                                    u"FROM berth.audit_events "
-                                    u"WHERE request_id = $1 AND action IN ('replay.verified', 'offsets.verified') "
-                                    u"ORDER BY seq DESC LIMIT 1"_s,
-                                    {requestId});
+    const PgResult r =
+        auditDb.exec(u"SELECT seq, (extract(epoch FROM at) * 1000)::bigint, details::text, action "
+                     u"FROM berth.audit_events "
+                     u"WHERE request_id = $1 AND action IN ('replay.verified', 'offsets.verified') "
+                     u"ORDER BY seq DESC LIMIT 1"_s,
+                     {requestId});
     error->clear();
     if (!r.ok) {
         *error = r.error;
@@ -246,8 +247,9 @@ std::optional<ReplayVerification> ReplayVerification::lastRecorded(PgSession &au
     if (r.rows.isEmpty())
         return std::nullopt;
     const QJsonObject details = QJsonDocument::fromJson(r.rows.first().at(2).toString().toUtf8()).object();
-    ReplayVerification v = r.rows.first().at(3).toString() == u"offsets.verified"_s ? fromResetEventDetails(details)
-                                                                                    : fromEventDetails(details);
+    ReplayVerification v = r.rows.first().at(3).toString() == u"offsets.verified"_s
+                               ? fromResetEventDetails(details)
+                               : fromEventDetails(details);
     v.requestId = requestId;
     v.eventSeq = r.rows.first().at(0).toLongLong();
     v.recordedAt = QDateTime::fromMSecsSinceEpoch(r.rows.first().at(1).toLongLong(), Qt::UTC);
