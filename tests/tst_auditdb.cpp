@@ -4,6 +4,7 @@
 #include "services/demo/temppostgres.h"
 #include "services/inbox/pgconnection.h"
 #include "services/inbox/pgsession.h"
+#include "services/remediation/intentjournal.h"
 #include "support/testsupport.h"
 
 #include <QCryptographicHash>
@@ -632,17 +633,12 @@ private Q_SLOTS:
         raw = carol->db.exec(u"UPDATE berth.intents SET state = 'pending', attempts = 1 WHERE request_id = $1"_s,
                              {id});
         QVERIFY2(raw.ok, qPrintable(raw.error)); // staying pending is no transition
+        // A delivery is the item's replayed disposition (version 11), never an UPDATE of its intent.
         raw = carol->db.exec(u"UPDATE berth.intents SET state = 'delivered', dest_topic = 'orders', "
                              "dest_partition = item_no, dest_offset = 1000 + item_no WHERE request_id = $1"_s,
                              {id});
-        QVERIFY2(raw.ok, qPrintable(raw.error));
-        raw = carol->db.exec(u"UPDATE berth.intents SET state = 'failed' WHERE request_id = $1"_s, {id});
-        QVERIFY(!raw.ok); // a delivery is final
-        QVERIFY2(raw.error.contains(u"is delivered: it cannot become failed"_s), qPrintable(raw.error));
-        raw = carol->db.exec(u"UPDATE berth.intents SET dest_offset = 7 WHERE request_id = $1 AND item_no = 2"_s,
-                             {id});
         QVERIFY(!raw.ok);
-        QVERIFY2(raw.error.contains(u"was delivered: its delivery is final"_s), qPrintable(raw.error));
+        QVERIFY2(raw.error.contains(u"is pending: it cannot become delivered"_s), qPrintable(raw.error));
         raw = carol->db.exec(
             u"INSERT INTO berth.dispositions (request_id, item_no, source_topic, source_partition, "
             "source_offset, disposition) VALUES ($1, 99, 'orders', 0, 100, 'replayed')"_s,
@@ -651,16 +647,45 @@ private Q_SLOTS:
         QVERIFY2(raw.error.contains(u"has no item 99"_s), qPrintable(raw.error));
         raw = carol->db.exec(
             u"INSERT INTO berth.dispositions (request_id, item_no, source_topic, source_partition, "
-            "source_offset, disposition) VALUES ($1, 1, 'orders', 0, 101, 'replayed')"_s,
+            "source_offset, disposition, dest_topic, dest_partition, dest_offset) "
+            "VALUES ($1, 1, 'orders', 0, 101, 'replayed', 'orders', 1, 1001)"_s,
             {id});
         QVERIFY(!raw.ok); // item 1 is orders/0/100
         raw = carol->db.exec(
             u"INSERT INTO berth.dispositions (request_id, item_no, source_topic, source_partition, "
             "source_offset, disposition) SELECT request_id, item_no, source_topic, "
-            "source_partition, source_offset, 'replayed' FROM berth.request_items "
-            "WHERE request_id = $1"_s,
+            "source_partition, source_offset, 'replayed' FROM berth.request_items WHERE request_id = $1"_s,
             {id});
+        QVERIFY(!raw.ok); // a delivery says where the record went
+        QVERIFY2(raw.error.contains(u"a replay records where it went"_s), qPrintable(raw.error));
+        const QString deliver =
+            u"INSERT INTO berth.dispositions (request_id, item_no, source_topic, source_partition, "
+            "source_offset, disposition, dest_topic, dest_partition, dest_offset) SELECT request_id, item_no, "
+            "source_topic, source_partition, source_offset, 'replayed', 'orders', item_no, 1000 + item_no "
+            "FROM berth.request_items WHERE request_id = $1"_s;
+        raw = carol->db.exec(deliver, {id});
         QVERIFY2(raw.ok, qPrintable(raw.error));
+        raw = carol->db.exec(deliver + u" AND item_no = 1"_s, {id});
+        QVERIFY(!raw.ok); // delivered at most once
+        QVERIFY2(raw.error.contains(u"dispositions_delivered_once"_s), qPrintable(raw.error));
+        raw = carol->db.exec(u"UPDATE berth.intents SET state = 'failed' WHERE request_id = $1"_s, {id});
+        QVERIFY(!raw.ok); // a delivery is final
+        QVERIFY2(raw.error.contains(u"was delivered: its delivery is final"_s), qPrintable(raw.error));
+        raw = carol->db.exec(u"UPDATE berth.intents SET dest_offset = 7 WHERE request_id = $1 AND item_no = 2"_s,
+                             {id});
+        QVERIFY(!raw.ok);
+        QVERIFY2(raw.error.contains(u"was delivered: its delivery is final"_s), qPrintable(raw.error));
+        // History stays: neither the operator nor the owner may rewrite or remove a delivery.
+        raw = carol->db.exec(u"UPDATE berth.dispositions SET dest_offset = 7 WHERE request_id = $1"_s, {id});
+        QVERIFY(!raw.ok);
+        raw = carol->db.exec(u"DELETE FROM berth.dispositions WHERE request_id = $1"_s, {id});
+        QVERIFY(!raw.ok);
+        QHash<int, IntentJournal::Intent> intents;
+        QVERIFY2(IntentJournal(carol->db, id).load(&intents, &error), qPrintable(error));
+        QCOMPARE(intents.value(2).state, IntentJournal::State::Delivered);
+        QCOMPARE(intents.value(2).destPartition, 2);
+        QCOMPARE(intents.value(2).destOffset, qint64(1002));
+        QCOMPARE(intents.value(2).attempts, 2); // one recorded before, and the delivery
         QVERIFY2(carol->store.setStatus(id, RequestStatus::Completed, &error), qPrintable(error));
 
         // The journal, written by the database: who did what, in order.
@@ -677,19 +702,91 @@ private Q_SLOTS:
         QCOMPARE(trail, (QStringList{u"alice request.created"_s, u"alice request.items_added"_s,
                                      u"bob approval.approved"_s, u"bob request.status_changed approved"_s,
                                      u"carol request.status_changed executing"_s, u"carol intent.journaled"_s,
-                                     u"carol intent.updated"_s, u"carol intent.updated"_s,
-                                     u"carol disposition.recorded"_s,
+                                     u"carol intent.updated"_s, u"carol disposition.recorded"_s,
                                      u"carol request.status_changed completed"_s}));
         QCOMPARE(events.at(1).details.value(u"count"_s).toInt(), 2);
-        // Column-wise: one array per field, in item order.
+        // Column-wise: one array per field, in item order; a value shared by every row written once.
+        QCOMPARE(events.at(5).details.value(u"item_no"_s).toArray().size(), 2);
+        QVERIFY(!events.at(5).details.contains(u"replay_id"_s)); // `<request>-<item>` by its check
+        QVERIFY(!events.at(5).details.contains(u"state"_s));     // all pending
         QCOMPARE(events.at(7).details.value(u"item_no"_s).toArray().at(1).toInt(), 2);
         QCOMPARE(events.at(7).details.value(u"dest_offset"_s).toArray().at(1).toInt(), 1002);
-        QCOMPARE(events.at(7).details.value(u"from"_s).toArray().at(1).toString(), u"pending"_s);
-        QCOMPARE(events.at(7).details.value(u"to"_s).toArray().at(1).toString(), u"delivered"_s);
-        QCOMPARE(events.at(8).details.value(u"disposition"_s).toArray().size(), 2);
+        QCOMPARE(events.at(7).details.value(u"dest_topic"_s).toString(), u"orders"_s);
+        QCOMPARE(events.at(7).details.value(u"disposition"_s).toString(), u"replayed"_s);
         const ChainVerification verified = AuditChain::verify(alice->db);
         QVERIFY2(verified.ok, qPrintable(verified.problem + verified.error));
-        QCOMPARE(verified.checkedRows, qint64(10));
+        QCOMPARE(verified.checkedRows, qint64(9));
+    }
+
+    // A database with a request in flight, journaled under the version-10 shape (a delivery UPDATEd its
+    // intent), migrates to version 11: what was delivered stays delivered and cannot be delivered again, and
+    // the rest is delivered the new way.
+    void inFlightRequestResumesAfterDeliveryMigration()
+    {
+        QVERIFY(prepare(false));
+        const QList<AuditMigration> shipped = AuditMigrator::shipped();
+        QVERIFY(shipped.size() >= 11);
+        AuditMigrationOutcome outcome = AuditMigrator::migrate(m_admin, shipped.first(10));
+        QVERIFY2(outcome.ok, qPrintable(outcome.error));
+        QVERIFY(createPeople());
+        auto alice = desk(u"alice"_s);
+        auto bob = desk(u"bob"_s);
+        auto carol = desk(u"carol"_s);
+        QVERIFY(alice && bob && carol);
+        QString error;
+        const qint64 id = alice->store.createRequest(sampleRequest(), &error);
+        QVERIFY2(id > 0, qPrintable(error));
+        QVERIFY2(bob->store.approve(id, u"ok"_s, &error), qPrintable(error));
+        QVERIFY2(carol->store.setStatus(id, RequestStatus::Executing, &error), qPrintable(error));
+        PgResult raw = journalIntents(carol->db, id);
+        QVERIFY2(raw.ok, qPrintable(raw.error));
+        // Version 10's settle of item 1: its intent delivered and its disposition, in one statement.
+        raw = carol->db.exec(
+            u"WITH settled AS (UPDATE berth.intents SET state = 'delivered', dest_topic = 'orders', "
+            "dest_partition = 5, dest_offset = 500, attempts = 1 WHERE request_id = $1 AND item_no = 1 "
+            "RETURNING item_no) "
+            "INSERT INTO berth.dispositions (request_id, item_no, source_topic, source_partition, source_offset, "
+            "disposition) SELECT i.request_id, i.item_no, i.source_topic, i.source_partition, i.source_offset, "
+            "'replayed' FROM berth.request_items i JOIN settled s ON s.item_no = i.item_no "
+            "WHERE i.request_id = $1"_s,
+            {id});
+        QVERIFY2(raw.ok, qPrintable(raw.error));
+
+        outcome = AuditMigrator::migrate(m_admin);
+        QVERIFY2(outcome.ok, qPrintable(outcome.error));
+        QCOMPARE(outcome.versionAfter, AuditMigrator::latestVersion());
+        IntentJournal journal(carol->db, id);
+        QHash<int, IntentJournal::Intent> intents;
+        QVERIFY2(journal.load(&intents, &error), qPrintable(error));
+        QCOMPARE(intents.value(1).state, IntentJournal::State::Delivered);
+        QCOMPARE(intents.value(1).destOffset, qint64(500));
+        QCOMPARE(intents.value(2).state, IntentJournal::State::Pending);
+
+        // Item 1 cannot be delivered a second time, item 2 is delivered as one disposition row.
+        IntentJournal::Update again;
+        again.itemNo = 1;
+        again.state = IntentJournal::State::Delivered;
+        again.destTopic = u"orders"_s;
+        again.destPartition = 5;
+        again.destOffset = 501;
+        QVERIFY(!journal.settle({again}, {}, {}, &error));
+        QVERIFY2(error.contains(u"dispositions_delivered_once"_s), qPrintable(error));
+        IntentJournal::Update second = again;
+        second.itemNo = 2;
+        second.destOffset = 502;
+        QVERIFY2(journal.settle({second}, {}, {}, &error), qPrintable(error));
+        QVERIFY2(journal.load(&intents, &error), qPrintable(error));
+        QCOMPARE(intents.value(1).destOffset, qint64(500));
+        QCOMPARE(intents.value(2).state, IntentJournal::State::Delivered);
+        QCOMPARE(intents.value(2).destOffset, qint64(502));
+        QCOMPARE(intents.value(2).attempts, 1);
+        QCOMPARE(scalar(m_admin, u"SELECT state FROM berth.intents WHERE request_id = $1 AND item_no = 2"_s, {id})
+                     .toString(),
+                 u"pending"_s); // the intent row stays as journaled
+        QVERIFY(!journal.settle({second}, {}, {}, &error)); // and a delivery is final
+        QVERIFY2(carol->store.setStatus(id, RequestStatus::Completed, &error), qPrintable(error));
+        const ChainVerification verified = AuditChain::verify(alice->db);
+        QVERIFY2(verified.ok, qPrintable(verified.problem + verified.error));
     }
 
     void auditEventsAreAppendOnly_data()

@@ -136,7 +136,7 @@ class TestReplay final : public QObject {
                 *why += u"; journal: "_s
                         + m_world
                               ->scalar(u"SELECT concat_ws(' ', state, dest_partition, dest_offset, error) "
-                                       u"FROM berth.intents WHERE request_id = $1 AND item_no = $2"_s,
+                                       u"FROM berth.intent_states WHERE request_id = $1 AND item_no = $2"_s,
                                        {requestId, item})
                               .toString();
                 return false;
@@ -373,7 +373,7 @@ private Q_SLOTS:
             lastOrderOfKey.insert(key, n);
             // The journal names exactly where it went.
             QCOMPARE(m_world
-                         ->scalar(u"SELECT dest_partition || '/' || dest_offset FROM berth.intents "
+                         ->scalar(u"SELECT dest_partition || '/' || dest_offset FROM berth.intent_states "
                                   u"WHERE request_id = $1 AND item_no = $2 AND state = 'delivered'"_s,
                                   {id, n + 1})
                          .toString(),
@@ -523,7 +523,7 @@ private Q_SLOTS:
         const QList<QJsonObject> records = readTopic(Orders);
         QVERIFY2(records.size() >= 60 && records.size() < 200, qPrintable(QString::number(records.size())));
         QCOMPARE(m_world
-                     ->scalar(u"SELECT count(*) FROM berth.intents WHERE request_id = $1 AND state = 'delivered'"_s,
+                     ->scalar(u"SELECT count(*) FROM berth.intent_states WHERE request_id = $1 AND state = 'delivered'"_s,
                               {id})
                      .toInt(),
                  int(records.size()));
@@ -584,7 +584,7 @@ private Q_SLOTS:
         QVERIFY(
             m_world
                 ->scalar(
-                    u"SELECT error FROM berth.intents WHERE request_id = $1 AND item_no = 4 AND state = 'failed'"_s,
+                    u"SELECT error FROM berth.intent_states WHERE request_id = $1 AND item_no = 4 AND state = 'failed'"_s,
                     {id})
                 .toString()
                 .contains(u"SHA-256"_s));
@@ -657,7 +657,7 @@ private Q_SLOTS:
         const int pendingItem =
             m_world
                 ->scalar(
-                    u"SELECT min(item_no) FROM berth.intents WHERE request_id = $1 AND state = 'pending'"_s,
+                    u"SELECT min(item_no) FROM berth.intent_states WHERE request_id = $1 AND state = 'pending'"_s,
                     {id})
                 .toInt();
         QVERIFY(pendingItem > 0);
@@ -681,7 +681,7 @@ private Q_SLOTS:
         QCOMPARE(second.producedThisRun, qint64(100 - first.delivered - 1));
         QVERIFY2(exactlyOnce(Orders, id, 100, &error), qPrintable(error));
         QCOMPARE(m_world
-                     ->scalar(u"SELECT error FROM berth.intents WHERE request_id = $1 AND item_no = $2"_s,
+                     ->scalar(u"SELECT error FROM berth.intent_states WHERE request_id = $1 AND item_no = $2"_s,
                               {id, pendingItem})
                      .toString(),
                  u"reconciled"_s);
@@ -752,7 +752,7 @@ private Q_SLOTS:
         QVERIFY2(exactlyOnce(Orders, id, Items, &error), qPrintable(error));
         // The errors did hit: some items needed more than one produce attempt, and the journal says why.
         QVERIFY(m_world
-                    ->scalar(u"SELECT count(*) FROM berth.intents WHERE request_id = $1 AND attempts > 1"_s, {id})
+                    ->scalar(u"SELECT count(*) FROM berth.intent_states WHERE request_id = $1 AND attempts > 1"_s, {id})
                     .toInt()
                 > 0);
         QVERIFY(m_world

@@ -41,10 +41,11 @@ IntentJournal::State IntentJournal::stateFromName(const QString &name)
 
 bool IntentJournal::load(QHash<int, Intent> *intents, QString *error)
 {
-    const PgResult r =
-        m_db.exec(u"SELECT item_no, state, dest_topic, dest_partition, dest_offset, attempts, error "
-                  u"FROM berth.intents WHERE request_id = $1"_s,
-                  {m_requestId});
+    // The state derived by the database (berth.intent_states: delivered <=> a replayed disposition with a
+    // destination, or an intent delivered before audit schema version 11; ARCHITECTURE.md, Audit database).
+    const PgResult r = m_db.exec(u"SELECT item_no, state, dest_topic, dest_partition, dest_offset, attempts, error "
+                                 u"FROM berth.intent_states WHERE request_id = $1"_s,
+                                 {m_requestId});
     if (!r.ok) {
         *error = r.error;
         return false;
@@ -91,66 +92,88 @@ bool IntentJournal::settle(const QList<Update> &rows, const QString &skipDisposi
 {
     if (rows.isEmpty())
         return true;
+    // Intents that change (failed, skipped, pending again): UPDATEd.
     QStringList items;
     QStringList states;
     QStringList topics;
     QStringList partitions;
     QStringList offsets;
     QStringList errors;
+    // Dispositions: a delivery is its replayed disposition, with where the record went; a skip's follows its
+    // intent's UPDATE.
     QStringList dispItems;
     QStringList dispKinds;
     QStringList dispDetails;
+    QStringList dispTopics;
+    QStringList dispPartitions;
+    QStringList dispOffsets;
     int lowest = rows.first().itemNo;
     int highest = lowest;
     for (const Update &u : rows) {
-        lowest = std::min(lowest, u.itemNo);
-        highest = std::max(highest, u.itemNo);
-        items << QString::number(u.itemNo);
-        states << stateName(u.state);
-        topics << u.destTopic;
-        partitions << (u.destPartition >= 0 ? QString::number(u.destPartition) : QString());
-        offsets << (u.destOffset >= 0 ? QString::number(u.destOffset) : QString());
-        errors << u.error;
-        if (u.state == State::Delivered || (u.state == State::Skipped && !skipDisposition.isEmpty())) {
+        const bool delivered = u.state == State::Delivered;
+        if (!delivered) {
+            lowest = items.isEmpty() ? u.itemNo : std::min(lowest, u.itemNo);
+            highest = items.isEmpty() ? u.itemNo : std::max(highest, u.itemNo);
+            items << QString::number(u.itemNo);
+            states << stateName(u.state);
+            topics << u.destTopic;
+            partitions << (u.destPartition >= 0 ? QString::number(u.destPartition) : QString());
+            offsets << (u.destOffset >= 0 ? QString::number(u.destOffset) : QString());
+            errors << u.error;
+        }
+        if (delivered || (u.state == State::Skipped && !skipDisposition.isEmpty())) {
             dispItems << QString::number(u.itemNo);
-            dispKinds << (u.state == State::Delivered ? u"replayed"_s : skipDisposition);
-            const auto details = dispositionDetails.constFind(u.itemNo);
-            dispDetails << (details == dispositionDetails.cend()
-                                ? u"{}"_s
-                                : QString::fromUtf8(QJsonDocument(*details).toJson(QJsonDocument::Compact)));
+            dispKinds << (delivered ? u"replayed"_s : skipDisposition);
+            QJsonObject details = dispositionDetails.value(u.itemNo);
+            if (delivered && u.error == u"reconciled"_s)
+                details.insert(u"reconciled"_s, true); // found in the destination, not produced by this run
+            dispDetails << (details.isEmpty() ? u"{}"_s
+                                              : QString::fromUtf8(QJsonDocument(details).toJson(QJsonDocument::Compact)));
+            dispTopics << (delivered ? u.destTopic : QString());
+            dispPartitions << (delivered ? QString::number(u.destPartition) : QString());
+            dispOffsets << (delivered ? QString::number(u.destOffset) : QString());
         }
     }
     // One statement: atomic without a transaction, and the audit chain's lock (taken by the journal triggers
     // at the end of the statement) is held only for its commit, so other sessions' writes proceed meanwhile.
-    // attempts counts produce attempts; a reconciled delivery or a skip does not add one. Where a replayed
-    // item went is its intent's to say (dest_topic/partition/offset): its disposition carries only what the
-    // caller adds, so the batch's audit events do not repeat it.
-    // Both look-ups go by primary key for the batch's items only (a range of item numbers the index reads, and
+    // A batch that only delivered is one INSERT: its items' intents stay as journaled. attempts counts produce
+    // attempts; a reconciled failure or a skip does not add one.
+    // The look-ups go by primary key for the batch's items only (a range of item numbers the index reads, and
     // a LATERAL probe the planner cannot turn into a join): without statistics the planner would otherwise
     // hash every item of the request for each batch, and a large replay would slow down with the square of
     // its size.
-    const PgResult r = m_db.exec(
-        u"WITH settled AS ("
-        u"UPDATE berth.intents i SET state = x.state, dest_topic = COALESCE(NULLIF(x.dest_topic, ''), "
-        u"i.dest_topic), "
-        u"dest_partition = NULLIF(x.p, '')::int, dest_offset = NULLIF(x.o, '')::bigint, "
-        u"error = NULLIF(x.err, ''), attempts = i.attempts + CASE WHEN x.state IN ('delivered', 'failed') "
-        u"AND x.err <> 'reconciled' THEN 1 ELSE 0 END, updated_at = clock_timestamp() "
-        u"FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) "
-        u"AS x(item_no, state, dest_topic, p, o, err) "
-        u"WHERE i.request_id = $1 AND i.item_no BETWEEN $11 AND $12 AND i.item_no = x.item_no "
-        u"RETURNING i.item_no) "
+    const QString insert =
         u"INSERT INTO berth.dispositions (request_id, item_no, source_topic, source_partition, "
-        u"source_offset, disposition, details) "
+        u"source_offset, disposition, details, dest_topic, dest_partition, dest_offset) "
         u"SELECT ri.request_id, ri.item_no, ri.source_topic, ri.source_partition, ri.source_offset, d.kind, "
-        u"d.details::jsonb "
-        u"FROM unnest($8::int[], $9::text[], $10::text[]) WITH ORDINALITY AS d(item_no, kind, details, n) "
-        u"JOIN settled s ON s.item_no = d.item_no "
+        u"d.details::jsonb, NULLIF(d.dt, ''), NULLIF(d.dp, '')::int, NULLIF(d.dof, '')::bigint "
+        u"FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) WITH ORDINALITY "
+        u"AS d(item_no, kind, details, dt, dp, dof, n) "
         u"JOIN LATERAL (SELECT * FROM berth.request_items ri WHERE ri.request_id = $1 AND ri.item_no = d.item_no "
-        u"OFFSET 0) ri ON true "
-        u"ORDER BY d.n"_s,
-        {m_requestId, items, states, topics, partitions, offsets, errors, dispItems, dispKinds, dispDetails,
-         lowest, highest});
+        u"OFFSET 0) ri ON true "_s;
+    const QVariantList dispositions = {m_requestId,   dispItems,  dispKinds,     dispDetails,
+                                       dispTopics,    dispPartitions, dispOffsets};
+    PgResult r;
+    if (items.isEmpty()) {
+        r = m_db.exec(insert + u"ORDER BY d.n"_s, dispositions);
+    } else {
+        QVariantList params = dispositions;
+        params << items << states << topics << partitions << offsets << errors << lowest << highest;
+        r = m_db.exec(
+            u"WITH settled AS ("
+            u"UPDATE berth.intents i SET state = x.state, dest_topic = COALESCE(NULLIF(x.dest_topic, ''), "
+            u"i.dest_topic), "
+            u"dest_partition = NULLIF(x.p, '')::int, dest_offset = NULLIF(x.o, '')::bigint, "
+            u"error = NULLIF(x.err, ''), attempts = i.attempts + CASE WHEN x.state = 'failed' "
+            u"AND x.err <> 'reconciled' THEN 1 ELSE 0 END, updated_at = clock_timestamp() "
+            u"FROM unnest($8::int[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[]) "
+            u"AS x(item_no, state, dest_topic, p, o, err) "
+            u"WHERE i.request_id = $1 AND i.item_no BETWEEN $14 AND $15 AND i.item_no = x.item_no "
+            u"RETURNING i.item_no) "_s
+                + insert
+                + u"WHERE d.kind = 'replayed' OR d.item_no IN (SELECT s.item_no FROM settled s) ORDER BY d.n"_s,
+            params);
+    }
     if (!r.ok)
         *error = r.error;
     return r.ok;

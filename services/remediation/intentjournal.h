@@ -39,12 +39,15 @@ public:
     {
     }
 
-    // Every intent of the request, by item number.
+    // Every intent of the request, by item number, its state derived (delivered: a replayed disposition).
     bool load(QHash<int, Intent> *intents, QString *error);
     // INSERT pending intents (journaled before anything is produced).
     bool journal(const QList<Update> &rows, QString *error);
-    // UPDATE delivered/failed/skipped, and in the same statement record the dispositions of the rows that
-    // ended delivered ("replayed") or skipped (disposition `skipDisposition`, details per item).
+    // Record what became of the rows, in one statement: a delivered row is its "replayed" disposition, which
+    // carries where the record went (its intent is not updated: ARCHITECTURE.md, Audit database); failed,
+    // skipped or pending-again rows UPDATE their intents, and skipped ones also get the disposition
+    // `skipDisposition` (details per item). A delivered row whose error is "reconciled" was found in the
+    // destination rather than produced (its disposition's details say so).
     bool settle(const QList<Update> &rows, const QString &skipDisposition,
                 const QHash<int, QJsonObject> &dispositionDetails, QString *error);
     // Items that already have a disposition (a resumed skip/delete does not record it twice).

@@ -6,6 +6,7 @@
 #include <QCryptographicHash>
 
 #include <algorithm>
+#include <charconv>
 
 using namespace Qt::StringLiterals;
 
@@ -75,6 +76,19 @@ Prepared Run::readSources(const QList<int> &itemNos)
     QHash<int, QString> problems;
     const QHash<int, KafkaRecord> records = m_source->fetch(positions, 15'000, &problems);
     out.ready.reserve(itemNos.size());
+    // The header names and the request id are the same for every record: shared, not allocated for each.
+    static const QByteArray replayIdName(RemediationHeaders::ReplayId);
+    static const QByteArray requestIdName(RemediationHeaders::RequestId);
+    static const QByteArray replayedFromName(RemediationHeaders::ReplayedFrom);
+    static const QByteArray replayCountName(RemediationHeaders::ReplayCount);
+    const QByteArray requestId = QByteArray::number(m_requestId);
+    QString sourceTopic; // the last item's, and its UTF-8
+    QByteArray sourceTopicUtf8;
+    const auto appendNumber = [](QByteArray &out, qint64 value) {
+        char digits[24];
+        const std::to_chars_result end = std::to_chars(digits, digits + sizeof digits, value);
+        out.append(digits, end.ptr - digits);
+    };
     for (int i = 0; i < itemNos.size(); ++i) {
         const int no = itemNos.at(i);
         const RequestItem &item = m_items.at(m_index.value(no));
@@ -99,6 +113,7 @@ Prepared Run::readSources(const QList<int> &itemNos)
                 record.value = edited ? *item.editedPayload : src.value;
                 record.valueIsNull = !edited && src.value.isNull(); // a tombstone replays as a tombstone
                 int previousCount = 0;
+                record.headers.reserve(src.headers.size() + 4);
                 for (const RecordHeader &h : src.headers) {
                     if (h.name.startsWith("berth-replay") || h.name == RemediationHeaders::RequestId
                         || h.name == RemediationHeaders::ReplayedFrom) {
@@ -110,14 +125,24 @@ Prepared Run::readSources(const QList<int> &itemNos)
                         continue;
                     record.headers.append(h);
                 }
-                record.headers.append({RemediationHeaders::ReplayId, replayIdFor(m_requestId, no).toUtf8()});
-                record.headers.append({RemediationHeaders::RequestId, QByteArray::number(m_requestId)});
-                record.headers.append({RemediationHeaders::ReplayedFrom,
-                                       (item.sourceTopic + u'/' + QString::number(item.sourcePartition) + u'/'
-                                        + QString::number(item.sourceOffset))
-                                           .toUtf8()});
-                record.headers.append(
-                    {RemediationHeaders::ReplayCount, QByteArray::number(previousCount + 1)});
+                QByteArray replayId;
+                replayId.reserve(requestId.size() + 12);
+                replayId.append(requestId).append('-');
+                appendNumber(replayId, no);
+                if (item.sourceTopic != sourceTopic) {
+                    sourceTopic = item.sourceTopic;
+                    sourceTopicUtf8 = sourceTopic.toUtf8();
+                }
+                QByteArray replayedFrom;
+                replayedFrom.reserve(sourceTopicUtf8.size() + 32);
+                replayedFrom.append(sourceTopicUtf8).append('/');
+                appendNumber(replayedFrom, item.sourcePartition);
+                replayedFrom.append('/');
+                appendNumber(replayedFrom, item.sourceOffset);
+                record.headers.append({replayIdName, replayId});
+                record.headers.append({requestIdName, requestId});
+                record.headers.append({replayedFromName, replayedFrom});
+                record.headers.append({replayCountName, QByteArray::number(previousCount + 1)});
                 out.ready.append({i, no, std::move(record)});
                 out.topics.insert(destTopic);
             }
@@ -254,10 +279,9 @@ bool Run::produceBatch(const QList<int> &batch, const QList<int> &next, const QL
     if (!releaseRows(&ready, &refused, error))
         return false;
     // 3. Produce, paced; stop early on pause or cancel (the rest stays pending, never produced).
-    QHash<quint64, DeliveryReport> reports;
-    m_producer->setDeliveryHandler([&reports](const DeliveryReport &r) { reports.insert(r.tag, r); });
-    QHash<int, QString> produceErrors;
-    int produced = 0;
+    InFlight sent;
+    sent.batch = batch;
+    sent.refused = std::move(refused);
     *consumed = batch.size();
     QElapsedTimer producing;
     producing.start();
@@ -269,45 +293,75 @@ bool Run::produceBatch(const QList<int> &batch, const QList<int> &next, const QL
         }
         QString why;
         if (m_producer->produceTagged(r.record, quint64(r.itemNo), &why))
-            ++produced;
+            ++sent.produced;
         else
-            produceErrors.insert(r.itemNo, why);
+            sent.produceErrors.insert(r.itemNo, why);
         ++m_paced;
         ++m_out.producedThisRun;
         report(ReplayPhase::Producing);
     }
+    sent.consumed = *consumed;
     m_out.timings.produceMs += producing.elapsed();
-    // 4. Wait for every report of this batch (librdkafka retries inside message.timeout.ms).
+    // 4. The previous batch's reports came in while this one was produced: settle it now, and leave this
+    // one in flight (its reports arrive while the next batch is journaled and produced).
+    if (!settleInFlight(error))
+        return false;
+    m_inFlight = std::move(sent);
+    return true;
+}
+
+void Run::startReports()
+{
+    m_producer->setDeliveryHandler([this](const DeliveryReport &r) { m_reports.insert(r.tag, r); });
+}
+
+// Waits for every report of the batch in flight (librdkafka retries inside message.timeout.ms) and records
+// what became of its items: one statement per batch, or queued behind the next batch on the settle queue.
+bool Run::settleInFlight(QString *error)
+{
+    if (!m_inFlight)
+        return true;
+    const InFlight sent = std::move(*m_inFlight);
+    m_inFlight.reset();
     QElapsedTimer wait;
     wait.start();
-    while (reports.size() < produced && wait.elapsed() < m_options.deliveryTimeoutMs + 10'000)
+    const auto reported = [&] {
+        int n = 0;
+        for (qsizetype i = 0; i < sent.consumed; ++i)
+            n += m_reports.contains(quint64(sent.batch.at(i)));
+        return n;
+    };
+    int got = reported();
+    while (got < sent.produced && wait.elapsed() < m_options.deliveryTimeoutMs + 10'000) {
         m_producer->poll(20);
+        got = reported();
+    }
     m_out.timings.reportsMs += wait.elapsed();
-    m_producer->setDeliveryHandler({});
-    if (!reports.isEmpty())
+    if (got > 0)
         m_out.lastDeliveryMs = m_clock.elapsed();
-    // 5. One UPDATE (and one dispositions INSERT) for the batch.
+    // 5. One statement for the batch.
     QList<IntentJournal::Update> settle;
-    for (qsizetype i = 0; i < *consumed; ++i) {
-        const int no = batch.at(i);
+    for (qsizetype i = 0; i < sent.consumed; ++i) {
+        const int no = sent.batch.at(i);
         IntentJournal::Update u;
         u.itemNo = no;
         u.destTopic = m_intents.value(no).destTopic;
-        if (refused.contains(no)) {
+        if (sent.refused.contains(no)) {
             u.state = State::Failed;
-            u.error = refused.value(no);
+            u.error = sent.refused.value(no);
             m_refused.insert(no);
             ++m_out.refused;
-        } else if (produceErrors.contains(no)) {
+        } else if (sent.produceErrors.contains(no)) {
             u.state = State::Failed;
-            u.error = produceErrors.value(no);
-        } else if (auto it = reports.constFind(quint64(no)); it != reports.cend()) {
-            if (it->error) {
+            u.error = sent.produceErrors.value(no);
+        } else if (const std::optional<DeliveryReport> report = takeReport(quint64(no))) {
+            const DeliveryReport &it = *report;
+            if (it.error) {
                 u.state = State::Failed;
-                u.error = KafkaConfig::errorText(it->error)
-                          + (it->possiblyPersisted ? u" (possibly persisted: reconciled before a retry)"_s
-                                                   : QString());
-            } else if (it->offset < 0) {
+                u.error = KafkaConfig::errorText(it.error)
+                          + (it.possiblyPersisted ? u" (possibly persisted: reconciled before a retry)"_s
+                                                  : QString());
+            } else if (it.offset < 0) {
                 // Acknowledged without an offset: the broker had it already from an earlier attempt of the
                 // idempotent producer (a duplicate sequence). Delivered, but the journal records where:
                 // reconciliation finds it by its replay id before any retry.
@@ -315,8 +369,8 @@ bool Run::produceBatch(const QList<int> &batch, const QList<int> &next, const QL
                 u.error = u"delivered without an offset (reconciled before a retry)"_s;
             } else {
                 u.state = State::Delivered;
-                u.destPartition = it->partition;
-                u.destOffset = it->offset;
+                u.destPartition = it.partition;
+                u.destOffset = it.offset;
             }
         } else {
             // No report within the delivery timeout: it may or may not be written. It stays pending and is
@@ -347,7 +401,29 @@ bool Run::produceBatch(const QList<int> &batch, const QList<int> &next, const QL
     return true;
 }
 
+std::optional<DeliveryReport> Run::takeReport(quint64 tag)
+{
+    const auto it = m_reports.constFind(tag);
+    if (it == m_reports.cend())
+        return std::nullopt;
+    DeliveryReport r = *it;
+    m_reports.erase(it);
+    return r;
+}
+
+// Every exit settles the batch still in flight first (its items' reports are waited for), except an error,
+// after which its items stay pending and the next run reconciles them.
 bool Run::produceItems(QList<int> todo, bool retryRound, QString *error)
+{
+    startReports();
+    const bool ok = produceRound(std::move(todo), retryRound, error) && settleInFlight(error);
+    m_producer->setDeliveryHandler({});
+    m_inFlight.reset();
+    m_reports.clear();
+    return ok;
+}
+
+bool Run::produceRound(QList<int> todo, bool retryRound, QString *error)
 {
     int canaryLeft = retryRound ? 0 : m_options.canaryCount;
     qsizetype pos = 0;
@@ -355,6 +431,8 @@ bool Run::produceItems(QList<int> todo, bool retryRound, QString *error)
         if (m_control.isCancelled())
             return true;
         if (m_control.isPaused()) {
+            if (!settleInFlight(error))
+                return false;
             report(ReplayPhase::Paused, true);
             if (m_options.stopWhenPaused) {
                 m_out.pausedStop = true;
@@ -398,7 +476,7 @@ bool Run::produceItems(QList<int> todo, bool retryRound, QString *error)
         pos += consumed;
         if (canaryLeft > 0) {
             canaryLeft = 0;
-            if (!watchCanary(batch, dlqMarks, error))
+            if (!settleInFlight(error) || !watchCanary(batch, dlqMarks, error))
                 return false;
         }
         report(ReplayPhase::Producing);

@@ -21,6 +21,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <thread>
 
 namespace ReplayRunDetail {
@@ -75,6 +76,16 @@ private:
     std::thread m_thread;
 };
 
+// A batch handed to the producer whose delivery reports are still coming in: settled while (after) the
+// next batch is produced.
+struct InFlight {
+    QList<int> batch;
+    qsizetype consumed = 0;            // items from the front of `batch` dealt with
+    int produced = 0;                  // handed to the producer, a report each to come
+    QHash<int, QString> refused;       // item no -> why (source changed or gone)
+    QHash<int, QString> produceErrors; // item no -> why the producer refused it
+};
+
 class Run final {
 public:
     Run(PgSession &audit, const KafkaProperties &cluster, PgSession *inbox, qint64 requestId,
@@ -103,6 +114,10 @@ private:
     bool markDeadLetters(QString *error);
     bool reconcile(const QList<int> &itemNos, QString *error);
     bool produceItems(QList<int> itemNos, bool retryRound, QString *error);
+    bool produceRound(QList<int> itemNos, bool retryRound, QString *error);
+    void startReports();
+    bool settleInFlight(QString *error);
+    std::optional<DeliveryReport> takeReport(quint64 tag);
     bool produceBatch(const QList<int> &batch, const QList<int> &next, const QList<int> &afterNext,
                       qsizetype *consumed, QString *error);
     Prepared readSources(const QList<int> &itemNos);
@@ -148,6 +163,8 @@ private:
     // (waited for) first, m_ahead (which may hand a read to m_readAhead) before m_readAhead.
     LookAhead m_ahead;
     std::unique_ptr<TopicRangeReader> m_reader;
+    QHash<quint64, DeliveryReport> m_reports; // by item no, until its batch is settled
+    std::optional<InFlight> m_inFlight;       // the batch produced last, its reports still coming in
     std::unique_ptr<KafkaProducer> m_producer;
     std::unique_ptr<SettleQueue> m_settler; // null: delivery results are written in line, on m_audit
     std::unique_ptr<InboxSessions> m_releaseSessions; // release and replay: the inbox databases, on first use

@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-// Records delivery results (intents delivered or failed, and the replayed items' dispositions) on
+// Records delivery results (a delivery as the item's replayed disposition, a failure on its intent) on
 // connections and threads of its own while the executor fetches, journals and produces the next batches.
 // Batches hold disjoint items, so several workers write them side by side (each batch is one statement, and
 // the audit chain's lock is held only for each statement's commit). Delaying these writes is safe: until one

@@ -10,15 +10,18 @@
 // the same keys and payloads into a fresh topic with as many partitions (timed as a whole process), and
 // `kcat -C` reads the dead letters back (the re-read a pinned replay cannot skip, timed the same way).
 //
-// What bounds Berth's figure: the audit database's CPU. Three audited row writes per item (intent journaled,
-// intent settled, disposition), each statement paying its statement-level checks over the transition tables
-// and a hash-chained audit event, and every event taken under the one chain lock, so the journal of the next
-// batch (the one write on the path to producing) waits behind the settles holding it. The executor overlaps
-// the rest: three batches in flight (one produced, the next journaled, the one after it re-read and checked
-// against its pins) and two settle sessions beside the journal session. replay_phase_* say where the time
-// went (ReplayTimings: summed per kind of work, overlapping): settling (replay_phase_settle_s) costs more
-// than reading and journaling together, and the producer waits mostly for the batch journaled ahead
-// (replay_phase_ahead_wait_s), whose INSERT waits for the chain lock.
+// What bounds Berth's figure: CPU, shared by the bench process (Berth and librdkafka's in-process mock
+// broker) and the audit database. Two audited row writes per item: the intent journaled before producing
+// (the one write on the path to producing) and the delivery, recorded as the item's replayed disposition
+// with where the record went (audit schema 011: the intent is not updated on success). Each statement pays
+// its statement-level checks (one primary-key probe per row: dispositions_check and intents_check are the
+// largest trigger times in --pg-stats) and one hash-chained audit event. The executor overlaps the rest:
+// three batches in flight (one produced, the next journaled, the one after it re-read and checked against
+// its pins), the batch just produced settled while the next one goes out (replay_phase_reports_s is what
+// the producer still waits for its reports), and two settle sessions beside the journal session.
+// replay_phase_* say where the time went (ReplayTimings: summed per kind of work, overlapping): the
+// producer waits mostly for the batch prepared ahead (replay_phase_ahead_wait_s: its re-read, whose copies
+// of each record and its headers are the largest Berth-side cost, and its journal INSERT).
 //
 // --pg-stats: after the replay, the server's time per trigger function (track_functions), the rows each
 // berth table took, and the plans of statements over 150 ms (auto_explain, nested statements included: a
