@@ -203,7 +203,7 @@ void Console::wirePolicy()
         for (DlqScanner *scanner : m_accountingScanners)
             scanner->setMasking(result.policy.masking);
         m_dlqView->model()->setDeliveryPolicy(m_policy); // whose inbox each dead letter is asked about
-        m_desk->setMasking(result.policy.masking);
+        m_desk->setMasking(result.policy);
         m_accountingView->setGroups(m_policy.consumerGroups() + m_profile.namedGroups);
         applyPolicyScope();
         if (mappingsChanged)

@@ -167,7 +167,7 @@ void RemediationDesk::wireQueue()
     connect(m_queueView, &ApprovalQueueView::detailWanted, m_watcher, &AuditWatcher::fetchDetail);
     connect(m_watcher, &AuditWatcher::detailReady, m_queueView, [this](const RequestDetail &detail) {
         m_reviewed = detail; // its edits are decoded for the diff when their originals arrive
-        m_queueView->setDetail(detail);
+        m_queueView->setDetail(m_queueModel->shown(detail));
     });
     connect(m_watcher, &AuditWatcher::detailFailed, m_queueView, &ApprovalQueueView::setDetailError);
     connect(m_queueView, &ApprovalQueueView::decisionRequested, m_watcher, &AuditWatcher::decide);
@@ -199,10 +199,12 @@ void RemediationDesk::wireQueue()
     });
 }
 
-void RemediationDesk::setMasking(const QList<MaskRule> &rules)
+void RemediationDesk::setMasking(const DeliveryPolicy &policy)
 {
-    m_records->setMasking(rules);
-    m_masking = rules;
+    m_records->setMasking(policy.masking);
+    m_masking = policy.masking;
+    m_queueModel->setKeyMask(KeyMask(policy));
+    m_trailModel->setKeyMask(KeyMask(policy));
 }
 
 void RemediationDesk::setSchemaCatalog(std::shared_ptr<SchemaCatalog> catalog)
@@ -229,8 +231,9 @@ void RemediationDesk::wireTrail()
             [this](const QString &path, const EventFilter &filter) {
                 m_exportPath = path;
                 m_exports.start(
-                    [conninfo = m_profile.databaseConninfo, filter, path](const JobControl &control) {
-                        return AuditTrailExport::writeAndRecord(conninfo, filter, path, control);
+                    [conninfo = m_profile.databaseConninfo, filter, path,
+                     mask = m_queueModel->keyMask()](const JobControl &control) {
+                        return AuditTrailExport::writeAndRecord(conninfo, filter, path, control, mask);
                     },
                     [this, path](const AuditTrailExport::Outcome &outcome) {
                         m_trailView->showExportResult(path, outcome.rows, outcome.error);
@@ -288,8 +291,9 @@ void RemediationDesk::wireExecution()
             [this](qint64 id, const QString &path) {
                 m_runbooks.start(
                     [conninfo = m_profile.databaseConninfo,
-                     bootstrap = KafkaConfig::bootstrapOf(m_profile.cluster), id, path](const JobControl &) {
-                        return RemediationTasks::writeRunbook(conninfo, id, bootstrap, path);
+                     bootstrap = KafkaConfig::bootstrapOf(m_profile.cluster), id, path,
+                     mask = m_queueModel->keyMask()](const JobControl &) {
+                        return RemediationTasks::writeRunbook(conninfo, id, bootstrap, path, mask);
                     },
                     [this](const RemediationTasks::RunbookWritten &written) {
                         m_executionPanel->showRunbookResult(written.path, written.error);

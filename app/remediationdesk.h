@@ -47,8 +47,9 @@ public:
     void attachInboxRows(InboxRowsView *view);
     // The inbox mappings in force (policy and profile): dry runs, skips and deletes use these.
     void setInboxMappings(const InboxMappingSet &set) { m_inboxMappings = set; }
-    // The policy's masking rules: the approver's view of an original payload is masked like the DLQ view's.
-    void setMasking(const QList<MaskRule> &rules);
+    // The policy's masking rules: the approver's view of an original payload is masked like the DLQ view's,
+    // and a request's items' keys as the policy says (the policy's consumers tell a DLQ's original topics).
+    void setMasking(const DeliveryPolicy &policy);
     // The console's schemas: the editor and the approver's diff decode with them, an edit is encoded with them.
     void setSchemaCatalog(std::shared_ptr<SchemaCatalog> catalog);
     // A non-modal request dialog for these records or inbox rows (deleted when closed).

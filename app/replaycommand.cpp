@@ -6,6 +6,7 @@
 
 #include "services/audit/auditstore.h"
 #include "services/inbox/pgsession.h"
+#include "services/payload/payloadmask.h"
 #include "services/policy/policyloader.h"
 #include "services/remediation/intentjournal.h"
 #include "services/remediation/offsetresetexecutor.h"
@@ -14,6 +15,7 @@
 #include "services/remediation/replayrunbook.h"
 #include "services/remediation/replayverifier.h"
 #include "services/remediation/requestbuilder.h"
+#include "services/remediation/requestmask.h"
 
 #include <QCommandLineParser>
 #include <QFile>
@@ -515,16 +517,18 @@ int status(const QStringList &arguments)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        u"Shows a request: status, approvals, and its items' execution states."_s);
-    addCommonOptions(parser, false);
+        u"Shows a request: status, approvals, and its items' execution states (with --policy, what its "
+        u"masking rules name is masked)."_s);
+    addCommonOptions(parser, true); // --policy: the masking rules
     addRequestIdOption(parser);
     parser.process(arguments);
     Output out(parser);
     Connections c;
     int exitCode = ExitOk;
-    const std::optional<RequestDetail> detail = requestNamed(parser, out, c, false, &exitCode);
+    std::optional<RequestDetail> detail = requestNamed(parser, out, c, true, &exitCode);
     if (!detail)
         return exitCode;
+    const QStringList masked = RequestMask::apply(KeyMask(c.policy), *detail);
     const qint64 id = detail->request.id;
     QString error;
     QHash<int, IntentJournal::Intent> journaled;
@@ -547,10 +551,12 @@ int status(const QStringList &arguments)
     QJsonArray problems;
     for (const int item : unfinished.first(std::min<qsizetype>(unfinished.size(), MaxListedProblems))) {
         const IntentJournal::Intent &in = journaled.value(item);
+        QString why = in.error;
+        PayloadMask::scrub(why, masked);
         problems.append(QJsonObject{{u"item"_s, item},
                                     {u"replayId"_s, replayIdFor(id, item)},
                                     {u"state"_s, IntentJournal::stateName(in.state)},
-                                    {u"error"_s, in.error}});
+                                    {u"error"_s, why}});
     }
     QJsonArray approvals;
     QString text = u"Request "_s + QString::number(id) + u" ("_s + AuditText::actionName(r.action)
@@ -673,6 +679,7 @@ int runbook(const QStringList &arguments)
     // The conninfo as given, minus any password: a runbook is pasted into tickets.
     QString password;
     context.auditDb = ProfileSecrets::stripPassword(parser.value(u"db"_s), &password);
+    context.mask = KeyMask(c.policy);
     const QString markdown = ReplayRunbook::markdown(*detail, context);
     out.done({{u"requestId"_s, id}, {u"markdown"_s, markdown}}, markdown);
     return ExitOk;

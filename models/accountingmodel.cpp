@@ -133,9 +133,9 @@ QVariant AccountingModel::data(const QModelIndex &index, int role) const
                                          .toString(u"yyyy-MM-dd HH:mm:ss.zzz"_s)
                                    : QString();
     case KeyColumn:
-        return r->recordKey ? QString::fromUtf8(m_result->key(r->recordKey)) : QString();
+        return m_result->recordKeyText(r->recordKey);
     case IdempotencyKeyColumn:
-        return r->idempotencyKey ? QString::fromUtf8(m_result->key(r->idempotencyKey)) : QString();
+        return m_result->idempotencyKeyText(r->idempotencyKey);
     case SequenceColumn:
         return r->sequence != AccountedRecord::NoSequence ? QVariant(r->sequence) : QVariant();
     case NotesColumn:

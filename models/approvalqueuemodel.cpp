@@ -4,6 +4,7 @@
 #include "models/dlqbrowsermodel.h"
 #include "services/remediation/offsetresetplanner.h"
 #include "services/remediation/reclaimplanner.h"
+#include "services/remediation/requestmask.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -87,6 +88,9 @@ void ApprovalQueueModel::setRequests(const QList<RemediationRequest> &requests, 
     if (databaseNow.isValid())
         m_clockOffsetMs = QDateTime::currentDateTimeUtc().msecsTo(databaseNow);
     QList<RemediationRequest> next = requests;
+    // The dry run's words as the approver may read them (its tooltip): keys masked as the policy says.
+    for (RemediationRequest &r : next)
+        RequestMask::apply(m_keyMask, r.dryRun);
     std::sort(next.begin(), next.end(), [](const auto &a, const auto &b) { return a.id > b.id; });
     QSet<qint64> keep;
     for (const RemediationRequest &r : std::as_const(next))
@@ -171,6 +175,13 @@ ApprovalQueueModel::Permission ApprovalQueueModel::mayDecide(const RemediationRe
     if (r.requestedBy == m_identity.role)
         return {false, tr("You requested this yourself: another person must approve or reject it.")};
     return {true, {}};
+}
+
+RequestDetail ApprovalQueueModel::shown(const RequestDetail &detail) const
+{
+    RequestDetail out = detail;
+    RequestMask::apply(m_keyMask, out);
+    return out;
 }
 
 QString ApprovalQueueModel::actionText(RemediationAction action)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "services/audit/audittypes.h"
+#include "services/payload/keymask.h"
 
 #include <QAbstractTableModel>
 #include <QDateTime>
@@ -48,6 +49,13 @@ public:
     };
     Permission mayDecide(const RemediationRequest &request) const;
 
+    // The policy's masking: what of a request's items the approver is shown (RequestMask).
+    void setKeyMask(const KeyMask &mask) { m_keyMask = mask; }
+    const KeyMask &keyMask() const { return m_keyMask; }
+    // A request as the approver may see it: its items' keys and idempotency keys masked as the policy says,
+    // and the dry run's words without them. The view is handed this, never the request as stored.
+    RequestDetail shown(const RequestDetail &detail) const;
+
     // The dry run stored with a request: one line for the table, and the whole of it for the detail pane.
     static QString dryRunSummary(const QJsonObject &dryRun);
     static QString dryRunDetails(const QJsonObject &dryRun);
@@ -65,5 +73,6 @@ private:
 
     QList<RemediationRequest> m_requests; // id descending
     AuditIdentity m_identity;
+    KeyMask m_keyMask;
     qint64 m_clockOffsetMs = 0; // database clock minus this machine's
 };

@@ -4,6 +4,7 @@
 #include "services/audit/auditstore.h"
 #include "services/audit/audittransaction.h"
 #include "services/inbox/pgsession.h"
+#include "services/remediation/requestmask.h"
 
 #include <QFileInfo>
 #include <QJsonArray>
@@ -52,7 +53,7 @@ QJsonObject filterJson(const EventFilter &filter)
 } // namespace
 
 Outcome write(PgSession &session, const EventFilter &filter, const QString &path, Format format,
-              const JobControl &control)
+              const JobControl &control, const KeyMask &mask)
 {
     Outcome out;
     QSaveFile file(path);
@@ -79,15 +80,17 @@ Outcome write(PgSession &session, const EventFilter &filter, const QString &path
             return out;
         }
         QString error;
-        const QList<AuditEvent> events = store.listEvents(page, &error);
+        QList<AuditEvent> events = store.listEvents(page, &error);
         if (!error.isEmpty()) {
             file.cancelWriting();
             out.error = error;
             return out;
         }
         QByteArray buffer;
-        for (const AuditEvent &e : events)
+        for (AuditEvent &e : events) {
+            RequestMask::apply(mask, e);
             buffer += line(e, format);
+        }
         if (file.write(buffer) != buffer.size()) {
             out.error = file.errorString();
             file.cancelWriting();
@@ -106,13 +109,13 @@ Outcome write(PgSession &session, const EventFilter &filter, const QString &path
 }
 
 Outcome writeAndRecord(const QString &conninfo, const EventFilter &filter, const QString &path,
-                       const JobControl &control)
+                       const JobControl &control, const KeyMask &mask)
 {
     PgSession session;
     Outcome out;
     if (!session.connect(conninfo, &out.error))
         return out;
-    out = write(session, filter, path, DlqExport::formatForPath(path), control);
+    out = write(session, filter, path, DlqExport::formatForPath(path), control, mask);
     if (!out.error.isEmpty())
         return out;
     // Taking the log out of the building is an event in it: who, which filter, how many rows, which file.

@@ -2,6 +2,7 @@
 
 #include "models/dlqexport.h"
 #include "services/audit/audittypes.h"
+#include "services/payload/keymask.h"
 #include "services/support/jobtracker.h"
 
 class PgSession;
@@ -17,9 +18,11 @@ struct Outcome {
     QString error; // empty: written
 };
 
+// mask: the policy's; the items a request lists are exported masked as the trail shows them
+// (RequestMask), their hashes those of the stored rows.
 Outcome write(PgSession &session, const EventFilter &filter, const QString &path, Format format,
-              const JobControl &control = JobControl());
+              const JobControl &control = JobControl(), const KeyMask &mask = {});
 // The same on a connection of its own; afterwards the export itself is recorded as a `trail.exported` event.
 Outcome writeAndRecord(const QString &conninfo, const EventFilter &filter, const QString &path,
-                       const JobControl &control = JobControl());
+                       const JobControl &control = JobControl(), const KeyMask &mask = {});
 } // namespace AuditTrailExport

@@ -1,6 +1,7 @@
 #include "audittrailmodel.h"
 
 #include "models/dlqbrowsermodel.h"
+#include "services/remediation/requestmask.h"
 
 #include <QJsonDocument>
 #include <QLocale>
@@ -13,8 +14,11 @@ AuditTrailModel::AuditTrailModel(QObject *parent)
 {
 }
 
-void AuditTrailModel::setPage(const AuditEventsPage &page)
+void AuditTrailModel::setPage(const AuditEventsPage &stored)
 {
+    AuditEventsPage page = stored;
+    for (AuditEvent &e : page.events)
+        RequestMask::apply(m_keyMask, e);
     m_error = page.error;
     m_loaded = true;
     // A continuation that no longer fits the rows shown (a newer filter was applied meanwhile) is dropped.

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "services/audit/audittrailquery.h"
+#include "services/payload/keymask.h"
 
 #include <QAbstractTableModel>
 
@@ -15,6 +16,8 @@ public:
 
     explicit AuditTrailModel(QObject *parent = nullptr);
 
+    // The policy's masking: the items a request lists show masked (RequestMask), from the next page on.
+    void setKeyMask(const KeyMask &mask) { m_keyMask = mask; }
     void setPage(const AuditEventsPage &page);
     const QList<AuditEvent> &events() const { return m_events; }
     const AuditEvent *eventAt(int row) const;
@@ -37,6 +40,7 @@ private:
     QString cellText(const AuditEvent &e, int column) const;
 
     QList<AuditEvent> m_events;
+    KeyMask m_keyMask;
     EventFilter m_filter; // as first asked (afterSeq of the first page)
     bool m_more = false;
     bool m_loaded = false;

@@ -208,7 +208,7 @@ StoredVerification storedVerification(const QString &auditConninfo, qint64 reque
 }
 
 RunbookWritten writeRunbook(const QString &auditConninfo, qint64 requestId, const QString &bootstrap,
-                            const QString &path)
+                            const QString &path, const KeyMask &mask)
 {
     RunbookWritten out{requestId, path, {}};
     PgSession session;
@@ -223,6 +223,7 @@ RunbookWritten writeRunbook(const QString &auditConninfo, qint64 requestId, cons
     }
     RunbookContext context;
     context.bootstrap = bootstrap;
+    context.mask = mask;
     // As `berth replay runbook` does: a runbook is pasted into tickets, so never with a password.
     QString password;
     context.auditDb = ProfileSecrets::stripPassword(auditConninfo, &password);

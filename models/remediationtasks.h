@@ -3,6 +3,7 @@
 #include "services/audit/audittypes.h"
 #include "services/inbox/inboxmappingset.h"
 #include "services/kafka/kafkaconfig.h"
+#include "services/payload/keymask.h"
 #include "services/payload/schemacatalog.h"
 #include "services/policy/deliverypolicy.h"
 #include "services/remediation/remediationtypes.h"
@@ -93,7 +94,8 @@ ExecutionListing listForExecution(const QString &auditConninfo, int limit = 100)
 ReplayVerification verify(const RemediationSetup &setup, qint64 requestId, int timeoutMs, bool final,
                           const JobControl &control);
 StoredVerification storedVerification(const QString &auditConninfo, qint64 requestId);
-// The request as a markdown runbook (the same text as `berth replay runbook`), written to path.
+// The request as a markdown runbook (the same text as `berth replay runbook`), written to path, its items'
+// keys masked by mask (the policy's).
 RunbookWritten writeRunbook(const QString &auditConninfo, qint64 requestId, const QString &bootstrap,
-                            const QString &path);
+                            const QString &path, const KeyMask &mask);
 } // namespace RemediationTasks

@@ -87,6 +87,7 @@ private Q_SLOTS:
     void cliWindowByTimeIsFoundByReadingTimestamps();
     void cliErrorsExitTwo();
     void mappingTheLookUpCannotUseIsRefused();
+    void cliJsonMasksTheKeysThePolicyMasks();
 
 private:
     std::unique_ptr<MockKafkaCluster> m_cluster;
@@ -563,6 +564,51 @@ void TestAccounting::mappingTheLookUpCannotUseIsRefused()
     QCOMPARE(ran->count(AccountClass::Parked), 1);      // e-4: PARKED
     QCOMPARE(ran->count(AccountClass::Processed), 2);   // e-0 (first of two), e-11
     QCOMPARE(ran->count(AccountClass::Duplicate), 1);   // e-0's redelivery
+}
+
+void TestAccounting::cliJsonMasksTheKeysThePolicyMasks()
+{
+    // ARCHITECTURE.md, Contracts: masking. The policy masks the orders' record key and idempotency-key
+    // header: no line of the JSON carries either, though the inbox join still used them (the classes are
+    // the unmasked run's). A rule for another topic masks nothing of these.
+    QFile original(m_policy);
+    QVERIFY(original.open(QIODevice::ReadOnly));
+    const QByteArray policy = original.readAll();
+    const auto runWith = [&](const QByteArray &masking) {
+        const QString path = m_dir.filePath(u"masked-policy.yaml"_s);
+        QFile file(path);
+        if (!file.open(QIODevice::WriteOnly))
+            return BerthCli::Result{};
+        file.write(policy + masking);
+        file.close();
+        return BerthCli::run({u"account"_s, u"--bootstrap"_s, m_cluster->bootstrapServers(), u"--group"_s,
+                              u"projection"_s, u"--topic"_s, u"orders"_s, u"--policy"_s, path, u"--json"_s});
+    };
+    const BerthCli::Result masked =
+        runWith("masking:\n  - topic: orders\n    key: true\n    headers: [idempotency-key]\n");
+    QVERIFY2(masked.exitCode == 1, qPrintable(masked.err + QString::fromUtf8(masked.out)));
+    for (const char *real : {"order-1", "order-2", "e-2", "e-3", "e-4", "e-5", "e-6", "e-7", "e-10"}) {
+        const QByteArray quoted = QByteArray("\"") + real + "\"";
+        QVERIFY2(!masked.out.contains(quoted), qPrintable(QString::fromUtf8(quoted + '\n' + masked.out)));
+    }
+    const QList<QJsonObject> lines = jsonLines(masked.out);
+    QList<QJsonObject> unaccounted;
+    for (const QJsonObject &o : lines) {
+        if (o.value(u"class"_s).toString() == u"unaccounted"_s)
+            unaccounted << o;
+    }
+    QCOMPARE(unaccounted.size(), 1); // the same record as unmasked: the join used the real key
+    QCOMPARE(unaccounted[0].value(u"offset"_s).toInt(), 6);
+    QCOMPARE(unaccounted[0].value(u"idempotencyKey"_s).toString(), u"(masked)"_s);
+    QCOMPARE(unaccounted[0].value(u"key"_s).toString(), u"(masked)"_s);
+    const QJsonObject summary = lines.last();
+    QCOMPARE(summary.value(u"semantics"_s).toObject().value(u"lostKeys"_s).toArray(),
+             QJsonArray{u"(masked)"_s});
+
+    const BerthCli::Result other = runWith("masking:\n  - topic: payments\n    key: true\n");
+    QVERIFY2(other.exitCode == 1, qPrintable(other.err));
+    QVERIFY(other.out.contains("\"e-6\""));
+    QVERIFY(other.out.contains("\"order-1\""));
 }
 
 QTEST_GUILESS_MAIN(TestAccounting)

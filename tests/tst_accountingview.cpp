@@ -3,6 +3,7 @@
 // only for the unaccounted or dead-lettered records selected; the record chosen and its dead letter are
 // shown whole by the inspectors, fetched from a mock cluster and masked as the policy says.
 #include "models/accountingmodel.h"
+#include "services/accounting/accountingservice.h"
 #include "services/accounting/deliveryaccountant.h"
 #include "services/demo/mockkafkacluster.h"
 #include "services/dlq/dlqheadercodec.h"
@@ -19,6 +20,7 @@
 #include <QTableView>
 #include <QTabWidget>
 #include <QTableWidget>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace Qt::StringLiterals;
@@ -49,6 +51,39 @@ AccountingResultPtr arranged()
     add(3, AccountClass::Unaccounted, 4, minute + 120'000);
     add(4, AccountClass::NotConsumed, 0, minute + 120'500);
     return result;
+}
+// Records from `first` (epoch ms), one every `everyMs`: a window of that span for the chart.
+AccountingResultPtr spanning(qint64 first, qint64 everyMs, int count)
+{
+    auto result = std::make_shared<AccountingResult>();
+    result->keys = {QByteArray(), "k"};
+    for (int i = 0; i < count; ++i) {
+        AccountedRecord r;
+        r.partition = 0;
+        r.offset = i;
+        r.timestampMs = first + i * everyMs;
+        r.cls = AccountClass::Processed;
+        result->records.push_back(r);
+        ++result->counts[0];
+        ++result->minutes[r.timestampMs / 60'000][0];
+    }
+    return result;
+}
+
+// The chart's x-axis labels after a full redraw; every adjacent pair must differ.
+QVector<QString> tickLabels(AccountingView &view)
+{
+    view.chart()->replot(QCustomPlot::rpImmediateRefresh);
+    return view.chart()->xAxis->tickVectorLabels();
+}
+
+bool adjacentDiffer(const QVector<QString> &labels)
+{
+    for (qsizetype i = 1; i < labels.size(); ++i) {
+        if (labels[i] == labels[i - 1])
+            return false;
+    }
+    return true;
 }
 } // namespace
 
@@ -112,6 +147,77 @@ private Q_SLOTS:
         QCOMPARE(records[0].topic, u"orders"_s);
         QCOMPARE(records[0].offset, 2);
         QCOMPARE(records[1].offset, 3);
+    }
+
+    // A window of a few minutes is labelled by the second, one of three days by the date: no two adjacent
+    // labels read the same, and the axis label names the format.
+    void chartTickLabelsFollowTheWindowsSpan()
+    {
+        AccountingModel model;
+        AccountingView view(&model);
+        view.resize(1200, 800);
+        view.show();
+        const qint64 start = 29'000'000LL * 60'000 + 17'000;
+        view.setResult(spanning(start, 2'000, 12)); // within one minute: the chart shows three
+        const QVector<QString> shortLabels = tickLabels(view);
+        QVERIFY2(shortLabels.size() >= 3, qPrintable(shortLabels.join(u' ')));
+        QVERIFY2(adjacentDiffer(shortLabels), qPrintable(shortLabels.join(u' ')));
+        QCOMPARE(shortLabels.first().count(u':'), 2); // HH:mm:ss
+        QVERIFY(view.chart()->xAxis->label().contains(u"HH:mm:ss"_s));
+        QVERIFY(view.chart()->yAxis->label().contains(u"per minute"_s));
+
+        view.setResult(spanning(start, 3'600'000, 72));
+        const QVector<QString> longLabels = tickLabels(view);
+        QVERIFY2(longLabels.size() >= 3, qPrintable(longLabels.join(u' ')));
+        QVERIFY2(adjacentDiffer(longLabels), qPrintable(longLabels.join(u' ')));
+        QVERIFY2(longLabels.first().contains(u'-'), qPrintable(longLabels.join(u' '))); // the date shows
+    }
+
+    // ARCHITECTURE.md, Contracts: masking. A result whose keys the policy masks shows "(masked)" in every
+    // cell, the inspectors' fields and both exports; an unmasked result shows its keys.
+    void maskedKeysShowNowhere()
+    {
+        auto masked = std::make_shared<AccountingResult>(*arranged());
+        masked->recordKeyMasked = true;
+        masked->idempotencyKeyMasked = true;
+        AccountingModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setResult(masked);
+        const QStringList real{u"order-1"_s, u"e-1"_s, u"e-2"_s, u"e-3"_s};
+        const auto holdsReal = [&real](const QString &text) {
+            return std::any_of(real.cbegin(), real.cend(), [&text](const QString &r) { return text.contains(r); });
+        };
+        for (int row = 0; row < model.rowCount(); ++row) {
+            for (int column = 0; column < model.columnCount(); ++column) {
+                for (const int role : {int(Qt::DisplayRole), int(Qt::ToolTipRole)}) {
+                    const QString text = model.index(row, column).data(role).toString();
+                    QVERIFY2(!holdsReal(text), qPrintable(text));
+                }
+            }
+            const AccountedRecordFields f = model.fields(row);
+            QVERIFY(!holdsReal(f.key) && !holdsReal(f.idempotencyKey));
+        }
+        QCOMPARE(model.index(0, AccountingModel::KeyColumn).data().toString(), u"(masked)"_s);
+        QCOMPARE(model.index(0, AccountingModel::IdempotencyKeyColumn).data().toString(), u"(masked)"_s);
+        QCOMPARE(model.index(4, AccountingModel::IdempotencyKeyColumn).data().toString(), QString()); // none
+
+        QTemporaryDir dir;
+        AccountingService service;
+        QSignalSpy exported(&service, &AccountingService::exported);
+        for (const auto format : {AccountingService::ExportFormat::Csv, AccountingService::ExportFormat::JsonLines}) {
+            const QString path = dir.filePath(u"export"_s + QString::number(int(format)));
+            service.exportRecords(masked, {}, format, path);
+            QVERIFY(exported.wait(10'000));
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            const QString text = QString::fromUtf8(file.readAll());
+            QCOMPARE(text.count(u"(masked)"_s), 9); // five record keys, four idempotency keys
+            QVERIFY2(!holdsReal(text), qPrintable(text));
+        }
+
+        model.setResult(arranged());
+        QCOMPARE(model.index(0, AccountingModel::KeyColumn).data().toString(), u"order-1"_s);
+        QCOMPARE(model.index(0, AccountingModel::IdempotencyKeyColumn).data().toString(), u"<b>e-1</b>"_s);
     }
 
     // A dead-lettered record of a real accounting: the record inspector shows the source record and the

@@ -4,11 +4,13 @@
 #include "models/approvalqueuemodel.h"
 #include "models/payloaddiff.h"
 #include "services/audit/auditwatcher.h"
+#include "services/policy/policyloader.h"
 #include "services/remediation/reclaimplanner.h"
 #include "support/auditfixture.h"
 #include "views/approvalqueueview.h"
 
 #include <QAbstractItemModelTester>
+#include <QJsonArray>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -268,6 +270,92 @@ private Q_SLOTS:
                  0);
         QCOMPARE(m_db.scalar(u"SELECT status FROM berth.requests WHERE id = $1"_s, {id}).toString(),
                  u"pending"_s);
+    }
+
+    // The policy masks the key and idempotency key of the payments topic's records (a rule stated for the
+    // DLQ topic) and the key of the cards topic's (stated for the original topic; the consumer's dlq.topic
+    // says the cards DLQ holds them): the approver's item table and summary never show them, not even from
+    // a dry run stored with them in its words; the orders topic's keys still show.
+    void maskedKeysNeverReachTheApprover()
+    {
+        QVERIFY(m_db.prepare());
+        NewRemediationRequest request = AuditFixture::sampleRequest(3);
+        const QList<std::tuple<QString, QByteArray, QString>> items = {
+            {u"payments-dlt"_s, "cust-4711-secret", u"pay-idem-4711"_s},
+            {u"cards-dlt"_s, "4111-1111-card", u"card-idem-77"_s},
+            {u"orders-dlt"_s, "order-visible-5", u"idem-visible-5"_s}};
+        for (qsizetype i = 0; i < items.size(); ++i) {
+            request.items[i].sourceTopic = std::get<0>(items.at(i));
+            request.items[i].key = std::get<1>(items.at(i));
+            request.items[i].idempotencyKey = std::get<2>(items.at(i));
+        }
+        request.dryRun.insert(u"sourcePartitions"_s,
+                              QJsonArray{u"cards-dlt/1"_s, u"orders-dlt/2"_s, u"payments-dlt/0"_s});
+        request.dryRun.insert(u"orderingChecked"_s, true);
+        request.dryRun.insert(u"orderingRiskItems"_s, 2);
+        request.dryRun.insert(u"orderingRiskSamples"_s,
+                              QJsonArray{u"payments/0/4 key=cust-4711-secret (later at 9)"_s,
+                                         u"orders/0/5 key=order-visible-5 (later at 8)"_s});
+        const qint64 id = m_db.createRequest(u"alice"_s, request);
+        QVERIFY(id > 0);
+
+        const PolicyLoadResult policy =
+            loadPolicy("deliverySemantics:\n  consumers:\n    card-capture:\n      topics: [cards]\n"
+                       "      dlq: {enabled: true, topic: cards-dlt}\n"
+                       "masking:\n  - topic: payments-dlt\n    key: true\n    headers: [idempotency-key]\n"
+                       "  - topic: cards\n    key: true\n",
+                       u"test"_s);
+        QVERIFY2(policy.ok(), qPrintable(policy.messages().join(u"; "_s)));
+        RemediationDesk bobDesk(deskProfile(m_db.conninfo(u"bob"_s)));
+        bobDesk.setMasking(policy.policy);
+        QVERIFY(selectWhenListed(bobDesk, id));
+        QTableWidget *table = bobDesk.queueView()->itemsTable();
+        QTRY_COMPARE(table->rowCount(), 3);
+        QString shown = bobDesk.queueView()->summaryText()->toPlainText();
+        for (int row = 0; row < table->rowCount(); ++row) {
+            for (int column = 0; column < table->columnCount(); ++column)
+                shown += u'\n' + table->item(row, column)->text();
+        }
+        for (const QString &secret : {u"cust-4711"_s, u"pay-idem-4711"_s, u"4111-1111"_s})
+            QVERIFY2(!shown.contains(secret), qPrintable(shown));
+        QCOMPARE(table->item(0, 2)->text(), u"(masked)"_s);
+        QCOMPARE(table->item(0, 3)->text(), u"(masked)"_s);
+        QCOMPARE(table->item(1, 2)->text(), u"(masked)"_s);
+        QCOMPARE(table->item(1, 3)->text(), u"card-idem-77"_s); // the cards rule masks the key only
+        QCOMPARE(table->item(2, 2)->text(), u"order-visible-5"_s);
+        QCOMPARE(table->item(2, 3)->text(), u"idem-visible-5"_s);
+        QVERIFY2(shown.contains(u"payments/0/4 key=(masked) (later at 9)"_s), qPrintable(shown));
+        // (The orders sample is masked too: a stored sample names its original topic only, so the rules of
+        // every DLQ topic of the request apply to it.)
+        // The queue's own tooltip of the dry run, read from the list without the items, masks it too.
+        const QString tip = bobDesk.queueModel()
+                                ->index(bobDesk.queueModel()->rowOf(id), ApprovalQueueModel::DryRun)
+                                .data(Qt::ToolTipRole)
+                                .toString();
+        QVERIFY2(tip.contains(u"key=(masked)"_s) && !tip.contains(u"cust-4711"_s), qPrintable(tip));
+        // The stored request keeps the real keys: the executor reads those.
+        QCOMPARE(m_db.scalar(u"SELECT count(*) FROM berth.request_items WHERE request_id = $1 AND "
+                             u"idempotency_key = 'pay-idem-4711'"_s,
+                             {id})
+                     .toInt(),
+                 1);
+
+        // An edit of a payments record holds the original's masked field again: while the original is
+        // unavailable (no cluster), the edit shown is masked too.
+        NewRemediationRequest edit = AuditFixture::sampleRequest(1);
+        edit.action = RemediationAction::EditReplay;
+        edit.items[0].sourceTopic = u"payments-dlt"_s;
+        edit.items[0].editedPayload = R"({"card":"4111-2222-3333-4444","amount":12})";
+        const qint64 editId = m_db.createRequest(u"alice"_s, edit);
+        QVERIFY(editId > 0);
+        DeliveryPolicy fields = policy.policy;
+        fields.masking.append(MaskRule{u"payments-dlt"_s, {u"$.card"_s}, {}, false, 0});
+        bobDesk.setMasking(fields);
+        QVERIFY(selectWhenListed(bobDesk, editId));
+        QTRY_VERIFY(bobDesk.queueView()->diffText()->toPlainText().contains(u"unavailable"));
+        const QString diff = bobDesk.queueView()->diffText()->toPlainText();
+        QVERIFY2(!diff.contains(u"4111-2222"_s) && diff.contains(u"(masked)"_s) && diff.contains(u"12"_s),
+                 qPrintable(diff));
     }
 
     void editedPayloadIsShownAsPlainTextDiff()

@@ -293,6 +293,52 @@ private Q_SLOTS:
         QCOMPARE(recorded.rows.at(1).value(3).toString(), u"trail.jsonl"_s);
     }
 
+    // The database journals each filed item's key (hex) and idempotency key in request.items_added: the
+    // trail and its export show a masked topic's as "(masked)", another topic's as stored.
+    void maskedKeysStayOutOfTheTrailAndItsExport()
+    {
+        QVERIFY(m_db.prepare());
+        NewRemediationRequest request = AuditFixture::sampleRequest(2);
+        request.items[0].sourceTopic = u"payments-dlt"_s;
+        request.items[0].key = "cust-4711-secret";
+        request.items[0].idempotencyKey = u"pay-idem-4711"_s;
+        const qint64 id = m_db.createRequest(u"alice"_s, request);
+        QVERIFY(id > 0);
+        DeliveryPolicy policy;
+        policy.masking = {MaskRule{u"payments-dlt"_s, {}, {u"idempotency-key"_s}, true, 0}};
+        RemediationDesk desk(deskProfile(m_db.conninfo(u"bob"_s)));
+        desk.setMasking(policy);
+        AuditTrailView *view = desk.trailView();
+        QSignalSpy status(view, &AuditTrailView::statusMessage);
+        view->setFilter({}, {u"request.items_added"_s}, {}, {});
+        QTRY_COMPARE_WITH_TIMEOUT(desk.trailModel()->rowCount(), 1, 15000);
+        const QString shown = desk.trailModel()->index(0, AuditTrailModel::Details).data().toString();
+        const QString secretHex = QString::fromLatin1(QByteArray("cust-4711-secret").toHex());
+        for (const QString &secret : {u"cust-4711"_s, secretHex, u"pay-idem-4711"_s})
+            QVERIFY2(!shown.contains(secret), qPrintable(shown));
+        QVERIFY2(shown.contains(u"(masked)"_s), qPrintable(shown));
+        QVERIFY2(shown.contains(QString::fromLatin1(QByteArray("order-1").toHex()))
+                     && shown.contains(u"idem-1"_s),
+                 qPrintable(shown)); // orders-dlt: no rule
+
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"trail.jsonl"_s);
+        view->exportRows(path);
+        QTRY_COMPARE_WITH_TIMEOUT(status.size(), 1, 15000);
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray written = file.readAll();
+        QVERIFY2(written.contains("request.items_added") && written.contains("(masked)"),
+                 written.constData());
+        for (const QString &secret : {u"cust-4711"_s, secretHex, u"pay-idem-4711"_s})
+            QVERIFY2(!written.contains(secret.toUtf8()), written.constData());
+        // The database keeps what it journaled: the chain is verified from it.
+        QCOMPARE(m_db.scalar(u"SELECT count(*) FROM berth.audit_events WHERE action = 'request.items_added' "
+                             u"AND details::text LIKE '%pay-idem-4711%'"_s)
+                     .toInt(),
+                 1);
+    }
+
     void trailFollowsOtherDesksLive()
     {
         QVERIFY(m_db.prepare());

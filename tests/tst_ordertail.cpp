@@ -1,6 +1,8 @@
 #include "services/accounting/sequencetracker.h"
 #include "services/demo/mockkafkacluster.h"
+#include "services/dlq/dlqheadercodec.h"
 #include "services/kafka/kafkaproducer.h"
+#include "services/kafka/offsetcommitter.h"
 #include "services/monitor/ordertail.h"
 
 #include <QSignalSpy>
@@ -9,6 +11,28 @@
 #include <limits>
 
 using namespace Qt::StringLiterals;
+
+namespace {
+// A mock cluster with one-partition topics, a producer on it, and a tail reading it (started by the test
+// once its settings are complete).
+struct TailRig {
+    explicit TailRig(const QStringList &topics)
+    {
+        for (const QString &topic : topics)
+            cluster.createTopic(topic, 1);
+        producer = KafkaProducer::create(cluster.clientProperties(), &error);
+        settings.cluster = cluster.clientProperties();
+    }
+    OrderTailStats last() const { return spy.isEmpty() ? OrderTailStats{} : spy.last().first().value<OrderTailStats>(); }
+
+    MockKafkaCluster cluster{1};
+    QString error;
+    std::unique_ptr<KafkaProducer> producer;
+    OrderTail tail;
+    QSignalSpy spy{&tail, &OrderTail::statsUpdated};
+    OrderTail::Settings settings;
+};
+} // namespace
 
 // The live order tail (ARCHITECTURE.md, Data flows: Alerts) against the mock cluster: the gaps,
 // out-of-order arrivals and repeats the test arranges per key are counted with their keys, history from
@@ -78,17 +102,87 @@ private Q_SLOTS:
         QVERIFY(!stats.topics.contains(u"plain"_s)); // no sequence field: not followed
     }
 
+    // DLQ-and-continue (seed 000 §16) without an inbox: CASE-A's first record is dead-lettered and its
+    // second committed past by the group: a break. CASE-B's first is dead-lettered too, but its second is
+    // not yet committed past: none, until the group commits beyond it.
+    void deadLetteredKeyWithALaterCommittedRecordIsABreak()
+    {
+        TailRig rig({u"cases"_s, u"cases-dlt"_s});
+        QVERIFY2(rig.producer, qPrintable(rig.error));
+        auto &[cluster, error, producer, tail, spy, settings] = rig;
+        settings.sequences.insert(u"cases"_s, RecordField{RecordField::Kind::JsonPath, u"$.version"_s});
+        settings.deadLetterGroups.insert(u"cases-dlt"_s, u"handler"_s);
+        tail.start(settings);
+        QTRY_VERIFY_WITH_TIMEOUT(rig.last().ready, 15000);
+
+        // Offsets 0-3: A v1, B v1, A v2, B v2.
+        const QList<std::pair<QByteArray, int>> records{{"CASE-A", 1}, {"CASE-B", 1}, {"CASE-A", 2}, {"CASE-B", 2}};
+        for (const auto &[key, version] : records)
+            QVERIFY(producer->produce({u"cases"_s, 0, key, false,
+                                       "{\"version\":" + QByteArray::number(version) + "}", {}, 0}));
+        QVERIFY(producer->flush(5000));
+        const auto deadLetter = [&](const QByteArray &key, qint64 offset) {
+            DlqMetadata m;
+            m.originalTopic = u"cases"_s;
+            m.originalPartition = 0;
+            m.originalOffset = offset;
+            m.reason = u"handler failed"_s;
+            return producer->produce({u"cases-dlt"_s, 0, key, false, "{\"version\":1}",
+                                      encodeDlqHeaders(DlqDialect::BerthCanonical, m), 0});
+        };
+        QVERIFY(deadLetter("CASE-A", 0));
+        QVERIFY(deadLetter("CASE-B", 1));
+        QVERIFY(producer->flush(5000));
+        // The group went on past CASE-A's second record (offset 2), not yet past CASE-B's (offset 3).
+        QVERIFY2(OffsetCommitter::commit(cluster.clientProperties(), u"handler"_s, {{{u"cases"_s, 0}, 3}}, &error),
+                 qPrintable(error));
+
+        const auto breaks = [&rig] { return rig.last().topics.value(u"cases"_s).count(Kind::DlqAndContinue); };
+        // Both dead letters read (CASE-B's waits for its later record to be committed past), CASE-A's break.
+        QTRY_VERIFY_WITH_TIMEOUT(breaks() >= 1 && rig.last().deadLettersWaiting == 1, 15000);
+        OrderTailStats stats = rig.last();
+        QCOMPARE(breaks(), 1);
+        QCOMPARE(stats.topics.value(u"cases"_s).examples[size_t(Kind::DlqAndContinue)], QStringList{u"CASE-A"_s});
+        QCOMPARE(stats.topics.value(u"cases"_s).recentBreaks, 1); // what the order-break alert reads
+        QVERIFY(!stats.topics.contains(u"cases-dlt"_s));
+
+        QVERIFY2(OffsetCommitter::commit(cluster.clientProperties(), u"handler"_s, {{{u"cases"_s, 0}, 4}}, &error),
+                 qPrintable(error));
+        QTRY_VERIFY_WITH_TIMEOUT(breaks() == 2, 15000);
+        stats = rig.last();
+        QCOMPARE(stats.topics.value(u"cases"_s).examples[size_t(Kind::DlqAndContinue)],
+                 (QStringList{u"CASE-A"_s, u"CASE-B"_s}));
+        QCOMPARE(stats.deadLettersWaiting, 0);
+    }
+
+    // ARCHITECTURE.md, Contracts: masking. A topic whose record keys the policy masks shows its breaks'
+    // example keys as "(masked)", never the key.
+    void maskedKeysAreNotShownAsExamples()
+    {
+        TailRig rig({u"cases"_s});
+        QVERIFY2(rig.producer, qPrintable(rig.error));
+        DeliveryPolicy policy;
+        TopicPolicy cases;
+        cases.name = u"cases"_s;
+        cases.sequence = {RecordField::Kind::Header, u"seq"_s};
+        policy.topics << cases;
+        policy.masking << MaskRule{u"cases"_s, {}, {}, true, 0};
+        rig.settings.sequences = OrderTail::sequencesOf(policy);
+        rig.settings.maskedKeyTopics = OrderTail::maskedKeyTopicsOf(policy);
+        rig.tail.start(rig.settings);
+        QTRY_VERIFY_WITH_TIMEOUT(rig.last().ready, 15000);
+        for (const char *seq : {"1", "3"}) // 2 missing
+            QVERIFY(rig.producer->produce({u"cases"_s, 0, "CUSTOMER-4711", false, "{}", {{"seq", seq, false}}, 0}));
+        QVERIFY(rig.producer->flush(5000));
+        QTRY_VERIFY_WITH_TIMEOUT(rig.last().topics.value(u"cases"_s).count(Kind::Gap) == 1, 15000);
+        QCOMPARE(rig.last().topics.value(u"cases"_s).examples[size_t(Kind::Gap)], QStringList{u"(masked)"_s});
+    }
+
     void keysHeldStayWithinTheBound()
     {
-        MockKafkaCluster cluster(1);
-        QVERIFY(cluster.createTopic(u"cases"_s, 1));
-        QString error;
-        auto producer = KafkaProducer::create(cluster.clientProperties(), &error);
-        QVERIFY2(producer, qPrintable(error));
-        OrderTail tail;
-        QSignalSpy spy(&tail, &OrderTail::statsUpdated);
-        OrderTail::Settings settings;
-        settings.cluster = cluster.clientProperties();
+        TailRig rig({u"cases"_s});
+        QVERIFY2(rig.producer, qPrintable(rig.error));
+        auto &[cluster, error, producer, tail, spy, settings] = rig;
         settings.sequences.insert(u"cases"_s, RecordField{RecordField::Kind::Header, u"seq"_s});
         settings.maxKeys = 10;
         tail.start(settings);

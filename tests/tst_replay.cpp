@@ -3,6 +3,7 @@
 #include "services/dlq/dlqheadercodec.h"
 #include "services/inbox/inboxmapping.h"
 #include "services/kafka/kafkaproducer.h"
+#include "services/payload/keymask.h"
 #include "services/policy/policyloader.h"
 #include "services/remediation/dryrun.h"
 #include "services/remediation/replayexecutor.h"
@@ -150,6 +151,24 @@ class TestReplay final : public QObject {
         return true;
     }
 
+    // The original partition: offsets 0..9, keys order-0..order-4 twice.
+    bool produceOriginals(QString *error)
+    {
+        std::unique_ptr<KafkaProducer> producer = KafkaProducer::create(m_world->kafka(), error);
+        if (!producer)
+            return false;
+        for (int i = 0; i < 10; ++i) {
+            OutgoingRecord r;
+            r.topic = Orders;
+            r.partition = 0;
+            r.key = "order-" + QByteArray::number(i % 5);
+            r.value = ReplayWorld::payloadFor(i, 0);
+            if (!producer->produce(r, error))
+                return false;
+        }
+        return producer->flush(10'000, error);
+    }
+
 private Q_SLOTS:
     void init()
     {
@@ -167,17 +186,7 @@ private Q_SLOTS:
         // The original partition: offsets 0..9, keys order-0..order-4 twice. DLQ item i was original offset
         // i.
         QString error;
-        std::unique_ptr<KafkaProducer> producer = KafkaProducer::create(m_world->kafka(), &error);
-        QVERIFY2(producer, qPrintable(error));
-        for (int i = 0; i < 10; ++i) {
-            OutgoingRecord r;
-            r.topic = Orders;
-            r.partition = 0;
-            r.key = "order-" + QByteArray::number(i % 5);
-            r.value = ReplayWorld::payloadFor(i, 0);
-            QVERIFY(producer->produce(r, &error));
-        }
-        QVERIFY(producer->flush(10'000, &error));
+        QVERIFY2(produceOriginals(&error), qPrintable(error));
         QVERIFY2(m_world->seedDlq(0, 6, 5, &error), qPrintable(error));
         QVERIFY2(m_world->admin().execScript(QString::fromUtf16(InboxTable), &error), qPrintable(error));
         QVERIFY(m_world->admin()
@@ -293,6 +302,111 @@ private Q_SLOTS:
         const QString runbook = ReplayRunbook::markdown(*detail, {});
         QVERIFY2(runbook.contains(u"Copies merged"_s), qPrintable(runbook));
         QVERIFY2(runbook.contains(u"`idem-2`"_s), qPrintable(runbook));
+    }
+
+    // A policy that masks the key and the idempotency-key header of the orders topic's records: the dry
+    // run's samples, the stored request, the runbook and `berth replay status --json` never say them, also
+    // for a request stored before (its dry run written with the keys in it); another topic's keys show.
+    void maskedKeysStayOutOfDryRunRunbookAndStatus()
+    {
+        QString error;
+        QVERIFY2(produceOriginals(&error), qPrintable(error));
+        QVERIFY2(m_world->seedDlq(0, 4, 5, &error), qPrintable(error));
+        QVERIFY2(m_world->seedDlq(2, 1, 5, &error, 300), qPrintable(error)); // idem-2 again: a shared key
+        // The rule is stated for the original topic; the consumer's dlq.topic finds it for stored items.
+        const QByteArray yaml =
+            "deliverySemantics:\n  consumers:\n    orders-projector:\n"
+            "      topics: [orders]\n      dlq: {enabled: true, topic: orders-dlt}\n"
+            "masking:\n  - topic: orders\n    key: true\n    headers: [idempotency-key]\n";
+        const PolicyLoadResult policy = loadPolicy(yaml, u"test"_s);
+        QVERIFY2(policy.ok(), qPrintable(policy.messages().join(u"; "_s)));
+        RequestBuilderContext context;
+        context.cluster = m_world->kafka();
+        context.policy = policy.policy;
+
+        // Without the rule the samples name the keys (the control)...
+        RequestBuilderContext unmasked;
+        unmasked.cluster = m_world->kafka();
+        const BuiltRequest plain = RequestBuilder::build(replayDraft(*m_world, 0, 5), unmasked);
+        QVERIFY2(plain.dryRun.orderingRiskItems > 0, qPrintable(plain.dryRun.orderingError));
+        QVERIFY(plain.dryRun.orderingRiskSamples.join(u' ').contains(u"key=order-"_s));
+        QCOMPARE(plain.dryRun.sharedIdempotencyKeys, QStringList{u"idem-2"_s});
+        // ...with it, they are masked where the dry run makes them.
+        const BuiltRequest built = RequestBuilder::build(replayDraft(*m_world, 0, 5), context);
+        QVERIFY2(built.ok(), qPrintable(built.error));
+        QCOMPARE(built.dryRun.orderingRiskItems, plain.dryRun.orderingRiskItems);
+        const QString samples = built.dryRun.orderingRiskSamples.join(u' ');
+        QVERIFY2(samples.contains(u"key=(masked)"_s) && !samples.contains(u"order-"_s), qPrintable(samples));
+        QCOMPARE(built.dryRun.sharedIdempotencyKeys, QStringList{u"(masked)"_s});
+        AuditStore store(m_world->alice());
+        const qint64 id = RequestBuilder::submit(store, built, &error);
+        QVERIFY2(id > 0, qPrintable(error));
+        const QString dryRun =
+            m_world->scalar(u"SELECT dry_run::text FROM berth.requests WHERE id = $1"_s, {id}).toString();
+        QVERIFY2(!dryRun.contains(u"order-"_s) && !dryRun.contains(u"idem-"_s), qPrintable(dryRun));
+
+        // A request stored as an older Berth wrote it: the keys in its dry run's words. One item of another
+        // DLQ topic, which no rule masks.
+        NewRemediationRequest old;
+        old.reasonCode = u"poison-fixed"_s;
+        old.reason = u"stored before masking"_s;
+        old.dryRun = QJsonObject{
+            {u"count"_s, 2},
+            {u"sourcePartitions"_s, QJsonArray{QString(Dlq + u"/0"_s), u"refunds-dlt/0"_s}},
+            {u"orderingChecked"_s, true},
+            {u"orderingRiskItems"_s, 2},
+            {u"orderingRiskSamples"_s, QJsonArray{u"orders/0/1 key=order-1 (later at 6)"_s,
+                                                  u"refunds/0/3 key=refund-3 (later at 8)"_s}},
+            {u"sharedIdempotencyItems"_s, 2},
+            {u"sharedIdempotencyKeys"_s, QJsonArray{u"idem-1"_s, u"idem-r3"_s}},
+            {u"reclaim"_s,
+             QJsonObject{{u"topic"_s, Orders},
+                         {u"rows"_s, QJsonArray{QJsonObject{{u"messageId"_s, u"stuck-8842"_s}}}}}}};
+        for (const auto &[topic, key, idem] : {std::tuple{Dlq, "order-1"_ba, u"idem-1"_s},
+                                               std::tuple{u"refunds-dlt"_s, "refund-3"_ba, u"idem-r3"_s}}) {
+            RequestItem item;
+            item.sourceTopic = topic;
+            item.sourcePartition = 0;
+            item.sourceOffset = 1;
+            item.payloadSha256 = QByteArray(32, 'x');
+            item.key = key;
+            item.idempotencyKey = idem;
+            old.items << item;
+        }
+        const qint64 oldId = store.createRequest(old, &error);
+        QVERIFY2(oldId > 0, qPrintable(error));
+
+        QTemporaryDir dir;
+        const QString policyFile = dir.filePath(u"policy.yaml"_s);
+        QFile file(policyFile);
+        QVERIFY(file.open(QIODevice::WriteOnly) && file.write(yaml) == yaml.size());
+        file.close();
+        for (const qint64 request : {id, oldId}) {
+            std::optional<RequestDetail> detail = store.requestDetail(request, &error, 0);
+            QVERIFY2(detail, qPrintable(error));
+            RunbookContext runbookContext;
+            runbookContext.mask = KeyMask(policy.policy);
+            const QString runbook = ReplayRunbook::markdown(*detail, runbookContext);
+            QVERIFY2(!runbook.contains(u"order-"_s) && !runbook.contains(u"idem-1"_s)
+                         && !runbook.contains(u"idem-2"_s),
+                     qPrintable(runbook));
+            QVERIFY2(runbook.contains(u"`(masked)`"_s), qPrintable(runbook));
+            for (const QString &verb : {u"status"_s, u"runbook"_s}) {
+                const CliResult r =
+                    runBerth({u"replay"_s, verb, u"--db"_s, m_world->conninfo(u"bob"_s),
+                              QString::number(request), u"--policy"_s, policyFile, u"--json"_s});
+                QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+                QVERIFY2(!r.out.contains("order-") && !r.out.contains("idem-1") && !r.out.contains("idem-2")
+                             && !r.out.contains("stuck-8842"),
+                         r.out.constData());
+                QVERIFY2(r.out.contains("(masked)"), r.out.constData());
+                // The unmasked topic's key still shows in its sample. (A shared idempotency key is masked
+                // when any of the request's DLQ topics masks them: the stored dry run does not say whose it
+                // is.)
+                if (request == oldId && verb == u"status"_s)
+                    QVERIFY2(r.out.contains("key=refund-3"), r.out.constData());
+            }
+        }
     }
 
     void unapprovedRejectedAndExpiredProduceNothing()

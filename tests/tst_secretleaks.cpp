@@ -361,7 +361,7 @@ private Q_SLOTS:
             // The console's "Write runbook", into the run's data directory.
             const QString path = m_home + u"/data/runbook-"_s + QString::number(db == uriForm) + u".md"_s;
             const RemediationTasks::RunbookWritten written =
-                RemediationTasks::writeRunbook(db, id, world.bootstrap(), path);
+                RemediationTasks::writeRunbook(db, id, world.bootstrap(), path, {});
             QVERIFY2(written.error.isEmpty(), qPrintable(written.error));
             QFile file(path);
             QVERIFY(file.open(QIODevice::ReadOnly));

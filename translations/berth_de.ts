@@ -146,10 +146,6 @@
         <translation>Klassen wählen, um ihre Datensätze unten aufzulisten</translation>
     </message>
     <message>
-        <source>Record time (local)</source>
-        <translation>Zeit des Datensatzes (lokal)</translation>
-    </message>
-    <message>
         <source>Records per minute</source>
         <translation>Datensätze pro Minute</translation>
     </message>
@@ -319,6 +315,14 @@
     <message>
         <source>Live order tail (%1)</source>
         <translation>Live-Reihenfolge (%1)</translation>
+    </message>
+    <message>
+        <source>Record time, local (%1)</source>
+        <translation>Datensatzzeit, lokal (%1)</translation>
+    </message>
+    <message>
+        <source>DLQ and continue</source>
+        <translation>DLQ und weiter</translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,7 @@
 
 #include "views/dlqinspectorview.h"
 #include "views/tablecolumns.h"
+#include "views/timeaxisticker.h"
 
 #include "models/accountingmodel.h"
 #include "views/qcustomplotinclude.h"
@@ -73,7 +74,7 @@ AccountingView::AccountingView(AccountingModel *model, DlqScanner *records, DlqS
     , m_exportJson(new QPushButton(tr("Export JSON lines\u2026"), this))
     , m_replay(new QPushButton(tr("Request &replay\u2026"), this))
     , m_charts(new QTabWidget(this))
-    , m_tail(new QTableWidget(0, 6, this))
+    , m_tail(new QTableWidget(0, 7, this))
     , m_tailState(new QLabel(this))
     , m_inspectors(new QTabWidget(this))
     , m_recordInspector(new DlqInspectorView(records, this))
@@ -141,11 +142,8 @@ AccountingView::AccountingView(AccountingModel *model, DlqScanner *records, DlqS
     sideLayout->addWidget(m_semantics);
 
     m_chart->setMinimumHeight(180);
-    QSharedPointer<QCPAxisTickerDateTime> ticker(new QCPAxisTickerDateTime);
-    ticker->setDateTimeFormat(u"HH:mm"_s);
-    ticker->setDateTimeSpec(Qt::LocalTime);
-    m_chart->xAxis->setTicker(ticker);
-    m_chart->xAxis->setLabel(tr("Record time (local)"));
+    m_chart->xAxis->setTicker(QSharedPointer<TimeAxisTicker>::create());
+    m_chart->xAxis->setLabel(tr("Record time, local (%1)").arg(u"HH:mm"_s));
     m_chart->yAxis->setLabel(tr("Records per minute"));
     m_chart->legend->setVisible(true);
     m_chart->legend->setFont(font());
@@ -168,7 +166,8 @@ AccountingView::AccountingView(AccountingModel *model, DlqScanner *records, DlqS
     inspect({});
 
     m_tail->setHorizontalHeaderLabels(
-        {tr("Topic"), tr("Records"), tr("Gaps"), tr("Out of order"), tr("Repeated"), tr("Example keys")});
+        {tr("Topic"), tr("Records"), tr("Gaps"), tr("Out of order"), tr("Repeated"), tr("DLQ and continue"),
+         tr("Example keys")});
     m_tail->verticalHeader()->setVisible(false);
     m_tail->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_tail->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -368,6 +367,9 @@ void AccountingView::redrawChart()
     for (const double v : std::as_const(stacked))
         top = std::max(top, v);
     m_chart->xAxis->setRange(lo - 60, hi + 60);
+    // The labels' format follows the window's span; the axis label names it.
+    if (const auto ticker = qSharedPointerDynamicCast<TimeAxisTicker>(m_chart->xAxis->ticker()))
+        m_chart->xAxis->setLabel(tr("Record time, local (%1)").arg(ticker->formatFor(m_chart->xAxis->range().size())));
     m_chart->yAxis->setRange(0, std::max(1.0, top * 1.15));
     m_chart->replot(QCustomPlot::rpQueuedReplot);
 }
@@ -439,19 +441,19 @@ void AccountingView::setOrderTail(const OrderTailStats &stats)
         const OrderTailStats::Topic &t = stats.topics.value(topics[row]);
         recent += t.recentBreaks;
         QStringList keys;
-        for (const Kind kind : {Kind::Gap, Kind::OutOfOrder, Kind::Repeat}) {
+        for (const Kind kind : {Kind::Gap, Kind::OutOfOrder, Kind::Repeat, Kind::DlqAndContinue}) {
             for (const QString &key : t.examples[size_t(kind)])
                 keys << key;
         }
         keys.removeDuplicates();
         const QStringList cells{topics[row], QLocale().toString(t.examined), QLocale().toString(t.count(Kind::Gap)),
                                 QLocale().toString(t.count(Kind::OutOfOrder)), QLocale().toString(t.count(Kind::Repeat)),
-                                keys.join(u", "_s)};
+                                QLocale().toString(t.count(Kind::DlqAndContinue)), keys.join(u", "_s)};
         for (int c = 0; c < cells.size(); ++c) {
             QTableWidgetItem *item = m_tail->item(row, c);
             if (!item) {
                 item = new QTableWidgetItem;
-                if (c > 0 && c < 5)
+                if (c > 0 && c < 6)
                     item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
                 m_tail->setItem(row, c, item);
             }

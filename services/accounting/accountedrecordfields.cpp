@@ -9,8 +9,8 @@ AccountedRecordFields AccountedRecordFields::from(const AccountingResult &result
     f.offset = r.offset;
     f.timestampMs = r.timestampMs;
     f.cls = r.cls;
-    f.key = r.recordKey ? QString::fromUtf8(result.key(r.recordKey)) : QString();
-    f.idempotencyKey = r.idempotencyKey ? QString::fromUtf8(result.key(r.idempotencyKey)) : QString();
+    f.key = result.recordKeyText(r.recordKey);
+    f.idempotencyKey = result.idempotencyKeyText(r.idempotencyKey);
     f.sequence = r.sequence;
     f.notes = AccountNote::names(r.notes);
     // A linear walk over the dead letters: one record is asked for at a time, and a consumer's dead

@@ -1,5 +1,7 @@
 #include "services/accounting/accountingclassifier.h"
 
+#include "services/payload/payloadmask.h"
+
 #include <algorithm>
 #include <limits>
 
@@ -69,6 +71,18 @@ QString sequenceKindKey(SequenceFinding::Kind kind)
     return {};
 }
 
+QString AccountingResult::recordKeyText(quint32 id) const
+{
+    return !id ? QString() : recordKeyMasked ? QString::fromLatin1(PayloadMask::kMasked) : QString::fromUtf8(key(id));
+}
+
+QString AccountingResult::idempotencyKeyText(quint32 id) const
+{
+    return !id                     ? QString()
+           : idempotencyKeyMasked ? QString::fromLatin1(PayloadMask::kMasked)
+                                  : QString::fromUtf8(key(id));
+}
+
 qint64 AccountingResult::sequenceCount(SequenceFinding::Kind kind) const
 {
     return std::count_if(sequence.cbegin(), sequence.cend(),
@@ -92,14 +106,35 @@ void AccountingClassifier::classify(AccountingResult &result, const AccountingEv
         const auto part = evidence.aborted.constFind(r.partition);
         return part != evidence.aborted.cend() && part->contains(r.offset);
     };
+    // What is known of each key, by key id (ids are dense): one byte a key, read once per record instead
+    // of a hash look-up per question.
+    enum : quint8 { HasRow = 0x80, Unanswered = 0x40, DeadLetteredKey = 0x20, StateBits = 0x0f };
+    std::vector<quint8> keyFacts(result.keys.size(), 0);
+    const auto factsOf = [&keyFacts](quint32 id) -> quint8 { return id < keyFacts.size() ? keyFacts[id] : 0; };
+    for (auto it = evidence.inbox.cbegin(); it != evidence.inbox.cend(); ++it) {
+        if (it.key() < keyFacts.size())
+            keyFacts[it.key()] |= quint8(HasRow | (quint8(it.value()) & StateBits));
+    }
+    for (const quint32 id : evidence.inboxUnanswered) {
+        if (id < keyFacts.size())
+            keyFacts[id] |= Unanswered;
+    }
+    for (const quint32 id : evidence.deadLetteredKeys) {
+        if (id < keyFacts.size())
+            keyFacts[id] |= DeadLetteredKey;
+    }
+    const auto completed = [&](quint32 id) {
+        const quint8 f = factsOf(id);
+        return (f & HasRow) && InboxState(f & StateBits) == InboxState::Completed;
+    };
+
     // The first delivered record of each key whose inbox row is completed: it is the processed one. By
-    // key id (ids are dense), so a million keys cost one vector.
+    // key id, so a million keys cost one vector.
     constexpr size_t none = std::numeric_limits<size_t>::max();
     std::vector<size_t> firstOfKey(evidence.inbox.isEmpty() ? 0 : result.keys.size(), none);
     for (size_t i = 0; i < result.records.size() && !firstOfKey.empty(); ++i) {
         const AccountedRecord &r = result.records[i];
-        if (!r.idempotencyKey || r.idempotencyKey >= firstOfKey.size()
-            || evidence.inbox.value(r.idempotencyKey, InboxState::Unknown) != InboxState::Completed)
+        if (!r.idempotencyKey || r.idempotencyKey >= firstOfKey.size() || !completed(r.idempotencyKey))
             continue;
         if (isAborted(r))
             continue;
@@ -113,8 +148,19 @@ void AccountingClassifier::classify(AccountingResult &result, const AccountingEv
     result.notes = 0;
     result.minutes.clear();
     auto minute = result.minutes.end();
+    // Per partition, looked up when the partition changes (records come partition by partition).
+    int partition = -1;
+    qint64 committed = -1;
+    const QSet<qint64> *named = nullptr;
     for (size_t i = 0; i < result.records.size(); ++i) {
         AccountedRecord &r = result.records[i];
+        if (r.partition != partition || i == 0) {
+            partition = r.partition;
+            committed = evidence.committed.value(partition, -1);
+            const auto at = evidence.deadLetteredAt.constFind(partition);
+            named = at == evidence.deadLetteredAt.cend() ? nullptr : &*at;
+        }
+        const quint8 facts = factsOf(r.idempotencyKey);
         r.notes &=
             ~quint16(AccountNote::InboxUnreachable | AccountNote::UnknownStatus | AccountNote::Unverified);
         const auto decide = [&]() -> AccountClass {
@@ -123,12 +169,11 @@ void AccountingClassifier::classify(AccountingResult &result, const AccountingEv
             // Without a key the inbox cannot be asked: the record is judged by the offsets alone.
             bool verified = evidence.hasInbox && r.idempotencyKey;
             if (evidence.hasInbox && r.idempotencyKey) {
-                if (evidence.inboxUnanswered.contains(r.idempotencyKey)) {
+                if (facts & Unanswered) {
                     r.notes |= AccountNote::InboxUnreachable;
                     verified = false;
-                } else if (const auto row = evidence.inbox.constFind(r.idempotencyKey);
-                           row != evidence.inbox.cend()) {
-                    switch (*row) {
+                } else if (facts & HasRow) {
+                    switch (InboxState(facts & StateBits)) {
                     case InboxState::Completed:
                         return r.idempotencyKey < firstOfKey.size() && firstOfKey[r.idempotencyKey] == i
                                    ? AccountClass::Processed
@@ -148,11 +193,8 @@ void AccountingClassifier::classify(AccountingResult &result, const AccountingEv
                     }
                 }
             }
-            const auto named = evidence.deadLetteredAt.constFind(r.partition);
-            if ((named != evidence.deadLetteredAt.cend() && named->contains(r.offset))
-                || (r.idempotencyKey && evidence.deadLetteredKeys.contains(r.idempotencyKey)))
+            if ((named && named->contains(r.offset)) || (r.idempotencyKey && (facts & DeadLetteredKey)))
                 return AccountClass::DeadLettered;
-            const qint64 committed = evidence.committed.value(r.partition, -1);
             if (r.offset < committed) {
                 if (verified)
                     return AccountClass::Unaccounted;

@@ -5,9 +5,10 @@
 using namespace Qt::StringLiterals;
 
 namespace {
-QJsonValue keyValue(const AccountingResult &result, quint32 id)
+// A key as shown (masked where the policy masks it); null for none.
+QJsonValue keyValue(const QString &shown)
 {
-    return id ? QJsonValue(QString::fromUtf8(result.key(id))) : QJsonValue(QJsonValue::Null);
+    return shown.isNull() ? QJsonValue(QJsonValue::Null) : QJsonValue(shown);
 }
 } // namespace
 
@@ -18,8 +19,8 @@ QJsonObject AccountingJson::record(const AccountingResult &result, const Account
                   {u"partition"_s, r.partition},
                   {u"offset"_s, r.offset},
                   {u"timestamp"_s, r.timestampMs},
-                  {u"key"_s, keyValue(result, r.recordKey)},
-                  {u"idempotencyKey"_s, keyValue(result, r.idempotencyKey)}};
+                  {u"key"_s, keyValue(result.recordKeyText(r.recordKey))},
+                  {u"idempotencyKey"_s, keyValue(result.idempotencyKeyText(r.idempotencyKey))}};
     if (r.sequence != AccountedRecord::NoSequence)
         o.insert(u"sequence"_s, r.sequence);
     if (r.notes)
@@ -31,7 +32,7 @@ QJsonObject AccountingJson::finding(const AccountingResult &result, const Sequen
 {
     QJsonObject o{{u"type"_s, u"order"_s},
                   {u"kind"_s, sequenceKindKey(f.kind)},
-                  {u"key"_s, keyValue(result, f.key)},
+                  {u"key"_s, keyValue(result.recordKeyText(f.key))},
                   {u"partition"_s, f.partition},
                   {u"offset"_s, f.offset}};
     if (f.previousOffset >= 0) {

@@ -86,7 +86,8 @@ QByteArray AccountingService::csvLine(const AccountingResult &result, const Acco
         + (r.timestampMs >= 0
                ? QDateTime::fromMSecsSinceEpoch(r.timestampMs, Qt::UTC).toString(Qt::ISODateWithMs).toUtf8()
                : QByteArray())
-        + ',' + quoted(result.key(r.recordKey)) + ',' + quoted(result.key(r.idempotencyKey)) + ','
+        + ',' + quoted(result.recordKeyText(r.recordKey).toUtf8()) + ','
+        + quoted(result.idempotencyKeyText(r.idempotencyKey).toUtf8()) + ','
         + (r.sequence != AccountedRecord::NoSequence ? QByteArray::number(r.sequence) : QByteArray()) + ','
         + quoted(AccountNote::names(r.notes).join(u' ').toUtf8()) + '\n';
     return line;

@@ -121,6 +121,10 @@ struct AccountingResult {
     QString topic;
     QStringList dlqTopics;
     QString keySource;         // how the idempotency key was taken, in words
+    // What the policy's masking rule for the topic hides (ARCHITECTURE.md, Contracts: masking): views,
+    // exports and JSON show these keys as "(masked)"; the inbox join used their bytes.
+    bool recordKeyMasked = false;
+    bool idempotencyKeyMasked = false;
     bool inboxChecked = false; // the consumer has an inbox the run read
     bool readCommitted = false;
     QList<AccountingPartition> partitions;
@@ -140,6 +144,9 @@ struct AccountingResult {
 
     qint64 count(AccountClass c) const { return counts[size_t(c)]; }
     QByteArray key(quint32 id) const { return id < keys.size() ? keys[id] : QByteArray(); }
+    // A key as views, exports and JSON show it: empty for none, "(masked)" where the policy masks it.
+    QString recordKeyText(quint32 id) const;
+    QString idempotencyKeyText(quint32 id) const;
     qint64 sequenceCount(SequenceFinding::Kind kind) const;
 };
 using AccountingResultPtr = std::shared_ptr<const AccountingResult>;

@@ -8,6 +8,7 @@
 #include "services/dlq/dlqheadercodec.h"
 #include "services/dlq/dlqscantypes.h"
 #include "services/kafka/clusterinspector.h"
+#include "services/payload/payloadmask.h"
 #include "services/remediation/topicrangereader.h"
 
 #include <QDateTime>
@@ -31,6 +32,7 @@ AccountingRequest AccountingRequest::fromPolicy(const DeliveryPolicy &policy, co
     }
     if (const TopicPolicy *t = policy.topic(topic))
         r.sequence = t->sequence;
+    r.mask = policy.maskFor(topic);
     return r;
 }
 
@@ -95,6 +97,10 @@ AccountingResultPtr Run::go()
                      : RecordField{RecordField::Kind::Header, u"idempotency-key"_s};
     res.keySource = m_request.idempotencyKey.isStated() ? m_request.idempotencyKey.describe()
                                                         : u"header idempotency-key, else the record key"_s;
+    // The default idempotency key falls back to the record key: masked when either source is.
+    res.recordKeyMasked = m_request.mask.key;
+    res.idempotencyKeyMasked = PayloadMask::hides(m_request.mask, m_keyField)
+                               || (!m_request.idempotencyKey.isStated() && m_request.mask.key);
 
     QString error;
     auto inspector = ClusterInspector::create(m_request.cluster, &error);
@@ -450,6 +456,8 @@ bool Run::readWindow(TopicRangeReader &reader)
     for (const AccountingPartition &p : std::as_const(res.partitions))
         ranges.append({m_request.topic, p.partition, p.from, p.to});
     res.records.reserve(size_t(std::min(m_total, m_request.maxRecords)));
+    // About a key per record (an idempotency key is usually new): the key table grows without copies.
+    res.keys.reserve(res.keys.size() + size_t(std::min(m_total, m_request.maxRecords)));
     progress(u"Reading "_s + m_request.topic);
     QString error;
     bool bounded = false;

@@ -19,6 +19,7 @@ struct AccountingRequest {
     RecordField idempotencyKey; // not stated: header idempotency-key, else the record key
     RecordField sequence;       // the topic's sequence field, when it names one
     bool readCommitted = false;
+    MaskRule mask; // the policy's masking rule for the topic: what of the keys the result shows masked
     std::optional<InboxMapping> inbox; // the consumer's inbox; none: a consumer without one (a sink)
     InboxMappingSet inboxes;           // where the inbox's database is
     int timeoutMs = 10'000;
@@ -26,7 +27,7 @@ struct AccountingRequest {
     int lookupBatch = 5'000;        // keys per inbox look-up
 
     // The request the policy file describes for this consumer and topic: its DLQ topic, idempotency key,
-    // isolation level, inbox mapping, the topic's sequence field.
+    // isolation level, inbox mapping, the topic's sequence field and masking rule.
     static AccountingRequest fromPolicy(const DeliveryPolicy &policy, const InboxMappingSet &inboxes,
                                         const QString &group, const QString &topic);
 };

@@ -87,7 +87,8 @@ DeliverySemanticsVerdict DeliverySemantics::classify(const ConsumerPolicy &consu
     }
     for (const AccountedRecord &r : evidence->records) {
         if (r.cls == AccountClass::Unaccounted && v.lostKeys.size() < 5)
-            v.lostKeys << QString::fromUtf8(evidence->key(r.idempotencyKey ? r.idempotencyKey : r.recordKey));
+            v.lostKeys << (r.idempotencyKey ? evidence->idempotencyKeyText(r.idempotencyKey)
+                                            : evidence->recordKeyText(r.recordKey));
     }
     if (lost > 0)
         v.observed = DeliveryGuarantee::AtMostOnce;

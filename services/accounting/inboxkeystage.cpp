@@ -5,6 +5,8 @@
 #include "services/inbox/pgsession.h"
 
 #include <QRegularExpression>
+
+#include <algorithm>
 #include <QUtf8StringView>
 
 #include <libpq-fe.h>
@@ -99,6 +101,22 @@ void InboxKeyStage::loop(InboxSessions &sessions)
         m_queue.pop_front();
         ++m_busy;
         lock.unlock();
+
+        // In key order (sorted here, off the reading thread): consecutive probes descend to neighbouring
+        // index pages, which stay in the buffers.
+        std::vector<quint32> order(batch.ids.size());
+        for (quint32 i = 0; i < order.size(); ++i)
+            order[i] = i;
+        std::sort(order.begin(), order.end(),
+                  [&batch](quint32 a, quint32 b) { return batch.keys[a] < batch.keys[b]; });
+        Batch sorted;
+        sorted.ids.reserve(order.size());
+        sorted.keys.reserve(order.size());
+        for (const quint32 i : order) {
+            sorted.ids.push_back(batch.ids[i]);
+            sorted.keys.push_back(std::move(batch.keys[i]));
+        }
+        batch = std::move(sorted);
 
         QString problem;
         QHash<quint32, InboxState> found;

@@ -62,12 +62,19 @@ void MonitorService::applyOrderTail()
         m_tailedSequences.clear();
         return;
     }
-    if (sequences == m_tailedSequences && m_orderTail->isRunning())
+    const QHash<QString, QString> deadLetters = OrderTail::deadLetterGroupsOf(m_policy);
+    const QSet<QString> masked = OrderTail::maskedKeyTopicsOf(m_policy);
+    if (sequences == m_tailedSequences && deadLetters == m_tailedDeadLetters && masked == m_tailedMaskedKeys
+        && m_orderTail->isRunning())
         return;
+    m_tailedMaskedKeys = masked;
     m_tailedSequences = sequences;
+    m_tailedDeadLetters = deadLetters;
     OrderTail::Settings tail;
     tail.cluster = m_settings.sampler.cluster;
     tail.sequences = sequences;
+    tail.deadLetterGroups = deadLetters;
+    tail.maskedKeyTopics = masked;
     m_orderTail->start(tail);
 }
 

@@ -80,6 +80,8 @@ private:
     DuplicateTail *m_duplicateTail = nullptr;
     OrderTail *m_orderTail;
     QHash<QString, RecordField> m_tailedSequences; // what the order tail follows
+    QHash<QString, QString> m_tailedDeadLetters;    // and the DLQ topics it reads for DLQ-and-continue breaks
+    QSet<QString> m_tailedMaskedKeys;               // and whose keys it shows masked
     OrderTailStats m_orderTailStats;
     AlertEngine *m_alerts;
     std::unique_ptr<AlertRuleSet> m_rules;

@@ -2,6 +2,10 @@
 
 #include "services/accounting/recordfieldvalue.h"
 #include "services/accounting/sequencetracker.h"
+#include "services/dlq/dlqheadercodec.h"
+#include "services/kafka/clusterinspector.h"
+#include "services/monitor/deadletterbreakwatch.h"
+#include "services/payload/payloadmask.h"
 #include "services/kafka/tailassignment.h"
 
 #include <QDateTime>
@@ -39,9 +43,22 @@ void OrderTail::run(const Settings &settings)
         Q_EMIT statsUpdated(stats);
         return;
     }
-    for (const QString &topic : assignTopicsAtEnd(rk.get(), settings.sequences.keys(), &stats.error))
-        stats.topics.insert(topic, {});
+    QStringList tailed = settings.sequences.keys();
+    for (auto it = settings.deadLetterGroups.cbegin(); it != settings.deadLetterGroups.cend(); ++it) {
+        if (!tailed.contains(it.key()))
+            tailed << it.key();
+    }
+    for (const QString &topic : assignTopicsAtEnd(rk.get(), tailed, &stats.error)) {
+        if (settings.sequences.contains(topic))
+            stats.topics.insert(topic, {});
+    }
     stats.ready = stats.error.isEmpty();
+    // The groups' committed offsets, read only while a dead letter waits for them.
+    QString inspectorError;
+    const auto inspector = settings.deadLetterGroups.isEmpty()
+                               ? nullptr
+                               : ClusterInspector::create(settings.cluster, &inspectorError);
+    DeadLetterBreakWatch deadLetters(settings.maxKeys);
     Q_EMIT statsUpdated(stats);
 
     // Per topic and record key: its tracker. Forgotten oldest first beyond the bound.
@@ -54,8 +71,22 @@ void OrderTail::run(const Settings &settings)
         rd_kafka_message_t *m = rd_kafka_consumer_poll(rk.get(), 100);
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
         bool broke = false;
-        if (m && !m->err) {
-            const QString topicName = QString::fromUtf8(rd_kafka_topic_name(m->rkt));
+        const QString topicName = m && !m->err ? QString::fromUtf8(rd_kafka_topic_name(m->rkt)) : QString();
+        if (m && !m->err && !settings.sequences.contains(topicName)) {
+            // A dead letter: the record it names, by the dialect headers, and the key it carries.
+            const KafkaRecord letter = KafkaRecord::fromMessage(m);
+            const DlqMetadata meta = decodeDlqHeaders(letter.headers);
+            const auto field = settings.sequences.constFind(meta.originalTopic);
+            if (field != settings.sequences.cend() && !letter.key.isEmpty()) {
+                qint64 sequence = DeadLetterBreakWatch::NoSequence;
+                RecordFieldValue fields(m); // a dead letter keeps the original value and headers
+                if (fields.integer(*field, &sequence) != RecordFieldValue::Outcome::Found)
+                    sequence = DeadLetterBreakWatch::NoSequence;
+                deadLetters.deadLettered(
+                    meta.consumerGroup.isEmpty() ? settings.deadLetterGroups.value(topicName) : meta.consumerGroup,
+                    meta.originalTopic, letter.key, meta.originalPartition, meta.originalOffset, sequence);
+            }
+        } else if (m && !m->err) {
             OrderTailStats::Topic &topic = stats.topics[topicName];
             ++topic.examined;
             qint64 sequence = 0;
@@ -66,6 +97,7 @@ void OrderTail::run(const Settings &settings)
                 ++topic.withoutSequence;
             } else {
                 const QByteArrayView key(static_cast<const char *>(m->key), qsizetype(m->key_len));
+                deadLetters.arrived(topicName, key.toByteArray(), int(m->partition), m->offset, sequence);
                 QByteArray scoped = topicName.toUtf8() + '\0' + key.toByteArray();
                 auto tracker = trackers.find(scoped);
                 if (tracker == trackers.end()) {
@@ -75,18 +107,7 @@ void OrderTail::run(const Settings &settings)
                 // Marks pack the record's coordinates; the tail reports counts and keys, not records.
                 const SequenceTracker::Mark mark = (quint64(m->partition) << 48) | quint64(m->offset);
                 if (const auto b = tracker->observe(sequence, mark)) {
-                    const size_t kind = size_t(b->kind);
-                    ++topic.breaks[kind];
-                    QStringList &examples = topic.examples[kind];
-                    const QString text = QString::fromUtf8(key);
-                    examples.removeAll(text);
-                    examples.append(text);
-                    if (examples.size() > OrderTailStats::ExampleKeys)
-                        examples.removeFirst();
-                    auto &window = recent[topicName];
-                    if (window.empty() || window.back().first < now - 1000)
-                        window.push_back({now, 0});
-                    ++window.back().second;
+                    countBreak(topic, recent[topicName], size_t(b->kind), shownKey(settings, topicName, key), now);
                     broke = true;
                 }
                 while (int(firstSeen.size()) > settings.maxKeys) {
@@ -99,12 +120,65 @@ void OrderTail::run(const Settings &settings)
         }
         if (m)
             rd_kafka_message_destroy(m);
+        if (sincePublish.elapsed() >= 1000 && inspector && deadLetters.waiting() > 0) {
+            const QHash<QString, QList<TopicPartition>> awaiting = deadLetters.awaiting();
+            for (auto it = awaiting.cbegin(); it != awaiting.cend() && !m_stop; ++it) {
+                const QList<GroupOffsets> got = inspector->committedOffsetsViaGroupHandles({it.key()}, *it, 2000);
+                if (got.isEmpty() || !got.front().error.isEmpty())
+                    continue; // asked again on the next round
+                for (const DeadLetterBreakWatch::Break &b : deadLetters.settle(it.key(), got.front().committed)) {
+                    countBreak(stats.topics[b.topic], recent[b.topic],
+                               size_t(SequenceFinding::Kind::DlqAndContinue), shownKey(settings, b.topic, b.key),
+                               now);
+                    broke = true;
+                }
+            }
+        }
+        stats.deadLettersWaiting = deadLetters.waiting();
         if (broke || sincePublish.elapsed() >= 1000) {
             sincePublish.restart();
             publish(stats, settings, recent, now);
         }
     }
     rd_kafka_assign(rk.get(), nullptr);
+}
+
+QString OrderTail::shownKey(const Settings &settings, const QString &topic, QByteArrayView key)
+{
+    return settings.maskedKeyTopics.contains(topic) ? QString::fromLatin1(PayloadMask::kMasked)
+                                                    : QString::fromUtf8(key);
+}
+
+QSet<QString> OrderTail::maskedKeyTopicsOf(const DeliveryPolicy &policy)
+{
+    QSet<QString> out;
+    for (const TopicPolicy &t : policy.topics) {
+        if (t.sequence.isStated() && policy.maskFor(t.name).key)
+            out.insert(t.name);
+    }
+    return out;
+}
+
+void OrderTail::countBreak(OrderTailStats::Topic &topic, Recent::mapped_type &window, size_t kind,
+                           const QString &key, qint64 now)
+{
+    ++topic.breaks[kind];
+    QStringList &examples = topic.examples[kind];
+    examples.removeAll(key);
+    examples.append(key);
+    if (examples.size() > OrderTailStats::ExampleKeys)
+        examples.removeFirst();
+    if (window.empty() || window.back().first < now - 1000)
+        window.push_back({now, 0});
+    ++window.back().second;
+}
+
+QHash<QString, QString> OrderTail::deadLetterGroupsOf(const DeliveryPolicy &policy)
+{
+    QHash<QString, QString> out;
+    for (const QString &dlq : policy.dlqTopics())
+        out.insert(dlq, policy.consumerOfDeadLetter(dlq, {}));
+    return out;
 }
 
 QHash<QString, RecordField> OrderTail::sequencesOf(const DeliveryPolicy &policy)

@@ -672,18 +672,6 @@ void comparisons(const Node &n, QList<const Node *> &out)
         comparisons(*n.right, out);
 }
 
-// Whether two paths overlap: one is the other or lies under it, a rule's [*] standing for any index.
-bool overlaps(const QStringList &compared, const QStringList &masked)
-{
-    const qsizetype n = qMin(compared.size(), masked.size());
-    for (qsizetype i = 0; i < n; ++i) {
-        if (masked[i] == u"[*]"_s && compared[i].startsWith(u'['))
-            continue;
-        if (masked[i] != compared[i])
-            return false;
-    }
-    return true;
-}
 } // namespace
 
 FieldFilter FieldFilter::parse(const QString &text, QString *error)
@@ -721,7 +709,7 @@ QString FieldFilter::maskedComparison(const QList<MaskRule> &rules) const
     for (const Node *n : std::as_const(nodes)) {
         for (const MaskRule &rule : rules) {
             for (const QString &field : rule.fields) {
-                if (overlaps(n->steps, PayloadMask::pathSteps(field)))
+                if (PayloadMask::pathsOverlap(n->steps, PayloadMask::pathSteps(field)))
                     return u"%1 is masked for topic %2 (%3): a masked field cannot be searched by value"_s
                         .arg(n->path, rule.topic, field);
             }

@@ -262,6 +262,18 @@ void scrub(QString &text, const QStringList &values)
         text.replace(value, kMaskedText);
 }
 
+bool pathsOverlap(const QStringList &path, const QStringList &masked)
+{
+    const qsizetype n = std::min(path.size(), masked.size());
+    for (qsizetype i = 0; i < n; ++i) {
+        if (masked[i] == u"[*]"_s && path[i].startsWith(u'['))
+            continue;
+        if (masked[i] != path[i])
+            return false;
+    }
+    return true;
+}
+
 QStringList pathSteps(const QString &path)
 {
     static const QRegularExpression step(u"\\.([^.\\[\\]]+)|(\\[(?:\\d+|\\*)\\])"_s);
@@ -278,6 +290,32 @@ QStringList pathSteps(const QString &path)
         at = m.capturedEnd();
     }
     return steps;
+}
+
+bool hides(const MaskRule &rule, const RecordField &field)
+{
+    switch (field.kind) {
+    case RecordField::Kind::NotStated:
+        return false;
+    case RecordField::Kind::RecordKey:
+        return rule.key;
+    case RecordField::Kind::Header:
+        return rule.headers.contains(field.name, Qt::CaseInsensitive);
+    case RecordField::Kind::JsonPath: {
+        const QStringList steps = pathSteps(field.name.startsWith(u'$') ? field.name : u"$."_s + field.name);
+        return std::any_of(rule.fields.cbegin(), rule.fields.cend(), [&steps](const QString &path) {
+            const QStringList masked = pathSteps(path);
+            if (masked.isEmpty() || masked.size() > steps.size())
+                return false;
+            for (qsizetype i = 0; i < masked.size(); ++i) {
+                if (masked[i] != steps[i] && !(masked[i] == u"[*]"_s && steps[i].startsWith(u'[')))
+                    return false;
+            }
+            return true;
+        });
+    }
+    }
+    return false;
 }
 
 Outcome apply(const MaskRule &rule, KafkaRecord &record, DlqMetadata &metadata, DecodedPayload &payload,

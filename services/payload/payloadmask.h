@@ -45,12 +45,20 @@ Outcome apply(const MaskRule &rule, KafkaRecord &record, DlqMetadata &metadata, 
 bool restoreMasked(const MaskRule &rule, const QByteArray &originalJson, QByteArray &editedJson, bool revealed,
                    QString *error);
 
+// Whether the rule hides the value `field` names in a record of its topic: the record key, a header it
+// names, or a JSON path at or under a field path it names (a "[*]" step matching any index). What a view,
+// an export or the command line shows of such a value is kMasked; lookups may still use the bytes.
+bool hides(const MaskRule &rule, const RecordField &field);
+
 // Replaces every occurrence of the values in text.
 void scrub(QString &text, const QStringList &values);
 
 // A path of the rule's language split into steps: names, indexes, or "*" for every item. Empty when the
 // path is not one (it must start with "$").
 QStringList pathSteps(const QString &path);
+// Whether a path (as steps) and a masked path of a rule overlap: one is the other or lies under it, the
+// rule's "[*]" standing for any index. What a filter may not compare, and what a masked field hides.
+bool pathsOverlap(const QStringList &path, const QStringList &masked);
 } // namespace PayloadMask
 
 Q_DECLARE_METATYPE(PayloadMask::Outcome)

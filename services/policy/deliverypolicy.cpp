@@ -66,9 +66,14 @@ const ConsumerPolicy *DeliveryPolicy::consumer(const QString &name) const
 
 MaskRule DeliveryPolicy::maskFor(const QString &topic, const QString &originalTopic) const
 {
+    return maskForAny(topic, originalTopic.isEmpty() ? QStringList() : QStringList{originalTopic});
+}
+
+MaskRule DeliveryPolicy::maskForAny(const QString &topic, const QStringList &originalTopics) const
+{
     MaskRule merged;
     for (const MaskRule &r : masking) {
-        if (r.topic.isEmpty() || (r.topic != topic && r.topic != originalTopic))
+        if (r.topic.isEmpty() || (r.topic != topic && !originalTopics.contains(r.topic)))
             continue;
         merged.topic = r.topic;
         for (const QString &f : r.fields) {

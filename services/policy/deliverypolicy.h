@@ -135,6 +135,8 @@ struct DeliveryPolicy {
     QString consumerOfDeadLetter(const QString &dlqTopic, const QString &consumerHeader) const;
     // Every rule for a record of `topic` (a DLQ topic) or of its original topic, merged; empty when none.
     MaskRule maskFor(const QString &topic, const QString &originalTopic = {}) const;
+    // The same for a record whose original topic may be any of originalTopics.
+    MaskRule maskForAny(const QString &topic, const QStringList &originalTopics) const;
     bool isEmpty() const { return topics.isEmpty() && consumers.isEmpty(); }
 
     friend bool operator==(const DeliveryPolicy &, const DeliveryPolicy &) = default;

@@ -2,6 +2,7 @@
 
 #include "services/inbox/inboxkeylookup.h"
 #include "services/inbox/inboxsessions.h"
+#include "services/payload/keymask.h"
 #include "services/remediation/offsetresetplanner.h"
 #include "services/remediation/reclaimplanner.h"
 #include "services/remediation/topicrangereader.h"
@@ -66,6 +67,9 @@ void checkOrdering(const DryRunInput &input, DryRunResult &r)
     QHash<QString, QHash<QByteArray, QList<qint64>>> wanted;
     QHash<QString, QPair<QString, int>> where;
     QHash<QString, qint64> from;
+    // What a sample may say of each key: masked as the policy masks the item's (ARCHITECTURE.md, Masking).
+    const KeyMask mask(input.policy);
+    QHash<QString, QHash<QByteArray, QByteArray>> shownKeys;
     for (const PinnedItem &item : input.items) {
         if (!item.key || item.originalTopic.isEmpty() || item.originalPartition < 0
             || item.originalOffset < 0) {
@@ -74,6 +78,10 @@ void checkOrdering(const DryRunInput &input, DryRunResult &r)
         }
         const QString id = item.originalTopic + u'\n' + QString::number(item.originalPartition);
         wanted[id][*item.key].append(item.originalOffset);
+        const KeyMask::Keys shown =
+            mask.shown(item.sourceTopic, item.originalTopic, item.key, item.idempotencyKey);
+        if (shown.keyMasked || !shownKeys.value(id).contains(*item.key))
+            shownKeys[id].insert(*item.key, shown.key.value_or(QByteArray()));
         where.insert(id, {item.originalTopic, item.originalPartition});
         from.insert(id, from.contains(id) ? std::min(from.value(id), item.originalOffset + 1)
                                           : item.originalOffset + 1);
@@ -136,11 +144,12 @@ void checkOrdering(const DryRunInput &input, DryRunResult &r)
                 if (last > offset) {
                     ++r.orderingRiskItems;
                     if (r.orderingRiskSamples.size() < 10)
-                        r.orderingRiskSamples << where.value(p.key()).first + u'/'
-                                                     + QString::number(where.value(p.key()).second) + u'/'
-                                                     + QString::number(offset) + u" key="_s
-                                                     + QString::fromUtf8(k.key()).left(64) + u" (later at "_s
-                                                     + QString::number(last) + u')';
+                        r.orderingRiskSamples
+                            << where.value(p.key()).first + u'/'
+                                   + QString::number(where.value(p.key()).second) + u'/'
+                                   + QString::number(offset) + u" key="_s
+                                   + QString::fromUtf8(shownKeys.value(p.key()).value(k.key())).left(64)
+                                   + u" (later at "_s + QString::number(last) + u')';
                 } else if (truncated.contains(p.key())) {
                     ++r.orderingUnknownItems;
                 }
@@ -279,9 +288,17 @@ DryRunResult evaluate(const DryRunInput &input, PgSession *inboxDb)
     QStringList idemKeys;
     QSet<QString> idemSeen;
     QHash<QString, int> idemCount;
+    // The shared idempotency keys are listed as the policy lets them be shown (ARCHITECTURE.md, Masking).
+    const KeyMask mask(input.policy);
+    QHash<QString, QString> idemShown;
     for (const PinnedItem &item : input.items) {
-        if (!item.idempotencyKey.isEmpty())
+        if (!item.idempotencyKey.isEmpty()) {
             ++idemCount[item.idempotencyKey];
+            const KeyMask::Keys shown =
+                mask.shown(item.sourceTopic, item.originalTopic, item.key, item.idempotencyKey);
+            if (shown.idempotencyKeyMasked || !idemShown.contains(item.idempotencyKey))
+                idemShown.insert(item.idempotencyKey, shown.idempotencyKey);
+        }
         if (input.action == RemediationAction::Replay || input.action == RemediationAction::EditReplay)
             topics.insert(destinationOf(input, item));
         if (!item.sourceTopic.isEmpty())
@@ -329,7 +346,7 @@ DryRunResult evaluate(const DryRunInput &input, PgSession *inboxDb)
             continue;
         r.sharedIdempotencyItems += n;
         if (r.sharedIdempotencyKeys.size() < 10)
-            r.sharedIdempotencyKeys << key;
+            r.sharedIdempotencyKeys << idemShown.value(key);
     }
 
     r.release = input.release;

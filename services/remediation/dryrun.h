@@ -62,7 +62,7 @@ struct DryRunResult {
     int mergedCopies = 0;
     QStringList mergedCopySamples;     // up to 10 "dlq/partition/offset = copy of topic/partition/offset"
     int sharedIdempotencyItems = 0;    // items whose idempotency key another item of the request has
-    QStringList sharedIdempotencyKeys; // up to 10 of those keys, in item order
+    QStringList sharedIdempotencyKeys; // up to 10 of those keys, in item order, masked as the policy says
 
     // No-op prediction, per item for the consumer it belongs to (the record's consumer header, else the
     // policy consumer whose dlq.topic it came from; never "any consumer"): an item whose key has a row in
@@ -89,7 +89,7 @@ struct DryRunResult {
     // state the consumer already moved past; replaying the older one may overwrite it.
     bool orderingChecked = false;
     int orderingRiskItems = 0;
-    QStringList orderingRiskSamples; // up to 10 "topic/partition/offset key=..."
+    QStringList orderingRiskSamples; // up to 10 "topic/partition/offset key=..." (keys masked by the policy)
     int orderingUnknownItems = 0;    // no original position, no key, or the scan budget ran out
     QString orderingMethod;          // one sentence: what was checked
     QString orderingError;

@@ -3,6 +3,7 @@
 #include "services/remediation/dryrun.h"
 #include "services/remediation/offsetresetplanner.h"
 #include "services/remediation/reclaimplanner.h"
+#include "services/remediation/requestmask.h"
 
 #include <QLocale>
 
@@ -34,8 +35,10 @@ QString percent(double rate)
 } // namespace
 
 namespace ReplayRunbook {
-QString markdown(const RequestDetail &detail, const RunbookContext &context)
+QString markdown(const RequestDetail &stored, const RunbookContext &context)
 {
+    RequestDetail detail = stored;
+    RequestMask::apply(context.mask, detail);
     const RemediationRequest &r = detail.request;
     const DryRunResult dry = DryRunResult::fromJson(r.dryRun);
     const QString id = QString::number(r.id);

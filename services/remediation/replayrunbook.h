@@ -1,6 +1,7 @@
 #pragma once
 
 #include "services/audit/audittypes.h"
+#include "services/payload/keymask.h"
 
 #include <QString>
 
@@ -11,6 +12,9 @@ struct RunbookContext {
     QString bootstrap; // as the commands should name it; empty: a placeholder
     QString auditDb;   // conninfo of the audit database; empty: a placeholder
     QString berthCommand = QStringLiteral("berth");
+    // The policy's masking: a runbook is pasted into tickets, so what it says of the items is masked
+    // (RequestMask) like everything else Berth shows.
+    KeyMask mask;
 };
 
 namespace ReplayRunbook {

@@ -96,10 +96,27 @@ bool TopicRangeReader::read(const QList<Range> &ranges,
     qint64 records = 0;
     qint64 valueBytes = 0;
     bool ok = true;
+    bool stopped = false;
     QElapsedTimer idle;
     idle.start();
-    while (remaining > 0) {
-        rd_kafka_message_t *m = rd_kafka_consumer_poll(m_rk.get(), 100);
+    // A bulk read takes what is queued a slice at a time (one queue lock per slice, not per record), as the
+    // DLQ scan does; the records of a slice not yet handled count as queued for the waker.
+    constexpr ssize_t kSlice = 256;
+    rd_kafka_message_t *slice[kSlice];
+    ssize_t sliced = 0;
+    ssize_t at = 0;
+    while (remaining > 0 && !stopped) {
+        rd_kafka_message_t *m = nullptr;
+        if (!queue) {
+            m = rd_kafka_consumer_poll(m_rk.get(), 100);
+        } else {
+            if (at == sliced) {
+                sliced = std::max<ssize_t>(0, rd_kafka_consume_batch_queue(queue, 100, slice, kSlice));
+                at = 0;
+            }
+            if (at < sliced)
+                m = slice[at++];
+        }
         if (!m) {
             if (idle.elapsed() > idleTimeoutMs) {
                 *error = u"No progress reading within "_s + QString::number(idleTimeoutMs) + u" ms"_s;
@@ -116,7 +133,8 @@ bool TopicRangeReader::read(const QList<Range> &ranges,
                 // librdkafka counts the queue's bytes by record value and stops at either limit.
                 const qint64 average = std::max<qint64>(1, valueBytes / records);
                 waker->observe(rd_kafka_queue_length(queue),
-                               size_t(std::min<qint64>(BulkQueueMessages, BulkQueueKbytes * 1024LL / average)));
+                               size_t(std::min<qint64>(BulkQueueMessages, BulkQueueKbytes * 1024LL / average)),
+                               size_t(sliced - at));
             }
         }
         const std::pair<const rd_kafka_topic_t *, int> handle{m->rkt, int(m->partition)};
@@ -137,16 +155,14 @@ bool TopicRangeReader::read(const QList<Range> &ranges,
             if (m->err != RD_KAFKA_RESP_ERR__TRANSPORT && m->err != RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN) {
                 *error = QString::fromUtf8(rd_kafka_message_errstr(m));
                 ok = false;
-                rd_kafka_message_destroy(m);
-                break;
+                stopped = true;
             }
         } else if (it && !it->done) {
             if (m->offset >= it->to) {
                 it->done = true;
                 --remaining;
             } else if (!each(m)) {
-                rd_kafka_message_destroy(m);
-                break;
+                stopped = true;
             } else if (m->offset + 1 >= it->to) {
                 it->done = true;
                 --remaining;
@@ -154,6 +170,8 @@ bool TopicRangeReader::read(const QList<Range> &ranges,
         }
         rd_kafka_message_destroy(m);
     }
+    while (at < sliced) // what the slice held past a stop or the last range's end
+        rd_kafka_message_destroy(slice[at++]);
     waker.reset();
     if (queue)
         rd_kafka_queue_destroy(queue);

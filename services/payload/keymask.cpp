@@ -1,0 +1,110 @@
+#include "keymask.h"
+
+#include "services/dlq/dlqrecord.h"
+#include "services/kafka/kafkarecord.h"
+#include "services/payload/decodedpayload.h"
+#include "services/payload/payloadmask.h"
+
+using namespace Qt::StringLiterals;
+
+namespace {
+// The canonical header a dead letter's idempotency key is read from (ARCHITECTURE.md, Contracts: DLQ
+// header dialects), the one a request item's idempotency key comes from.
+constexpr char kIdempotencyHeader[] = "idempotency-key";
+
+// Whether the rule masks what a consumer reads its idempotency key from.
+bool masksSource(const MaskRule &rule, const RecordField &source)
+{
+    switch (source.kind) {
+    case RecordField::Kind::Header:
+        return rule.headers.contains(source.name, Qt::CaseInsensitive);
+    case RecordField::Kind::RecordKey:
+        return rule.key;
+    case RecordField::Kind::JsonPath: {
+        const QStringList steps = PayloadMask::pathSteps(source.name);
+        if (steps.isEmpty())
+            return false;
+        for (const QString &field : rule.fields) {
+            if (PayloadMask::pathsOverlap(steps, PayloadMask::pathSteps(field)))
+                return true;
+        }
+        return false;
+    }
+    case RecordField::Kind::NotStated:
+        break;
+    }
+    return false;
+}
+} // namespace
+
+KeyMask::KeyMask(const DeliveryPolicy &policy)
+    : m_policy(policy)
+{
+}
+
+QList<const ConsumerPolicy *> KeyMask::consumersOf(const QString &topic, const QString &originalTopic) const
+{
+    QList<const ConsumerPolicy *> out;
+    for (const ConsumerPolicy &c : m_policy.consumers) {
+        if ((!c.dlqTopic.isEmpty() && c.dlqTopic == topic) || c.topics.contains(topic)
+            || (!originalTopic.isEmpty() && c.topics.contains(originalTopic)))
+            out.append(&c);
+    }
+    return out;
+}
+
+MaskRule KeyMask::ruleFor(const QString &topic, const QString &originalTopic) const
+{
+    if (!originalTopic.isEmpty())
+        return m_policy.maskFor(topic, originalTopic);
+    QStringList originals;
+    for (const ConsumerPolicy &c : m_policy.consumers) {
+        if (!c.dlqTopic.isEmpty() && c.dlqTopic == topic)
+            originals += c.topics;
+    }
+    return m_policy.maskForAny(topic, originals);
+}
+
+KeyMask::Keys KeyMask::shown(const QString &topic, const QString &originalTopic,
+                             const std::optional<QByteArray> &key, const QString &idempotencyKey) const
+{
+    Keys out{key, idempotencyKey, false, false, {}};
+    if (isEmpty())
+        return out;
+    const MaskRule rule = ruleFor(topic, originalTopic);
+    if (rule.fields.isEmpty() && rule.headers.isEmpty() && !rule.key)
+        return out;
+    // The keys as the inspector masks them in the whole record: the payload is not at hand, so its fields
+    // count only through what the consumers read their idempotency key from (below).
+    KafkaRecord record;
+    record.keyIsNull = !key.has_value();
+    if (key)
+        record.key = *key;
+    if (!idempotencyKey.isEmpty())
+        record.headers.append({kIdempotencyHeader, idempotencyKey.toUtf8(), false});
+    DlqMetadata metadata;
+    metadata.idempotencyKey = idempotencyKey;
+    DecodedPayload payload;
+    MaskRule keysOnly = rule;
+    keysOnly.fields.clear();
+    PayloadMask::apply(keysOnly, record, metadata, payload, &out.verbatim);
+    if (key)
+        out.key = record.key;
+    if (!idempotencyKey.isEmpty())
+        out.idempotencyKey = QString::fromUtf8(record.headers.constFirst().value);
+
+    bool bySource = false;
+    for (const ConsumerPolicy *c : consumersOf(topic, originalTopic))
+        bySource = bySource || masksSource(rule, c->idempotencyKey);
+    if (bySource && !idempotencyKey.isEmpty()) {
+        out.idempotencyKey = QString::fromLatin1(PayloadMask::kMasked);
+        if (idempotencyKey.size() >= PayloadMask::kMinVerbatim) {
+            out.verbatim.append(idempotencyKey);
+            if (out.key)
+                out.key->replace(idempotencyKey.toUtf8(), PayloadMask::kMasked);
+        }
+    }
+    out.keyMasked = key && out.key != key;
+    out.idempotencyKeyMasked = out.idempotencyKey != idempotencyKey;
+    return out;
+}
