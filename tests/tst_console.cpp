@@ -23,6 +23,7 @@
 #include "views/summarystrip.h"
 #include "views/tablecolumns.h"
 
+#include <QAction>
 #include <QLabel>
 #include <QSpinBox>
 #include <QStatusBar>
@@ -237,6 +238,41 @@ private Q_SLOTS:
         }
         QTest::keyClick(window, Qt::Key_PageUp, Qt::ControlModifier);
         QCOMPARE(tabs->currentIndex(), tabs->count() - 1);
+    }
+
+    // F1's list comes from the actions themselves: every action the window holds (its children and those
+    // registered on any of its widgets) that has a key is listed with that key, named (Reset offsets…,
+    // Ctrl+Shift+R, on the Lag view's groups; the DLQ view's field filter, Ctrl+Shift+F).
+    void everyActionShortcutIsListed()
+    {
+        ConnectionProfile profile;
+        profile.cluster = {{u"bootstrap.servers"_s, u"127.0.0.1:1"_s}};
+        Console console(profile);
+        MainWindow *window = console.window();
+        QHash<QString, QString> listed; // key -> the names listed for it
+        for (const ShortcutsDialog::Entry &e : ShortcutsDialog::collect(window)) {
+            for (const QString &k : e.keys.split(u", "_s))
+                listed.insert(k, e.action);
+        }
+        QList<QAction *> actions = window->findChildren<QAction *>();
+        for (QWidget *widget : window->findChildren<QWidget *>())
+            actions += widget->actions();
+        QStringList missing;
+        int withKeys = 0;
+        for (const QAction *action : std::as_const(actions)) {
+            for (const QKeySequence &key : action->shortcuts()) {
+                if (key.isEmpty())
+                    continue;
+                ++withKeys;
+                const QString k = key.toString(QKeySequence::NativeText);
+                if (!listed.contains(k) || listed.value(k).isEmpty())
+                    missing << action->text() + u" ("_s + k + u')';
+            }
+        }
+        QVERIFY(withKeys > 10);
+        QVERIFY2(missing.isEmpty(), qPrintable(missing.join(u", "_s)));
+        const QString reset = QKeySequence(u"Ctrl+Shift+R"_s).toString(QKeySequence::NativeText);
+        QVERIFY2(listed.value(reset).contains(u"Reset offsets"_s), qPrintable(listed.value(reset)));
     }
 
     // The first window answers "is anything wrong right now?": the strip and the tabs count what SQL and the

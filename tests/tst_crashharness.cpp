@@ -3,14 +3,19 @@
 // BERTH_CRASH_ROUNDS sets the number of replays (default 3 for CI; the closing figures use 50).
 // Also PostgreSQL restarted in the middle of an approval and of an execution: no partial state, and the
 // audit chain still verifies. And release and replay killed likewise: each release and each produce once.
+// And an offset reset killed at each of its steps: each commit once or recognised as done.
 #include "services/audit/auditchain.h"
 #include "services/audit/auditstore.h"
 #include "services/inbox/pgsession.h"
+#include "services/kafka/clusterinspector.h"
+#include "services/kafka/offsetcommitter.h"
 #include "services/policy/policyloader.h"
 #include "support/berthcli.h"
 #include "support/replayworld.h"
 
 #include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QProcess>
 #include <QRandomGenerator>
 #include <QTemporaryDir>
@@ -243,6 +248,139 @@ private Q_SLOTS:
                  Parked);
         const BerthCli::Result verify = BerthCli::run({u"audit"_s, u"verify"_s, u"--db"_s, m_world->conninfo(u"bob"_s), u"--json"_s});
         QVERIFY2(verify.exitCode == 0 && verify.json().value(u"ok"_s).toBool(), qPrintable(verify.err + QString::fromUtf8(verify.out)));
+    }
+
+    // An approved offset reset SIGKILLed at each of its steps, then executed again: after its intent is
+    // journaled (before the commit), after its commit (before offsets.reset) and before its verification
+    // event. The group ends at its targets, the commit happens once or is recognised as done (no second
+    // intent, every partition "recognised"), the request ends completed and verified, the chain verifies.
+    // A step is held by a gate: a trigger makes the chosen audit event's insert wait for an advisory lock
+    // the test holds, so the child is killed exactly there (its waiting statement then ended by the test, as
+    // the server would once it noticed the dead client). To kill after the intent, the brokers go down while
+    // the gate lets the intent through, so the commit cannot reach them.
+    void offsetResetKilledAtEachStepResumesOnce()
+    {
+        const QString topic = QString::fromLatin1(ReplayWorld::DlqTopic);
+        constexpr qint64 From = 5000;
+        constexpr qint64 Target = 4900;
+        constexpr qint64 GateKey = 2727;
+        QString error;
+        QVERIFY2(
+            m_world->admin().execScript(
+                u"CREATE TABLE crash_gate (action text PRIMARY KEY);"
+                u"CREATE FUNCTION crash_gate_wait() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER AS $$ "
+                u"BEGIN IF EXISTS (SELECT 1 FROM public.crash_gate WHERE action = NEW.action) THEN "
+                u"PERFORM pg_advisory_xact_lock(2727); END IF; RETURN NEW; END $$;"
+                u"CREATE TRIGGER a_crash_gate BEFORE INSERT ON berth.audit_events FOR EACH ROW "
+                u"EXECUTE FUNCTION crash_gate_wait();"_s,
+                &error),
+            qPrintable(error));
+        const auto eventsOf = [this](qint64 id, const QString &action) {
+            return m_world
+                ->scalar(u"SELECT count(*) FROM berth.audit_events WHERE request_id = $1 AND action = $2"_s,
+                         {id, action})
+                .toInt();
+        };
+        const auto waitingAtGate = [this] {
+            return m_world
+                       ->scalar(
+                           u"SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"_s)
+                       .toInt()
+                   > 0;
+        };
+        const auto committed = [this, &topic](const QString &group) {
+            KafkaProperties props = m_world->kafka();
+            props.append({u"group.id"_s, group});
+            QString why;
+            KafkaHandle rk = KafkaConfig::createClient(RD_KAFKA_CONSUMER, props, &why);
+            PartitionList list(rd_kafka_topic_partition_list_new(1));
+            rd_kafka_topic_partition_list_add(list.get(), topic.toUtf8().constData(), 0);
+            if (!rk || rd_kafka_committed(rk.get(), list.get(), 10'000))
+                return qint64(-2);
+            return qint64(list->elems[0].offset);
+        };
+        const auto setBrokers = [this](bool up) {
+            for (int b = 1; b <= m_world->cluster().brokerCount(); ++b)
+                up ? m_world->cluster().setBrokerUp(b) : m_world->cluster().setBrokerDown(b);
+        };
+
+        const QStringList steps{u"offsets.reset_intent"_s, u"offsets.reset"_s, u"offsets.verified"_s};
+        for (const QString &step : steps) {
+            const QString group = u"crash-reset-"_s + QString(step).remove(u"offsets."_s);
+            QVERIFY2(OffsetCommitter::commit(m_world->kafka(), group, {{{topic, 0}, From}}, &error),
+                     qPrintable(error));
+            const BerthCli::Result filed = BerthCli::run(
+                {u"replay"_s, u"request"_s, u"--reset-offsets"_s, u"--group"_s, group, u"--topic"_s, topic,
+                 u"--to"_s, u"shift:-100"_s, u"--reason"_s, u"crash harness: offset reset"_s, u"--db"_s,
+                 m_world->conninfo(u"alice"_s), u"--bootstrap"_s, m_world->bootstrap(), u"--json"_s});
+            QVERIFY2(filed.exitCode == 0, qPrintable(filed.err + QString::fromUtf8(filed.out)));
+            const qint64 id = filed.json().value(u"requestId"_s).toInteger();
+            QVERIFY2(id > 0 && m_world->approve(id, &error), qPrintable(error));
+
+            QVERIFY(m_world->admin().exec(u"INSERT INTO crash_gate VALUES ($1)"_s, {step}).ok);
+            QVERIFY(m_world->admin().exec(u"SELECT pg_advisory_lock($1)"_s, {GateKey}).ok);
+            QProcess child;
+            child.start(BerthCli::executable(), executeArgs(id));
+            QVERIFY(child.waitForStarted());
+            QTRY_VERIFY2_WITH_TIMEOUT(waitingAtGate(), qPrintable(step), 30000);
+            if (step == u"offsets.reset_intent"_s) {
+                setBrokers(false);
+                QVERIFY(m_world->admin().exec(u"SELECT pg_advisory_unlock($1)"_s, {GateKey}).ok);
+                QTRY_COMPARE_WITH_TIMEOUT(eventsOf(id, step), 1, 15000);
+            }
+            QCOMPARE(child.state(), QProcess::Running);
+            ::kill(pid_t(child.processId()), SIGKILL);
+            QVERIFY(child.waitForFinished());
+            // The killed client's statement ends without committing, as the server ends it once it notices.
+            QVERIFY(m_world->admin()
+                        .exec(u"SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' "
+                              u"AND NOT granted"_s)
+                        .ok);
+            QVERIFY(m_world->admin().exec(u"SELECT pg_advisory_unlock_all()"_s).ok);
+            QVERIFY(m_world->admin().exec(u"DELETE FROM crash_gate"_s).ok);
+            setBrokers(true);
+
+            // Where each kill left it: before the commit nothing moved; after it the group is at its target.
+            const bool killedBeforeCommit = step == u"offsets.reset_intent"_s;
+            QCOMPARE(committed(group), killedBeforeCommit ? From : Target);
+            QCOMPARE(eventsOf(id, u"offsets.reset_intent"_s), 1);
+            QCOMPARE(eventsOf(id, u"offsets.reset"_s), step == u"offsets.verified"_s ? 1 : 0);
+            QCOMPARE(eventsOf(id, u"offsets.verified"_s), 0);
+            QCOMPARE(m_world->statusOf(id), u"executing"_s);
+
+            const BerthCli::Result resumed = BerthCli::run(executeArgs(id) + QStringList{u"--json"_s});
+            QVERIFY2(resumed.exitCode == 0,
+                     qPrintable(step + u": "_s + resumed.err + QString::fromUtf8(resumed.out)));
+            QCOMPARE(resumed.json().value(u"status"_s).toString(), u"completed"_s);
+            QVERIFY(resumed.json().value(u"verified"_s).toBool());
+            QCOMPARE(committed(group), Target);
+            QCOMPARE(m_world->statusOf(id), u"completed"_s);
+            // Committed once: a commit the killed run made is recognised, not journaled and made again.
+            QCOMPARE(eventsOf(id, u"offsets.reset_intent"_s), killedBeforeCommit ? 2 : 1);
+            const QJsonObject reset =
+                QJsonDocument::fromJson(
+                    m_world
+                        ->scalar(u"SELECT details::text FROM berth.audit_events WHERE "
+                                 u"request_id = $1 AND action = 'offsets.reset' ORDER BY seq "
+                                 u"DESC LIMIT 1"_s,
+                                 {id})
+                        .toString()
+                        .toUtf8())
+                    .object();
+            const QJsonArray partitions = reset.value(u"partitions"_s).toArray();
+            QCOMPARE(partitions.size(), 1);
+            QCOMPARE(partitions.at(0).toObject().value(u"recognised"_s).toBool(), !killedBeforeCommit);
+            QCOMPARE(eventsOf(id, u"offsets.verified"_s), 1);
+            const BerthCli::Result verified = BerthCli::run(
+                {u"replay"_s, u"verify"_s, QString::number(id), u"--db"_s, m_world->conninfo(u"bob"_s),
+                 u"--bootstrap"_s, m_world->bootstrap(), u"--json"_s});
+            QVERIFY2(verified.exitCode == 0, qPrintable(verified.err + QString::fromUtf8(verified.out)));
+        }
+        QVERIFY(m_world->admin().exec(u"DROP TRIGGER a_crash_gate ON berth.audit_events"_s).ok);
+        const BerthCli::Result chain =
+            BerthCli::run({u"audit"_s, u"verify"_s, u"--db"_s, m_world->conninfo(u"bob"_s), u"--json"_s});
+        QVERIFY2(chain.exitCode == 0 && chain.json().value(u"ok"_s).toBool(),
+                 qPrintable(chain.err + QString::fromUtf8(chain.out)));
     }
 
     void postgresRestartMidApprovalLeavesNoPartialState()

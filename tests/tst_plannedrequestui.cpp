@@ -11,6 +11,8 @@
 #include "services/kafka/kafkaproducer.h"
 #include "services/kafka/offsetcommitter.h"
 #include "services/policy/policyloader.h"
+#include "services/remediation/offsetresetexecutor.h"
+#include "services/remediation/offsetresetplanner.h"
 #include "services/remediation/replayjob.h"
 #include "support/replayworld.h"
 #include "views/actionconfirmation.h"
@@ -54,6 +56,24 @@ class TestPlannedRequestUi final : public QObject {
         s.policyPath = m_policyPath;
         s.inboxMappings = m_mappings;
         return s;
+    }
+
+    // Commits `offset` on each of the three partitions of the orders topic for the group.
+    bool commitEach(const QString &group, qint64 offset, QString *error) const
+    {
+        return OffsetCommitter::commit(m_world->kafka(), group,
+                                       {{{Orders, 0}, offset}, {{Orders, 1}, offset}, {{Orders, 2}, offset}},
+                                       error);
+    }
+
+    // The remediation desk of one person, logged in as themselves.
+    std::unique_ptr<RemediationDesk> deskOf(const QString &who) const
+    {
+        ConnectionProfile profile;
+        profile.name = u"test"_s;
+        profile.cluster = m_world->kafka();
+        profile.databaseConninfo = m_world->conninfo(who);
+        return std::make_unique<RemediationDesk>(profile);
     }
 
     QList<qint64> committed(const QString &group)
@@ -130,9 +150,7 @@ private Q_SLOTS:
     {
         const QString group = u"reset-ui"_s;
         QString error;
-        QVERIFY2(OffsetCommitter::commit(m_world->kafka(), group,
-                                         {{{Orders, 0}, 4}, {{Orders, 1}, 4}, {{Orders, 2}, 4}}, &error),
-                 qPrintable(error));
+        QVERIFY2(commitEach(group, 4, &error), qPrintable(error));
         PlannedRequestDialog *dialog = PlannedRequestDialog::offsetReset(setup(u"alice"_s), group, {Orders});
         dialog->targetBox()->setCurrentIndex(PlannedRequestDialog::Earliest);
         QCOMPARE(dialog->targetText(), u"earliest"_s);
@@ -167,15 +185,11 @@ private Q_SLOTS:
         dialog->close();
         QVERIFY2(m_world->approve(id, &error), qPrintable(error));
 
-        ConnectionProfile profile;
-        profile.name = u"test"_s;
-        profile.cluster = m_world->kafka();
-        profile.databaseConninfo = m_world->conninfo(u"alice"_s);
-        RemediationDesk alice(profile);
-        QTRY_COMPARE_WITH_TIMEOUT(alice.watcher()->state(), AuditWatcher::State::Connected, 15000);
-        ReplayExecutionPanel *panel = alice.executionPanel();
+        const std::unique_ptr<RemediationDesk> alice = deskOf(u"alice"_s);
+        QTRY_COMPARE_WITH_TIMEOUT(alice->watcher()->state(), AuditWatcher::State::Connected, 15000);
+        ReplayExecutionPanel *panel = alice->executionPanel();
         QVERIFY(selectListed(panel, id));
-        QSignalSpy finished(alice.replayJob(), &ReplayJob::finished);
+        QSignalSpy finished(alice->replayJob(), &ReplayJob::finished);
         QTest::mouseClick(panel->executeButton(), Qt::LeftButton);
         auto *asked = panel->findChild<ActionConfirmation *>();
         QVERIFY(asked);
@@ -214,9 +228,7 @@ private Q_SLOTS:
                           {Projection})
                     .ok);
         QString error;
-        QVERIFY2(OffsetCommitter::commit(m_world->kafka(), Projection,
-                                         {{{Orders, 0}, 4}, {{Orders, 1}, 4}, {{Orders, 2}, 4}}, &error),
-                 qPrintable(error));
+        QVERIFY2(commitEach(Projection, 4, &error), qPrintable(error));
         PlannedRequestDialog *dialog = PlannedRequestDialog::reclaim(setup(u"alice"_s), Projection);
         dialog->olderThanBox()->setValue(30);
         QSignalSpy previews(dialog, &PlannedRequestDialog::previewFinished);
@@ -241,6 +253,48 @@ private Q_SLOTS:
                                  {id})
                      .toInt(),
                  1);
+    }
+
+    // An offset reset executed elsewhere (the command line, another desk): selecting it in the Execution
+    // panel shows the verification its offsets.verified event holds, each partition's move, the committed
+    // offset read back and whether it is at its target, like a replay's recorded verification.
+    void recordedOffsetResetVerificationInThePanel()
+    {
+        const QString group = u"reset-recorded"_s;
+        QString error;
+        QVERIFY2(commitEach(group, 4, &error), qPrintable(error));
+        OffsetResetInput input;
+        input.group = group;
+        input.topic = Orders;
+        const std::optional<OffsetResetTo> to = OffsetResetTo::parse(u"shift:-3"_s, &error);
+        QVERIFY2(to, qPrintable(error));
+        input.to = *to;
+        RequestDraft draft;
+        draft.reason = u"reprocess the last three"_s;
+        const BuiltRequest built =
+            RemediationTasks::planOffsetReset(input, draft, setup(u"alice"_s), JobControl());
+        QVERIFY2(built.ok(), qPrintable(built.error));
+        const RemediationTasks::Submitted filed =
+            RemediationTasks::submit(m_world->conninfo(u"alice"_s), built);
+        QVERIFY2(filed.requestId > 0, qPrintable(filed.error));
+        QVERIFY2(m_world->approve(filed.requestId, &error), qPrintable(error));
+        const OffsetResetOutcome done =
+            OffsetResetExecutor::run(m_world->alice(), m_world->kafka(), filed.requestId);
+        QVERIFY2(done.error.isEmpty() && done.verified, qPrintable(done.error));
+
+        const std::unique_ptr<RemediationDesk> bob = deskOf(u"bob"_s);
+        QTRY_COMPARE_WITH_TIMEOUT(bob->watcher()->state(), AuditWatcher::State::Connected, 15000);
+        ReplayExecutionPanel *panel = bob->executionPanel();
+        QVERIFY(selectListed(panel, filed.requestId));
+        QTRY_VERIFY2_WITH_TIMEOUT(panel->verificationLabel()->text().contains(u"Recorded"_s),
+                                  qPrintable(panel->verificationLabel()->text()), 15000);
+        const QString said = panel->verificationLabel()->text();
+        QVERIFY2(said.contains(u"offset reset of group reset-recorded on orders: verified"_s),
+                 qPrintable(said));
+        const QString lines = panel->outcomesText()->toPlainText();
+        for (int p = 0; p < 3; ++p)
+            QVERIFY2(lines.contains(u"partition %1: 4 \u2192 1, committed 1 \u2014 verified"_s.arg(p)),
+                     qPrintable(lines));
     }
 
     void cleanupTestCase() { m_world.reset(); }

@@ -2578,6 +2578,10 @@ vorheriger %2</translation>
         <source>Reading payloads…</source>
         <translation>Nutzdaten werden gelesen …</translation>
     </message>
+    <message>
+        <source>Filter by payload field</source>
+        <translation>Nach Payload-Feld filtern</translation>
+    </message>
 </context>
 <context>
     <name>DlqExport</name>
@@ -4369,35 +4373,12 @@ Eine Konsole für Zustellkorrektheit auf Kafka: Lag, Dead Letters und auditierte
         <translation>Vorschau abgebrochen.</translation>
     </message>
     <message>
-        <source>Filed as request %1.</source>
-        <translation>Als Antrag %1 gestellt.</translation>
-    </message>
-    <message>
-        <source>Submitting…</source>
-        <translation>Wird eingereicht…</translation>
-    </message>
-    <message>
         <source>Preview first: the approver sees what you saw.</source>
         <translation>Zuerst die Vorschau: der Genehmiger sieht, was Sie gesehen haben.</translation>
     </message>
     <message>
         <source>Say why: the approver and the audit need to know.</source>
         <translation>Sagen Sie warum: Genehmiger und Audit müssen es wissen.</translation>
-    </message>
-    <message>
-        <source>Submitting the request…</source>
-        <translation>Der Antrag wird eingereicht…</translation>
-    </message>
-    <message>
-        <source>The database refused the request: %1</source>
-        <translation>Die Datenbank hat den Antrag abgelehnt: %1</translation>
-    </message>
-    <message numerus="yes">
-        <source>Request %1 filed: pending, %n approval(s) needed. Another person approves it in the Approvals tab.</source>
-        <translation>
-            <numerusform>Antrag %1 gestellt: ausstehend, %n Genehmigung nötig. Eine andere Person genehmigt ihn im Tab Freigaben.</numerusform>
-            <numerusform>Antrag %1 gestellt: ausstehend, %n Genehmigungen nötig. Eine andere Person genehmigt ihn im Tab Freigaben.</numerusform>
-        </translation>
     </message>
 </context>
 <context>
@@ -5050,6 +5031,18 @@ sasl.password=…</translation>
         <source>Committed offsets read back: some differ</source>
         <translation>Committete Offsets zurückgelesen: einige weichen ab</translation>
     </message>
+    <message>
+        <source> — verified</source>
+        <translation> — verifiziert</translation>
+    </message>
+    <message>
+        <source>Request %1, offset reset of group %2 on %3: %4 from the committed offsets read back</source>
+        <translation>Anfrage %1, Offset-Reset der Gruppe %2 auf %3: %4 laut den zurückgelesenen committeten Offsets</translation>
+    </message>
+    <message>
+        <source>some partitions differ from their targets</source>
+        <translation>einige Partitionen weichen von ihrem Ziel ab</translation>
+    </message>
 </context>
 <context>
     <name>ReplayRequestDialog</name>
@@ -5250,14 +5243,6 @@ sasl.password=…</translation>
         <translation>Probelauf abgebrochen.</translation>
     </message>
     <message>
-        <source>Request %1 is filed.</source>
-        <translation>Anfrage %1 ist eingereicht.</translation>
-    </message>
-    <message>
-        <source>Submitting…</source>
-        <translation>Wird eingereicht …</translation>
-    </message>
-    <message>
         <source>The edited payload is not valid JSON.</source>
         <translation>Die bearbeiteten Nutzdaten sind kein gültiges JSON.</translation>
     </message>
@@ -5276,21 +5261,6 @@ sasl.password=…</translation>
     <message>
         <source>Give a reason: the approver and the audit trail need to know why.</source>
         <translation>Geben Sie eine Begründung an: Genehmiger und Audit-Trail müssen wissen, warum.</translation>
-    </message>
-    <message>
-        <source>Submitting the request…</source>
-        <translation>Anfrage wird eingereicht …</translation>
-    </message>
-    <message>
-        <source>The database refused the request: %1</source>
-        <translation>Die Datenbank hat die Anfrage abgelehnt: %1</translation>
-    </message>
-    <message numerus="yes">
-        <source>Request %1 filed: pending, %n approval(s) needed. Another person approves it in the Approvals tab.</source>
-        <translation>
-            <numerusform>Anfrage %1 eingereicht: ausstehend, %n Freigabe nötig. Eine andere Person gibt sie im Tab „Freigaben“ frei.</numerusform>
-            <numerusform>Anfrage %1 eingereicht: ausstehend, %n Freigaben nötig. Eine andere Person gibt sie im Tab „Freigaben“ frei.</numerusform>
-        </translation>
     </message>
     <message>
         <source>Reaso&amp;n code:</source>
@@ -5334,6 +5304,32 @@ sasl.password=…</translation>
     </message>
 </context>
 <context>
+    <name>RequestSubmission</name>
+    <message>
+        <source>Request %1 is filed.</source>
+        <translation>Anfrage %1 ist eingereicht.</translation>
+    </message>
+    <message>
+        <source>Submitting…</source>
+        <translation>Wird eingereicht …</translation>
+    </message>
+    <message>
+        <source>Submitting the request…</source>
+        <translation>Anfrage wird eingereicht …</translation>
+    </message>
+    <message>
+        <source>The database refused the request: %1</source>
+        <translation>Die Datenbank hat die Anfrage abgelehnt: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Request %1 filed: pending, %n approval(s) needed. Another person approves it in the Approvals tab.</source>
+        <translation>
+            <numerusform>Anfrage %1 eingereicht: ausstehend, %n Freigabe nötig. Eine andere Person gibt sie im Tab „Freigaben“ frei.</numerusform>
+            <numerusform>Anfrage %1 eingereicht: ausstehend, %n Freigaben nötig. Eine andere Person gibt sie im Tab „Freigaben“ frei.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>SecretStore</name>
     <message>
         <source>unknown error</source>
@@ -5365,6 +5361,10 @@ sasl.password=…</translation>
     <message>
         <source>Keys</source>
         <translation>Tasten</translation>
+    </message>
+    <message>
+        <source>(unnamed action)</source>
+        <translation>(unbenannte Aktion)</translation>
     </message>
 </context>
 <context>

@@ -202,7 +202,7 @@ DlqBrowserView::DlqBrowserView(DlqScanner *scanner, QWidget *parent)
             clearFieldFilter();
     });
     connect(m_fieldCancel, &QPushButton::clicked, this, &DlqBrowserView::clearFieldFilter);
-    auto *fieldShortcut = new QAction(this);
+    auto *fieldShortcut = new QAction(tr("Filter by payload field"), this);
     fieldShortcut->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
     fieldShortcut->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     connect(fieldShortcut, &QAction::triggered, this, [this] {

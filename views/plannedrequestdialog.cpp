@@ -24,6 +24,7 @@ using namespace Qt::StringLiterals;
 PlannedRequestDialog::PlannedRequestDialog(const RemediationSetup &setup, QWidget *parent)
     : QDialog(parent)
     , m_setup(setup)
+    , m_submission(new RequestSubmission(this))
 {
     setAttribute(Qt::WA_DeleteOnClose);
 }
@@ -160,6 +161,10 @@ void PlannedRequestDialog::build(QWidget *inputs, const QString &title)
     connect(m_cancel, &QPushButton::clicked, this, &PlannedRequestDialog::cancelPreview);
     connect(m_submit, &QPushButton::clicked, this, &PlannedRequestDialog::submit);
     connect(m_reason, &QLineEdit::textChanged, this, &PlannedRequestDialog::updateButtons);
+    connect(m_submission, &RequestSubmission::statusChanged, this, &PlannedRequestDialog::setStatus);
+    connect(m_submission, &RequestSubmission::refused, this, &PlannedRequestDialog::updateButtons);
+    connect(m_submission, &RequestSubmission::submitted, this, &PlannedRequestDialog::updateButtons);
+    connect(m_submission, &RequestSubmission::submitted, this, &PlannedRequestDialog::submitted);
     updateButtons();
 }
 
@@ -269,14 +274,10 @@ void PlannedRequestDialog::cancelPreview()
 
 bool PlannedRequestDialog::maySubmit(QString *why) const
 {
-    QString reason;
-    if (m_submittedId > 0)
-        reason = tr("Filed as request %1.").arg(m_submittedId);
-    else if (m_submitting)
-        reason = tr("Submitting…");
-    else if (!m_havePreview)
+    QString reason = m_submission->blockingReason(); // filed, or being filed
+    if (reason.isEmpty() && !m_havePreview)
         reason = tr("Preview first: the approver sees what you saw.");
-    else if (m_reason->text().trimmed().isEmpty())
+    else if (reason.isEmpty() && m_reason->text().trimmed().isEmpty())
         reason = tr("Say why: the approver and the audit need to know.");
     if (why)
         *why = reason;
@@ -293,29 +294,8 @@ void PlannedRequestDialog::submit()
     BuiltRequest built = m_built;
     built.request.reason = m_reason->text().trimmed();
     built.request.ticket = m_ticket->text().trimmed();
-    m_submitting = true;
-    setStatus(tr("Submitting the request…"), false);
+    m_submission->start(m_setup.auditConninfo, built);
     updateButtons();
-    m_submits.start(
-        [conninfo = m_setup.auditConninfo, built](const JobControl &) {
-            return RemediationTasks::submit(conninfo, built);
-        },
-        [this, approvals = built.request.requiredApprovals](const RemediationTasks::Submitted &result) {
-            m_submitting = false;
-            if (result.requestId == 0) {
-                setStatus(tr("The database refused the request: %1").arg(result.error), true);
-                updateButtons();
-                return;
-            }
-            m_submittedId = result.requestId;
-            setStatus(tr("Request %1 filed: pending, %n approval(s) needed. Another person approves it in the "
-                         "Approvals tab.",
-                         nullptr, approvals)
-                          .arg(result.requestId),
-                      false);
-            updateButtons();
-            Q_EMIT submitted(result.requestId);
-        });
 }
 
 void PlannedRequestDialog::setStatus(const QString &text, bool problem)
@@ -327,7 +307,7 @@ void PlannedRequestDialog::setStatus(const QString &text, bool problem)
 void PlannedRequestDialog::updateButtons()
 {
     const bool running = m_previews.isRunning();
-    m_previewButton->setEnabled(!running && m_submittedId == 0 && !m_submitting);
+    m_previewButton->setEnabled(!running && m_submission->blockingReason().isEmpty());
     m_cancel->setEnabled(running);
     QString why;
     m_submit->setEnabled(maySubmit(&why));

@@ -2,6 +2,7 @@
 
 #include "models/remediationtasks.h"
 #include "services/support/jobtracker.h"
+#include "views/requestsubmission.h"
 
 #include <QDialog>
 
@@ -37,7 +38,7 @@ public:
     void cancelPreview();
     void submit();
     bool maySubmit(QString *why = nullptr) const;
-    qint64 submittedId() const { return m_submittedId; }
+    qint64 submittedId() const { return m_submission->submittedId(); }
     const BuiltRequest &built() const { return m_built; }
 
     // For tests and screenshots.
@@ -91,8 +92,6 @@ private:
 
     BuiltRequest m_built;
     bool m_havePreview = false; // m_built answers the inputs on screen
-    bool m_submitting = false;
-    qint64 m_submittedId = 0;
     JobTracker m_previews{this};
-    JobTracker m_submits{this};
+    RequestSubmission *m_submission;
 };

@@ -298,6 +298,25 @@ void ReplayExecutionPanel::setProgress(const ReplayProgress &p)
     updateButtons();
 }
 
+namespace {
+// One line a partition of an offset reset, live or as its offsets.verified event keeps it: the move, the
+// committed offset read back, and whether it is at its target.
+QStringList resetPartitionLines(const QList<OffsetResetPartitionOutcome> &partitions)
+{
+    QStringList lines;
+    for (const OffsetResetPartitionOutcome &p : partitions) {
+        lines << ReplayExecutionPanel::tr("partition %1: %2 → %3, committed %4%5")
+                     .arg(p.partition)
+                     .arg(p.before < 0 ? ReplayExecutionPanel::tr("none") : QString::number(p.before))
+                     .arg(p.target)
+                     .arg(p.committed < 0 ? ReplayExecutionPanel::tr("unread") : QString::number(p.committed))
+                     .arg(p.verified() ? ReplayExecutionPanel::tr(" — verified")
+                                       : ReplayExecutionPanel::tr(" (differs)"));
+    }
+    return lines;
+}
+} // namespace
+
 void ReplayExecutionPanel::setOutcome(const ReplayOutcome &o)
 {
     const qint64 id = m_runningId;
@@ -317,17 +336,11 @@ void ReplayExecutionPanel::setOutcome(const ReplayOutcome &o)
         const OffsetResetOutcome &r = *o.offsetReset;
         // A reset is verified from the committed offsets read back: each partition's line is its verification;
         // the ones that differ are its problems.
-        QStringList lines;
+        const QStringList lines = resetPartitionLines(r.partitions);
         QStringList differ;
-        for (const OffsetResetPartitionOutcome &p : r.partitions) {
-            lines << tr("partition %1: %2 → %3, committed %4%5")
-                         .arg(p.partition)
-                         .arg(p.before < 0 ? tr("none") : QString::number(p.before))
-                         .arg(p.target)
-                         .arg(p.committed < 0 ? tr("unread") : QString::number(p.committed))
-                         .arg(p.verified() ? QString() : tr(" (differs)"));
-            if (!r.refused && !p.verified())
-                differ << lines.last();
+        for (qsizetype i = 0; i < r.partitions.size(); ++i) {
+            if (!r.refused && !r.partitions.at(i).verified())
+                differ << lines.at(i);
         }
         m_problems->setPlainText(differ.join(u'\n'));
         m_verification->setText(r.refused ? QString()
@@ -456,6 +469,20 @@ void ReplayExecutionPanel::showVerification(const ReplayVerification &v, bool fi
         m_verification->setText(DlqBrowserModel::visibleText(
             tr("Request %1 cannot be verified: %2").arg(v.requestId).arg(v.error)));
         m_verification->setStyleSheet(u"color: #b00020;"_s);
+        return;
+    }
+    if (v.isOffsetReset()) {
+        m_verification->setText(DlqBrowserModel::visibleText(
+            recorded
+            + tr("Request %1, offset reset of group %2 on %3: %4 from the committed offsets read back")
+                  .arg(v.requestId)
+                  .arg(v.consumer, v.resetTopic,
+                       v.result == VerificationResult::Verified
+                           ? tr("verified")
+                           : tr("some partitions differ from their targets"))));
+        m_verification->setStyleSheet(v.result == VerificationResult::Verified ? QString()
+                                                                               : u"color: #b00020;"_s);
+        m_outcomes->setPlainText(resetPartitionLines(v.resetPartitions).join(u'\n')); // numbers only
         return;
     }
     const QLocale locale;

@@ -74,7 +74,13 @@ QString parseErrorText(const QByteArray &text, const QJsonParseError &error)
 ReplayRequestDialog::ReplayRequestDialog(const RemediationSetup &setup, QWidget *parent)
     : QDialog(parent)
     , m_setup(setup)
+    , m_submission(new RequestSubmission(this))
 {
+    connect(m_submission, &RequestSubmission::statusChanged, this, &ReplayRequestDialog::setStatus);
+    connect(m_submission, &RequestSubmission::refused, this, &ReplayRequestDialog::updateButtons);
+    connect(m_submission, &RequestSubmission::refused, this, &ReplayRequestDialog::submitFailed);
+    connect(m_submission, &RequestSubmission::submitted, this, &ReplayRequestDialog::updateButtons);
+    connect(m_submission, &RequestSubmission::submitted, this, &ReplayRequestDialog::submitted);
 }
 
 ReplayRequestDialog::ReplayRequestDialog(const RemediationSetup &setup, const QList<DlqSelection> &records,
@@ -391,7 +397,7 @@ RequestDraft ReplayRequestDialog::draft() const
 
 void ReplayRequestDialog::onDraftChanged()
 {
-    if (m_submittedId != 0)
+    if (m_submission->submittedId() != 0)
         return;
     m_dryRuns.cancel();
     if (m_haveDryRun)
@@ -463,23 +469,17 @@ void ReplayRequestDialog::cancelDryRun()
 
 bool ReplayRequestDialog::maySubmit(QString *why) const
 {
-    QString reason;
-    if (m_submittedId != 0)
-        reason = tr("Request %1 is filed.").arg(m_submittedId);
-    else if (m_submitting)
-        reason = tr("Submitting…");
-    else if (!m_payloadValid)
-        reason = tr("The edited payload is not valid JSON.");
-    else if (m_dryRuns.isRunning())
-        reason = tr("The dry run is running.");
-    else if (!m_haveDryRun)
-        reason = tr("Run the dry run first: the approver sees what you saw.");
-    else if (m_built.dryRun.verdict == PolicyVerdict::Blocked)
-        reason = tr("The delivery policy blocks this request.");
-    else if (!m_built.ok())
-        reason = m_built.error;
-    else if (m_reason->text().trimmed().isEmpty())
-        reason = tr("Give a reason: the approver and the audit trail need to know why.");
+    const QString filing = m_submission->blockingReason(); // filed, or being filed
+    const QString reason = !filing.isEmpty()       ? filing
+                           : !m_payloadValid       ? tr("The edited payload is not valid JSON.")
+                           : m_dryRuns.isRunning() ? tr("The dry run is running.")
+                           : !m_haveDryRun ? tr("Run the dry run first: the approver sees what you saw.")
+                           : m_built.dryRun.verdict == PolicyVerdict::Blocked
+                               ? tr("The delivery policy blocks this request.")
+                           : !m_built.ok() ? m_built.error
+                           : m_reason->text().trimmed().isEmpty()
+                               ? tr("Give a reason: the approver and the audit trail need to know why.")
+                               : QString();
     if (why)
         *why = reason;
     return reason.isEmpty();
@@ -488,7 +488,7 @@ bool ReplayRequestDialog::maySubmit(QString *why) const
 void ReplayRequestDialog::updateButtons()
 {
     const bool running = m_dryRuns.isRunning();
-    m_dryRun->setEnabled(!running && m_submittedId == 0 && !m_submitting);
+    m_dryRun->setEnabled(!running && m_submission->blockingReason().isEmpty());
     m_cancel->setEnabled(running);
     QString why;
     m_submit->setEnabled(maySubmit(&why));
@@ -510,32 +510,8 @@ void ReplayRequestDialog::submit()
     built.request.ticket = d.ticket;
     built.request.expiresAt = d.expiresAt;
     built.request.rateLimit = d.rateLimit;
-    m_submitting = true;
-    setStatus(tr("Submitting the request…"), false);
+    m_submission->start(m_setup.auditConninfo, built);
     updateButtons();
-    m_submits.start(
-        [conninfo = m_setup.auditConninfo, built](const JobControl &) {
-            return RemediationTasks::submit(conninfo, built);
-        },
-        [this, approvals = built.request.requiredApprovals](const RemediationTasks::Submitted &result) {
-            m_submitting = false;
-            if (result.requestId == 0) {
-                // The database's own words: it is the authority on what may be filed.
-                setStatus(tr("The database refused the request: %1").arg(result.error), true);
-                updateButtons();
-                Q_EMIT submitFailed(result.error);
-                return;
-            }
-            m_submittedId = result.requestId;
-            setStatus(
-                tr("Request %1 filed: pending, %n approval(s) needed. Another person approves it in the "
-                   "Approvals tab.",
-                   nullptr, approvals)
-                    .arg(result.requestId),
-                false);
-            updateButtons();
-            Q_EMIT submitted(result.requestId);
-        });
 }
 
 void ReplayRequestDialog::setStatus(const QString &text, bool problem)

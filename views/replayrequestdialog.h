@@ -2,6 +2,7 @@
 
 #include "models/remediationtasks.h"
 #include "services/support/jobtracker.h"
+#include "views/requestsubmission.h"
 
 #include <QDialog>
 #include <QJsonObject>
@@ -41,7 +42,7 @@ public:
     // Submit is offered, and if not, why.
     bool maySubmit(QString *why = nullptr) const;
 
-    qint64 submittedId() const { return m_submittedId; }
+    qint64 submittedId() const { return m_submission->submittedId(); }
     const BuiltRequest &built() const { return m_built; }
 
     // For tests and screenshots.
@@ -110,9 +111,7 @@ private:
     bool m_payloadValid = true;
     bool m_payloadRead = false;
     bool m_payloadRevealed = false; // the editor shows the record unmasked: its reveal was recorded
-    bool m_submitting = false;
-    qint64 m_submittedId = 0;
     JobTracker m_dryRuns{this};
-    JobTracker m_submits{this};
+    RequestSubmission *m_submission;
     JobTracker m_payloadReads{this};
 };

@@ -76,11 +76,23 @@ QList<ShortcutsDialog::Entry> ShortcutsDialog::collect(QWidget *window)
             out[*it].action += u" / "_s + action;
         }
     };
-    for (QAction *action : window->findChildren<QAction *>()) {
-        if (seen.contains(action))
+    // Every action the window holds: its children, and those registered on any of its widgets (an action
+    // may be owned elsewhere and still answer a key here). One without text is named by its tool tip, else
+    // listed all the same, so no key goes unlisted.
+    QList<QAction *> actions = window->findChildren<QAction *>();
+    actions += window->actions();
+    for (QWidget *widget : window->findChildren<QWidget *>())
+        actions += widget->actions();
+    for (QAction *action : std::as_const(actions)) {
+        if (seen.contains(action) || action->isSeparator())
             continue;
         seen.insert(action);
-        addViewEntry(plain(action->text()), keysOf(action->shortcuts()));
+        QString name = plain(action->text());
+        if (name.isEmpty())
+            name = plain(action->toolTip());
+        if (name.isEmpty())
+            name = tr("(unnamed action)");
+        addViewEntry(name, keysOf(action->shortcuts()));
     }
     for (QAbstractButton *button : window->findChildren<QAbstractButton *>())
         addViewEntry(plain(button->text()), keysOf({button->shortcut()}));

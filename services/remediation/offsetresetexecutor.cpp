@@ -20,18 +20,6 @@ bool groupInUse(rd_kafka_resp_err_t err)
            || err == RD_KAFKA_RESP_ERR_REBALANCE_IN_PROGRESS;
 }
 
-QJsonArray partitionsJson(const QList<OffsetResetPartitionOutcome> &list, bool withCommitted)
-{
-    QJsonArray out;
-    for (const OffsetResetPartitionOutcome &p : list) {
-        QJsonObject o{{u"partition"_s, p.partition}, {u"from"_s, p.before}, {u"to"_s, p.target}};
-        if (withCommitted)
-            o.insert(u"committed"_s, p.committed);
-        out.append(o);
-    }
-    return out;
-}
-
 // The group's committed offsets of the outcome's partitions (before the commit, or read back after it).
 bool readCommitted(const ClusterInspector &inspector, const QString &group, const QString &topic,
                    QList<OffsetResetPartitionOutcome> &list, bool after, int timeoutMs, QString *error)
@@ -50,6 +38,32 @@ bool readCommitted(const ClusterInspector &inspector, const QString &group, cons
     return true;
 }
 } // namespace
+
+QJsonArray partitionsJson(const QList<OffsetResetPartitionOutcome> &list, bool withCommitted)
+{
+    QJsonArray out;
+    for (const OffsetResetPartitionOutcome &p : list) {
+        QJsonObject o{{u"partition"_s, p.partition}, {u"from"_s, p.before}, {u"to"_s, p.target}};
+        if (withCommitted)
+            o.insert(u"committed"_s, p.committed);
+        if (p.recognised)
+            o.insert(u"recognised"_s, true);
+        out.append(o);
+    }
+    return out;
+}
+
+QList<OffsetResetPartitionOutcome> partitionsFromJson(const QJsonArray &array)
+{
+    QList<OffsetResetPartitionOutcome> out;
+    for (const QJsonValue &v : array) {
+        const QJsonObject o = v.toObject();
+        out.append({o.value(u"partition"_s).toInt(-1), o.value(u"from"_s).toInteger(-1),
+                    o.value(u"to"_s).toInteger(-1), o.value(u"committed"_s).toInteger(-1),
+                    o.value(u"recognised"_s).toBool()});
+    }
+    return out;
+}
 
 int activeMembers(const KafkaProperties &cluster, const QString &group, int timeoutMs, QString *error)
 {
@@ -142,29 +156,48 @@ OffsetResetOutcome run(PgSession &audit, const KafkaProperties &cluster, qint64 
         return refuse(u"group "_s + out.group + u" has "_s + QString::number(members)
                       + u" active member(s): stop its consumers, then execute again"_s);
 
+    // A run before this one journaled its intent (it was interrupted, or its commit refused): what it
+    // committed is recognised, not committed again.
+    EventFilter earlier;
+    earlier.requestId = requestId;
+    earlier.actions = {u"offsets.reset_intent"_s};
+    earlier.limit = 1;
+    const bool resumed = !store.listEvents(earlier, &error).isEmpty();
+    if (!error.isEmpty())
+        return fail(error);
+
     std::unique_ptr<ClusterInspector> inspector = ClusterInspector::create(cluster, &error);
     if (!inspector || !readCommitted(*inspector, out.group, out.topic, out.partitions, false, timeoutMs, &error))
         return fail(error);
-    if (store.appendEvent(u"offsets.reset_intent"_s, requestId,
-                          {{u"group"_s, out.group},
-                           {u"topic"_s, out.topic},
-                           {u"describeGroups"_s,
-                            members == 0 ? u"no active member"_s : u"not answered: "_s + describeError},
-                           {u"partitions"_s, partitionsJson(out.partitions, false)}},
-                          &error)
-        == 0)
-        return fail(error);
+    QList<OffsetResetPartitionOutcome> toCommit;
+    for (OffsetResetPartitionOutcome &p : out.partitions) {
+        p.recognised = resumed && p.before == p.target;
+        if (!p.recognised)
+            toCommit.append(p);
+    }
+    if (!toCommit.isEmpty()) {
+        if (store.appendEvent(u"offsets.reset_intent"_s, requestId,
+                              {{u"group"_s, out.group},
+                               {u"topic"_s, out.topic},
+                               {u"describeGroups"_s,
+                                members == 0 ? u"no active member"_s : u"not answered: "_s + describeError},
+                               {u"resumed"_s, resumed},
+                               {u"partitions"_s, partitionsJson(toCommit, false)}},
+                              &error)
+            == 0)
+            return fail(error);
 
-    PartitionOffsets offsets;
-    for (const OffsetResetPartitionOutcome &p : std::as_const(out.partitions))
-        offsets.insert({out.topic, p.partition}, p.target);
-    rd_kafka_resp_err_t err = RD_KAFKA_RESP_ERR_NO_ERROR;
-    QString commitError;
-    if (!OffsetCommitter::commit(cluster, out.group, offsets, &commitError, &err)) {
-        if (groupInUse(err))
-            return refuse(u"group "_s + out.group + u" has active members (the broker answered "_s
-                          + KafkaConfig::errorText(err) + u"): stop its consumers, then execute again"_s);
-        return fail(commitError + u" (the request stays executing: execute again)"_s);
+        PartitionOffsets offsets;
+        for (const OffsetResetPartitionOutcome &p : std::as_const(toCommit))
+            offsets.insert({out.topic, p.partition}, p.target);
+        rd_kafka_resp_err_t err = RD_KAFKA_RESP_ERR_NO_ERROR;
+        QString commitError;
+        if (!OffsetCommitter::commit(cluster, out.group, offsets, &commitError, &err)) {
+            if (groupInUse(err))
+                return refuse(u"group "_s + out.group + u" has active members (the broker answered "_s
+                              + KafkaConfig::errorText(err) + u"): stop its consumers, then execute again"_s);
+            return fail(commitError + u" (the request stays executing: execute again)"_s);
+        }
     }
 
     if (!readCommitted(*inspector, out.group, out.topic, out.partitions, true, timeoutMs, &error))

@@ -3,6 +3,7 @@
 #include "services/audit/audittypes.h"
 #include "services/kafka/kafkaconfig.h"
 
+#include <QJsonArray>
 #include <QList>
 #include <QString>
 
@@ -12,13 +13,15 @@ class PgSession;
 // committed offsets moved to the pinned targets, only while the group has no active member, then read back
 // and verified. Journaled as audit events: offsets.reset_intent before the commit, offsets.reset_refused
 // (nothing moved) or offsets.reset, then offsets.verified. Blocking: a JobTracker job, the command line,
-// tests. Running it again after a refusal or a crash commits the same targets again (a commit is
-// idempotent), so it needs no journal of its own.
+// tests. Running it again after a refusal or a crash resumes from the audit events: once an earlier run
+// journaled its intent, a partition already at its target is recognised as committed by that run and not
+// committed again (a consumer that ran since must not be moved back twice); the others are committed.
 struct OffsetResetPartitionOutcome {
     int partition = -1;
     qint64 before = -1;    // committed when executed; -1: none
     qint64 target = -1;
     qint64 committed = -1; // read back afterwards; -1: none or unread
+    bool recognised = false; // an earlier, interrupted run of the request committed it: not committed again
     bool verified() const { return committed == target; }
 };
 
@@ -41,4 +44,8 @@ OffsetResetOutcome run(PgSession &audit, const KafkaProperties &cluster, qint64 
 // The group's members as DescribeGroups reports them; -1 (and *error) where the brokers cannot say (the
 // mock cluster): then the commit itself is the check (UNKNOWN_MEMBER_ID while members are active).
 int activeMembers(const KafkaProperties &cluster, const QString &group, int timeoutMs, QString *error);
+// The partitions as the audit events keep them ({"partition", "from", "to"[, "committed"]}), and read back:
+// the one shape offsets.reset_intent, offsets.reset and offsets.verified share.
+QJsonArray partitionsJson(const QList<OffsetResetPartitionOutcome> &list, bool withCommitted);
+QList<OffsetResetPartitionOutcome> partitionsFromJson(const QJsonArray &array);
 } // namespace OffsetResetExecutor

@@ -216,14 +216,29 @@ ReplayVerification ReplayVerification::fromEventDetails(const QJsonObject &detai
     return v;
 }
 
+ReplayVerification ReplayVerification::fromResetEventDetails(const QJsonObject &details)
+{
+    ReplayVerification v;
+    v.requestId = details.value(u"requestId"_s).toInteger();
+    v.consumer = details.value(u"group"_s).toString();
+    v.resetTopic = details.value(u"topic"_s).toString();
+    v.resetPartitions = OffsetResetExecutor::partitionsFromJson(details.value(u"partitions"_s).toArray());
+    const bool verified = details.value(u"verified"_s).toBool()
+                          && std::all_of(v.resetPartitions.cbegin(), v.resetPartitions.cend(),
+                                         [](const OffsetResetPartitionOutcome &p) { return p.verified(); });
+    v.result = verified ? VerificationResult::Verified : VerificationResult::VerifiedWithFailures;
+    return v;
+}
+
 std::optional<ReplayVerification> ReplayVerification::lastRecorded(PgSession &auditDb, qint64 requestId,
                                                                    QString *error)
 {
-    const PgResult r = auditDb.exec(u"SELECT seq, (extract(epoch FROM at) * 1000)::bigint, details::text "
-                                    u"FROM berth.audit_events "
-                                    u"WHERE request_id = $1 AND action = 'replay.verified' "
-                                    u"ORDER BY seq DESC LIMIT 1"_s,
-                                    {requestId});
+    const PgResult r =
+        auditDb.exec(u"SELECT seq, (extract(epoch FROM at) * 1000)::bigint, details::text, action "
+                     u"FROM berth.audit_events "
+                     u"WHERE request_id = $1 AND action IN ('replay.verified', 'offsets.verified') "
+                     u"ORDER BY seq DESC LIMIT 1"_s,
+                     {requestId});
     error->clear();
     if (!r.ok) {
         *error = r.error;
@@ -231,8 +246,10 @@ std::optional<ReplayVerification> ReplayVerification::lastRecorded(PgSession &au
     }
     if (r.rows.isEmpty())
         return std::nullopt;
-    ReplayVerification v =
-        fromEventDetails(QJsonDocument::fromJson(r.rows.first().at(2).toString().toUtf8()).object());
+    const QJsonObject details = QJsonDocument::fromJson(r.rows.first().at(2).toString().toUtf8()).object();
+    ReplayVerification v = r.rows.first().at(3).toString() == u"offsets.verified"_s
+                               ? fromResetEventDetails(details)
+                               : fromEventDetails(details);
     v.requestId = requestId;
     v.eventSeq = r.rows.first().at(0).toLongLong();
     v.recordedAt = QDateTime::fromMSecsSinceEpoch(r.rows.first().at(1).toLongLong(), Qt::UTC);

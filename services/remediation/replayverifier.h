@@ -3,6 +3,7 @@
 #include "services/inbox/inboxmappingset.h"
 #include "services/kafka/kafkaconfig.h"
 #include "services/policy/deliverypolicy.h"
+#include "services/remediation/offsetresetexecutor.h"
 
 #include <QDateTime>
 #include <QJsonObject>
@@ -68,8 +69,13 @@ struct ReplayVerification {
     qint64 elapsedMs = 0;
     qint64 eventSeq = 0; // the audit event written
     QDateTime recordedAt; // a stored verification (fromEventDetails): when its event was written
+    // An offset reset's verification (its `offsets.verified` event): the group is `consumer`, each
+    // partition's target beside the committed offset read back; it has no items. Empty for a replay's.
+    QString resetTopic;
+    QList<OffsetResetPartitionOutcome> resetPartitions;
 
     int count(VerifyOutcome outcome) const { return counts[size_t(outcome)]; }
+    bool isOffsetReset() const { return !resetPartitions.isEmpty(); }
     int failures() const;
     // The whole result; at most `maxListed` items listed (pending and failures first).
     QJsonObject toJson(int maxListed = 100) const;
@@ -79,8 +85,12 @@ struct ReplayVerification {
     // A verification as its audit event keeps it: counts, rates, notes, and as items only the pending and
     // failed ones the event lists (their item numbers from the replay ids).
     static ReplayVerification fromEventDetails(const QJsonObject &details);
-    // The request's latest `replay.verified` event, read back (an earlier run's, shown when the request
-    // is selected); nullopt when there is none, or on error (*error then says why). Blocking.
+    // An offset reset's `offsets.verified` event: verified when every partition was read back at its target.
+    static ReplayVerification fromResetEventDetails(const QJsonObject &details);
+    // The request's latest verification event, read back (an earlier run's, shown when the request is
+    // selected): `replay.verified` for a replay, `offsets.verified` for an offset reset (the one place that
+    // decides which events verify a request); nullopt when there is none, or on error (*error then says
+    // why). Blocking.
     static std::optional<ReplayVerification> lastRecorded(PgSession &auditDb, qint64 requestId,
                                                           QString *error);
 };
