@@ -127,7 +127,8 @@ private Q_SLOTS:
             m.originalPartition = 0;
             m.originalOffset = offset;
             m.reason = u"handler failed"_s;
-            return producer->produce({u"cases-dlt"_s, 0, key, false, "{\"version\":1}",
+            // The rig's member: clang before 16 cannot capture a structured binding in a lambda.
+            return rig.producer->produce({u"cases-dlt"_s, 0, key, false, "{\"version\":1}",
                                       encodeDlqHeaders(DlqDialect::BerthCanonical, m), 0});
         };
         QVERIFY(deadLetter("CASE-A", 0));
