@@ -11,30 +11,6 @@ namespace {
 // The canonical header a dead letter's idempotency key is read from (ARCHITECTURE.md, Contracts: DLQ
 // header dialects), the one a request item's idempotency key comes from.
 constexpr char kIdempotencyHeader[] = "idempotency-key";
-
-// Whether the rule masks what a consumer reads its idempotency key from.
-bool masksSource(const MaskRule &rule, const RecordField &source)
-{
-    switch (source.kind) {
-    case RecordField::Kind::Header:
-        return rule.headers.contains(source.name, Qt::CaseInsensitive);
-    case RecordField::Kind::RecordKey:
-        return rule.key;
-    case RecordField::Kind::JsonPath: {
-        const QStringList steps = PayloadMask::pathSteps(source.name);
-        if (steps.isEmpty())
-            return false;
-        for (const QString &field : rule.fields) {
-            if (PayloadMask::pathsOverlap(steps, PayloadMask::pathSteps(field)))
-                return true;
-        }
-        return false;
-    }
-    case RecordField::Kind::NotStated:
-        break;
-    }
-    return false;
-}
 } // namespace
 
 KeyMask::KeyMask(const DeliveryPolicy &policy)
@@ -95,7 +71,7 @@ KeyMask::Keys KeyMask::shown(const QString &topic, const QString &originalTopic,
 
     bool bySource = false;
     for (const ConsumerPolicy *c : consumersOf(topic, originalTopic))
-        bySource = bySource || masksSource(rule, c->idempotencyKey);
+        bySource = bySource || PayloadMask::hides(rule, c->idempotencyKey);
     if (bySource && !idempotencyKey.isEmpty()) {
         out.idempotencyKey = QString::fromLatin1(PayloadMask::kMasked);
         if (idempotencyKey.size() >= PayloadMask::kMinVerbatim) {

@@ -303,15 +303,11 @@ bool hides(const MaskRule &rule, const RecordField &field)
         return rule.headers.contains(field.name, Qt::CaseInsensitive);
     case RecordField::Kind::JsonPath: {
         const QStringList steps = pathSteps(field.name.startsWith(u'$') ? field.name : u"$."_s + field.name);
+        if (steps.isEmpty())
+            return false;
         return std::any_of(rule.fields.cbegin(), rule.fields.cend(), [&steps](const QString &path) {
             const QStringList masked = pathSteps(path);
-            if (masked.isEmpty() || masked.size() > steps.size())
-                return false;
-            for (qsizetype i = 0; i < masked.size(); ++i) {
-                if (masked[i] != steps[i] && !(masked[i] == u"[*]"_s && steps[i].startsWith(u'[')))
-                    return false;
-            }
-            return true;
+            return !masked.isEmpty() && pathsOverlap(steps, masked);
         });
     }
     }

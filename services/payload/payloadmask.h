@@ -46,7 +46,8 @@ bool restoreMasked(const MaskRule &rule, const QByteArray &originalJson, QByteAr
                    QString *error);
 
 // Whether the rule hides the value `field` names in a record of its topic: the record key, a header it
-// names, or a JSON path at or under a field path it names (a "[*]" step matching any index). What a view,
+// names, or a JSON path at, under or above a field path it names (pathsOverlap: a value holding a masked
+// field shows it as much as the field itself). What a view,
 // an export or the command line shows of such a value is kMasked; lookups may still use the bytes.
 bool hides(const MaskRule &rule, const RecordField &field);
 
