@@ -5,10 +5,13 @@
 #include "services/accounting/accountingclassifier.h"
 #include "services/accounting/deliverysemantics.h"
 #include "services/accounting/deliveryaccountant.h"
+#include "services/accounting/inboxkeystage.h"
 #include "services/accounting/sequencecheck.h"
 #include "services/demo/mockkafkacluster.h"
 #include "services/demo/temppostgres.h"
 #include "services/dlq/dlqheadercodec.h"
+#include "services/inbox/inboxboardquery.h"
+#include "services/inbox/pgsession.h"
 #include "services/kafka/kafkaproducer.h"
 #include "services/kafka/offsetcommitter.h"
 #include "support/berthcli.h"
@@ -59,6 +62,21 @@ struct Arranged {
     }
 };
 
+InboxMapping inboxMapping(const QString &table)
+{
+    InboxMapping inbox;
+    inbox.name = u"projection"_s;
+    inbox.table = table;
+    inbox.messageIdColumn = u"id"_s;
+    inbox.statusColumn = u"status"_s;
+    inbox.updatedColumn = u"updated_at"_s;
+    inbox.statuses = {{u"DONE"_s, InboxState::Completed},
+                      {u"WORKING"_s, InboxState::InProgress},
+                      {u"PARKED"_s, InboxState::Parked},
+                      {u"SKIP"_s, InboxState::Skipped}};
+    return inbox;
+}
+
 QList<QJsonObject> jsonLines(const QByteArray &out)
 {
     QList<QJsonObject> lines;
@@ -88,6 +106,8 @@ private Q_SLOTS:
     void cliErrorsExitTwo();
     void mappingTheLookUpCannotUseIsRefused();
     void cliJsonMasksTheKeysThePolicyMasks();
+    void inboxJoinAnswersAlikeByProbeAndByMerge();
+    void largeInboxWithoutCoveringKeyIndexIsNoted();
 
 private:
     std::unique_ptr<MockKafkaCluster> m_cluster;
@@ -531,15 +551,8 @@ void TestAccounting::mappingTheLookUpCannotUseIsRefused()
     // A mapping without an in-progress word does not validate (the policy loader refuses one, but the
     // console's mappings come from the editor and profiles too); the look-up would skip it and every
     // record below the committed offset would look lost. The run says why and stops instead.
-    InboxMapping inbox;
-    inbox.name = u"projection"_s;
-    inbox.table = u"inbox"_s;
-    inbox.messageIdColumn = u"id"_s;
-    inbox.statusColumn = u"status"_s;
-    inbox.updatedColumn = u"updated_at"_s;
-    inbox.statuses = {{u"DONE"_s, InboxState::Completed},
-                      {u"PARKED"_s, InboxState::Parked},
-                      {u"SKIP"_s, InboxState::Skipped}};
+    InboxMapping inbox = inboxMapping(u"inbox"_s);
+    inbox.statuses.remove(u"WORKING"_s);
     AccountingRequest request;
     request.cluster = m_cluster->clientProperties();
     request.group = u"projection"_s;
@@ -609,6 +622,113 @@ void TestAccounting::cliJsonMasksTheKeysThePolicyMasks()
     QVERIFY2(other.exitCode == 1, qPrintable(other.err));
     QVERIFY(other.out.contains("\"e-6\""));
     QVERIFY(other.out.contains("\"order-1\""));
+}
+
+void TestAccounting::inboxJoinAnswersAlikeByProbeAndByMerge()
+{
+    // ARCHITECTURE.md, Data flows: Delivery accounting. The stage merges a window that is a good part of
+    // its inbox and probes one that is small beside it (by the catalogue's estimate); both answer each key
+    // with its row's state, a completed row winning over another row of the same key, and a key without
+    // a row (or with bytes no text column holds) with nothing.
+    QString error;
+    QVERIFY2(m_pg->exec(u"CREATE TABLE joined (id text NOT NULL, status text NOT NULL, updated_at timestamptz "
+                        u"NOT NULL DEFAULT now()); CREATE INDEX ON joined (id) INCLUDE (status, updated_at);"
+                        u"INSERT INTO joined (id, status) VALUES ('a', 'DONE'), ('b', 'WORKING'), ('c', 'PARKED'),"
+                        u" ('c', 'DONE'), ('d', 'SKIP'), ('d', 'PARKED'), ('\u00e9', 'DONE'); ANALYZE joined;"_s,
+                        &error),
+             qPrintable(error));
+    const InboxMapping mapping = inboxMapping(u"joined"_s);
+    const InboxMappingSet set = InboxMappingSet::resolve({mapping}, {}, m_pg->conninfo());
+    const std::vector<QByteArray> keys{{}, "a", "b", "c", "d", "missing", "\xc3\xa9", QByteArray("\xff\xfe"),
+                                       QByteArray("a\0b", 3)};
+    const auto answer = [&](qint64 estimatedRows, bool merges) -> QHash<quint32, InboxState> {
+        QString sqlError;
+        if (!m_pg->exec(u"UPDATE pg_class SET reltuples = %1 WHERE oid = 'joined'::regclass"_s.arg(estimatedRows),
+                        &sqlError)) {
+            qWarning() << sqlError;
+            return {};
+        }
+        InboxKeyStage stage(set, mapping);
+        QString openError;
+        if (!stage.open(qint64(keys.size()), 3, &openError) || stage.merges() != merges) {
+            qWarning() << "open:" << openError << "merges:" << stage.merges();
+            return {};
+        }
+        // Two batches, as the window's reading hands them over.
+        stage.enqueue({1, 2, 3, 4}, keys);
+        stage.enqueue({5, 6, 7, 8}, keys);
+        InboxKeyStage::Answers answers = stage.finish({});
+        if (!answers.problems.isEmpty() || !answers.unanswered.isEmpty())
+            qWarning() << answers.problems;
+        return answers.states;
+    };
+    const QHash<quint32, InboxState> expected{{1, InboxState::Completed},
+                                              {2, InboxState::InProgress},
+                                              {3, InboxState::Completed}, // PARKED and DONE: done wins
+                                              {4, mapping.stateOf(u"SKIP"_s)},
+                                              {6, InboxState::Completed}};
+    const QHash<quint32, InboxState> merged = answer(7, true);
+    const QHash<quint32, InboxState> probed = answer(100'000'000, false);
+    QCOMPARE(merged.size(), expected.size());
+    QCOMPARE(probed.size(), expected.size());
+    for (auto it = expected.cbegin(); it != expected.cend(); ++it) {
+        QVERIFY2(merged.value(it.key(), InboxState::Unknown) == it.value(), qPrintable(QString::number(it.key())));
+        QVERIFY2(probed.value(it.key(), InboxState::Unknown) == it.value(), qPrintable(QString::number(it.key())));
+    }
+}
+
+void TestAccounting::largeInboxWithoutCoveringKeyIndexIsNoted()
+{
+    // A table the inbox board calls large (its LargeTableRows, by the catalogue's estimate) without the
+    // covering key index: berth account's summary names the index the board names, in the board's words;
+    // once it exists the note is gone. The classes are the same either way.
+    QString error;
+    QVERIFY2(m_pg->exec(u"CREATE TABLE big_inbox (id text PRIMARY KEY, status text NOT NULL, updated_at "
+                        u"timestamptz NOT NULL DEFAULT now()); INSERT INTO big_inbox SELECT * FROM inbox;"
+                        u"ANALYZE big_inbox; UPDATE pg_class SET reltuples = %1 WHERE oid = 'big_inbox'::regclass"_s
+                            .arg(InboxBoardQuery::LargeTableRows),
+                        &error),
+             qPrintable(error));
+    PgSession session;
+    QVERIFY2(session.connect(m_pg->conninfo(), &error), qPrintable(error));
+    const InboxMapping mapping = inboxMapping(u"big_inbox"_s);
+    QStringList missing;
+    QVERIFY2(InboxBoardQuery::missingIndexes(session, mapping, {InboxBoardQuery::keyIndexRequirement(mapping)},
+                                             &missing, &error),
+             qPrintable(error));
+    QCOMPARE(missing.size(), 1);
+    const QString statement = missing.first().mid(missing.first().indexOf(u"CREATE INDEX"_s));
+    QVERIFY2(statement.startsWith(u"CREATE INDEX"_s), qPrintable(missing.first()));
+
+    QFile original(m_policy);
+    QVERIFY(original.open(QIODevice::ReadOnly));
+    const QString path = m_dir.filePath(u"big-policy.yaml"_s);
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(original.readAll().replace("table: inbox\n", "table: big_inbox\n"));
+    file.close();
+    const auto summary = [&] {
+        const BerthCli::Result run =
+            BerthCli::run({u"account"_s, u"--bootstrap"_s, m_cluster->bootstrapServers(), u"--group"_s,
+                           u"projection"_s, u"--topic"_s, u"orders"_s, u"--policy"_s, path, u"--json"_s});
+        if (run.exitCode != 1)
+            qWarning() << run.exitCode << run.err;
+        const QList<QJsonObject> lines = jsonLines(run.out);
+        return lines.isEmpty() ? QJsonObject() : lines.last();
+    };
+    const QJsonObject without = summary();
+    QCOMPARE(without.value(u"type"_s).toString(), u"summary"_s);
+    const QStringList notes = without.value(u"messages"_s).toVariant().toStringList();
+    QVERIFY2(notes.size() == 1 && notes.first().contains(u"no covering index"_s)
+                 && notes.first().endsWith(statement),
+             qPrintable(notes.join(u'\n') + u"\nexpected: "_s + statement));
+    QCOMPARE(without.value(u"classes"_s).toObject().value(u"unaccounted"_s).toInt(), 1);
+
+    QVERIFY2(m_pg->exec(statement, &error), qPrintable(error));
+    const QJsonObject with = summary();
+    QCOMPARE(with.value(u"type"_s).toString(), u"summary"_s);
+    QVERIFY2(!with.contains(u"messages"_s), QJsonDocument(with).toJson().constData());
+    QCOMPARE(with.value(u"classes"_s).toObject(), without.value(u"classes"_s).toObject());
 }
 
 QTEST_GUILESS_MAIN(TestAccounting)

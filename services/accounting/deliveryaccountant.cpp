@@ -80,6 +80,7 @@ private:
     std::vector<bool> m_seenKey;
     std::unique_ptr<InboxKeyStage> m_lookups;
     std::vector<quint32> m_pendingKeys;
+    size_t m_lookupBatch = 0; // keys per batch, as the stage asks
     RecordField m_keyField;
     qint64 m_read = 0;
     qint64 m_total = 0;
@@ -142,10 +143,12 @@ AccountingResultPtr Run::go()
     // record look lost.
     if (m_request.inbox) {
         m_lookups = std::make_unique<InboxKeyStage>(m_request.inboxes, *m_request.inbox);
-        if (!m_lookups->open(&error)) {
+        if (!m_lookups->open(std::min(m_total, m_request.maxRecords), m_request.lookupBatch, &error)) {
             res.error = error;
             return m_result;
         }
+        m_lookupBatch = size_t(m_lookups->batchSize());
+        res.messages += m_lookups->notes();
         m_evidence.hasInbox = true;
         res.inboxChecked = true;
     }
@@ -440,7 +443,7 @@ void Run::addRecord(const rd_kafka_message_t *m)
         }
         if (m_lookups && first) {
             m_pendingKeys.push_back(r.idempotencyKey);
-            if (int(m_pendingKeys.size()) >= m_request.lookupBatch) {
+            if (m_pendingKeys.size() >= m_lookupBatch) {
                 m_lookups->enqueue(std::move(m_pendingKeys), m_result->keys);
                 m_pendingKeys.clear();
             }

@@ -38,9 +38,9 @@ struct AccountingHooks {
 };
 
 // Blocking: reads the DLQ topics, the group's committed offsets and the window (without committing and
-// without a group), looks the idempotency keys up in the inbox on a thread of its own while the window is
-// read (batched `unnest` probes, never a query per record), then classifies every record
-// (AccountingClassifier) and checks order and sequence (SequenceCheck). Runs on a worker thread: the
+// without a group), looks the idempotency keys up in the inbox on threads of their own while the window is
+// read (InboxKeyStage: batched probes or merge joins, never a query per record), then classifies every
+// record (AccountingClassifier) and checks order and sequence (SequenceCheck). Runs on a worker thread: the
 // console's AccountingService job, or `berth account`'s main thread.
 namespace DeliveryAccountant {
 AccountingResultPtr run(const AccountingRequest &request, const AccountingHooks &hooks = {});

@@ -4,10 +4,14 @@
 #include "services/inbox/inboxtableinfo.h"
 #include "services/inbox/pgsession.h"
 
+#include "services/inbox/inboxboardquery.h"
+
 #include <QRegularExpression>
+#include <QUtf8StringView>
+#include <QtEndian>
 
 #include <algorithm>
-#include <QUtf8StringView>
+#include <limits>
 
 #include <libpq-fe.h>
 
@@ -31,7 +35,7 @@ InboxKeyStage::~InboxKeyStage()
         thread.join();
 }
 
-bool InboxKeyStage::open(QString *error)
+bool InboxKeyStage::open(qint64 expectedKeys, int probeBatch, QString *error)
 {
     // The look-up skips a mapping it cannot use: say so here rather than count every record as lost.
     if (const QString invalid = m_mapping.validate(); !invalid.isEmpty()) {
@@ -56,20 +60,54 @@ bool InboxKeyStage::open(QString *error)
         *error = m_mapping.qualifiedTable() + u": "_s + columns;
         return false;
     }
+    // A table the board calls large is joined index-only only with the covering key index: without it
+    // every key visits the table. The run still goes on; the note names the index (the board's own
+    // requirement, so the statement is the one the inbox board shows).
+    if (!info.isView && info.estimatedRows >= InboxBoardQuery::LargeTableRows) {
+        QStringList missing;
+        QString indexError;
+        if (InboxBoardQuery::missingIndexes(*db, m_mapping, {InboxBoardQuery::keyIndexRequirement(m_mapping)},
+                                            &missing, &indexError)
+            && !missing.isEmpty())
+            m_notes << u"%1 has about %2 rows and no covering index on its message id, so each key look-up "
+                       u"visits the table: %3"_s.arg(m_mapping.qualifiedTable(),
+                                                     QString::number(info.estimatedRows), missing.first());
+    }
+    // Merge when a batch of the window is a good part of the table; an estimate of -1 (never analysed)
+    // says nothing, and probing is what a table of any size bears.
+    const qint64 mergeBatch = std::max<qint64>(probeBatch, (expectedKeys + MergeBatches - 1) / MergeBatches);
+    m_merge = !info.isView && info.estimatedRows > 0 && mergeBatch * MergeMinShareOfRows >= info.estimatedRows;
+    m_batchSize = int(std::min<qint64>(m_merge ? mergeBatch : probeBatch, std::numeric_limits<int>::max()));
+
     // The key compared as the column's own type (without a length, which would truncate a longer key
-    // into a false match), so each probe is an index seek; OFFSET 0 keeps the probe a parameterised
-    // subquery (a nested loop), whatever the batch size.
+    // into a false match), so the comparison is the index's.
     QString keyType = info.types.value(m_mapping.messageIdColumn);
     keyType.remove(QRegularExpression(u"\\([^)]*\\)"_s));
-    QString probe = u"SELECT r."_s + db->escapeIdentifier(m_mapping.statusColumn) + u"::text AS status FROM "_s
-                    + db->escapeTable(m_mapping.schema, m_mapping.table) + u" AS r WHERE r."_s
-                    + db->escapeIdentifier(m_mapping.messageIdColumn) + u" = k.key::"_s + keyType;
-    if (m_mapping.filtersConsumer())
-        probe += u" AND r."_s + db->escapeIdentifier(m_mapping.consumerColumn) + u"::text = $2"_s;
-    m_sql = (u"SELECT k.ord, t.status FROM unnest($1::text[]) WITH ORDINALITY AS k(key, ord) "_s
-             u"CROSS JOIN LATERAL ("_s
-             + probe + u" OFFSET 0) AS t"_s)
-                .toUtf8();
+    const QString table = db->escapeTable(m_mapping.schema, m_mapping.table);
+    const QString status = u"r."_s + db->escapeIdentifier(m_mapping.statusColumn) + u"::text"_s;
+    const QString id = u"r."_s + db->escapeIdentifier(m_mapping.messageIdColumn);
+    const auto consumer = [&](int parameter) {
+        return m_mapping.filtersConsumer() ? u" AND r."_s + db->escapeIdentifier(m_mapping.consumerColumn)
+                                                 + u"::text = $"_s + QString::number(parameter)
+                                           : QString();
+    };
+    if (m_merge) {
+        // The planner would hash the whole table per batch or probe it key by key; the session's settings
+        // for this statement leave it the merge with the key index, and the sort of the batch in memory.
+        m_sql = (u"SELECT t.status, array_agg(t.id) FROM (SELECT "_s + status + u" AS status, k.id FROM "_s
+                 u"unnest($1::text[], $2::int4[]) AS k(key, id) JOIN "_s
+                 + table + u" AS r ON "_s + id + u" = k.key::"_s + keyType + consumer(3)
+                 + u") AS t GROUP BY t.status"_s)
+                    .toUtf8();
+    } else {
+        // OFFSET 0 keeps the probe a parameterised subquery (a nested loop), whatever the batch size.
+        const QString probe = u"SELECT "_s + status + u" AS status FROM "_s + table + u" AS r WHERE "_s + id
+                              + u" = k.key::"_s + keyType + consumer(2);
+        m_sql = (u"SELECT k.ord, t.status FROM unnest($1::text[]) WITH ORDINALITY AS k(key, ord) "_s
+                 u"CROSS JOIN LATERAL ("_s
+                 + probe + u" OFFSET 0) AS t"_s)
+                    .toUtf8();
+    }
     m_sessions.push_back(std::make_unique<InboxSessions>(m_set)); // connects on its first batch
     for (const std::unique_ptr<InboxSessions> &sessions : m_sessions)
         m_threads.emplace_back([this, s = sessions.get()] { loop(*s); });
@@ -102,26 +140,32 @@ void InboxKeyStage::loop(InboxSessions &sessions)
         ++m_busy;
         lock.unlock();
 
-        // In key order (sorted here, off the reading thread): consecutive probes descend to neighbouring
-        // index pages, which stay in the buffers.
-        std::vector<quint32> order(batch.ids.size());
-        for (quint32 i = 0; i < order.size(); ++i)
-            order[i] = i;
-        std::sort(order.begin(), order.end(),
-                  [&batch](quint32 a, quint32 b) { return batch.keys[a] < batch.keys[b]; });
-        Batch sorted;
-        sorted.ids.reserve(order.size());
-        sorted.keys.reserve(order.size());
-        for (const quint32 i : order) {
-            sorted.ids.push_back(batch.ids[i]);
-            sorted.keys.push_back(std::move(batch.keys[i]));
+        // Probes in key order (sorted here, off the reading thread): consecutive probes descend to
+        // neighbouring index pages, which stay in the buffers. A merge has the server sort its batch.
+        if (!m_merge) {
+            std::vector<quint32> order(batch.ids.size());
+            for (quint32 i = 0; i < order.size(); ++i)
+                order[i] = i;
+            std::sort(order.begin(), order.end(),
+                      [&batch](quint32 a, quint32 b) { return batch.keys[a] < batch.keys[b]; });
+            Batch sorted;
+            sorted.ids.reserve(order.size());
+            sorted.keys.reserve(order.size());
+            for (const quint32 i : order) {
+                sorted.ids.push_back(batch.ids[i]);
+                sorted.keys.push_back(std::move(batch.keys[i]));
+            }
+            batch = std::move(sorted);
         }
-        batch = std::move(sorted);
 
         QString problem;
-        QHash<quint32, InboxState> found;
-        if (PgSession *db = sessions.sessionFor(m_mapping, &problem))
-            probe(*db, batch, &found, &problem);
+        Rows found;
+        if (PgSession *db = sessions.sessionFor(m_mapping, &problem)) {
+            if (m_merge)
+                mergeJoin(*db, batch, &found, &problem);
+            else
+                probe(*db, batch, &found, &problem);
+        }
 
         lock.lock();
         --m_busy;
@@ -134,8 +178,13 @@ void InboxKeyStage::loop(InboxSessions &sessions)
             for (const quint32 id : batch.ids)
                 m_answers.unanswered.insert(id);
         } else {
-            for (auto it = found.cbegin(); it != found.cend(); ++it)
-                m_answers.states.insert(it.key(), it.value());
+            for (const auto &[id, state] : found) {
+                auto it = m_answers.states.find(id);
+                if (it == m_answers.states.end())
+                    m_answers.states.insert(id, state);
+                else if (state == InboxState::Completed)
+                    *it = state;
+            }
         }
         if (m_queue.empty() && m_busy == 0)
             m_drained.notify_all();
@@ -153,21 +202,29 @@ InboxKeyStage::Answers InboxKeyStage::finish(const std::function<bool()> &cancel
     return std::move(m_answers);
 }
 
-bool InboxKeyStage::probe(PgSession &db, const Batch &batch, QHash<quint32, InboxState> *found, QString *problem)
+bool InboxKeyStage::probe(PgSession &db, const Batch &batch, Rows *found, QString *problem)
 {
-    // The keys as one text[] literal; a key that is not UTF-8 goes in with its bad bytes replaced (it can
-    // match no text key then, which is what it is: no row).
+    // The keys as one text[] literal; a key that is not UTF-8 goes in with its bad bytes replaced, one with
+    // a NUL byte not at all (neither can match a key a text column holds, which is what they are: no row).
+    // sent[i]: the batch position of the literal's i-th key.
     QByteArray keys = "{";
+    std::vector<quint32> sent;
+    sent.reserve(batch.keys.size());
     for (size_t i = 0; i < batch.keys.size(); ++i) {
+        if (batch.keys[i].contains('\0'))
+            continue;
         QByteArray key = QUtf8StringView(batch.keys[i]).isValidUtf8() ? batch.keys[i]
                                                                      : QString::fromUtf8(batch.keys[i]).toUtf8();
         if (key.contains('\\') || key.contains('"'))
             key.replace('\\', "\\\\").replace('"', "\\\"");
-        if (i)
+        if (!sent.empty())
             keys += ',';
         keys += '"' + key + '"';
+        sent.push_back(quint32(i));
     }
     keys += '}';
+    if (sent.empty())
+        return true;
     const QByteArray consumer = m_mapping.consumerValue.toUtf8();
     const char *values[2] = {keys.constData(), consumer.constData()};
     PGresult *res = PQexecParams(db.handle(), m_sql.constData(), m_mapping.filtersConsumer() ? 2 : 1, nullptr,
@@ -182,18 +239,130 @@ bool InboxKeyStage::probe(PgSession &db, const Batch &batch, QHash<quint32, Inbo
     const int rows = PQntuples(res);
     for (int row = 0; row < rows; ++row) {
         const qsizetype ord = QByteArray(PQgetvalue(res, row, 0)).toLongLong() - 1;
-        if (ord < 0 || size_t(ord) >= batch.ids.size())
+        if (ord < 0 || size_t(ord) >= sent.size())
             continue;
         const QByteArray word(PQgetvalue(res, row, 1), PQgetlength(res, row, 1));
         auto state = words.constFind(word);
         if (state == words.cend())
             state = words.insert(word, m_mapping.stateOf(QString::fromUtf8(word)));
-        const quint32 id = batch.ids[size_t(ord)];
-        auto it = found->find(id);
-        if (it == found->end())
-            found->insert(id, *state);
-        else if (*state == InboxState::Completed)
-            *it = *state;
+        found->emplace_back(batch.ids[sent[size_t(ord)]], *state);
+    }
+    PQclear(res);
+    return true;
+}
+
+namespace {
+void appendInt32(QByteArray &out, qint32 value)
+{
+    const qint32 big = qToBigEndian(value);
+    out.append(reinterpret_cast<const char *>(&big), 4);
+}
+
+qint32 int32At(const char *p)
+{
+    return qFromBigEndian<qint32>(p);
+}
+
+// The header of a one-dimensional array in PostgreSQL's binary format (20 bytes); each element follows as
+// its length and bytes.
+void writeArrayHeader(char *at, Oid elementType, qint32 count)
+{
+    const qint32 fields[5] = {1 /* dimensions */, 0 /* no NULLs */, qint32(elementType), count, 1 /* lower bound */};
+    for (int i = 0; i < 5; ++i)
+        qToBigEndian(fields[i], at + 4 * i);
+}
+
+void clearResult(PGconn *conn, const char *sql)
+{
+    PQclear(PQexec(conn, sql));
+}
+} // namespace
+
+bool InboxKeyStage::mergeJoin(PgSession &db, Batch &batch, Rows *found, QString *problem)
+{
+    constexpr Oid TextOid = 25, Int4Oid = 23, TextArrayOid = 1009, Int4ArrayOid = 1007;
+    // The keys and their ids as binary arrays (no quoting, no parsing of a literal). A key that is not
+    // UTF-8 goes in with its bad bytes replaced, one with a NUL byte not at all: neither can match a key
+    // the column holds, which is what they are (no row).
+    qsizetype keyBytes = 0;
+    for (const QByteArray &key : batch.keys)
+        keyBytes += key.size();
+    const qsizetype Header = 20;
+    QByteArray keys, ids;
+    keys.reserve(Header + qsizetype(batch.keys.size()) * 4 + keyBytes + 64);
+    ids.reserve(Header + qsizetype(batch.keys.size()) * 8);
+    keys.resize(Header);
+    ids.resize(Header);
+    qint32 count = 0;
+    for (size_t i = 0; i < batch.keys.size(); ++i) {
+        const QByteArray &raw = batch.keys[i];
+        if (raw.contains('\0'))
+            continue;
+        const QByteArray key = QUtf8StringView(raw).isValidUtf8() ? raw : QString::fromUtf8(raw).toUtf8();
+        appendInt32(keys, qint32(key.size()));
+        keys += key;
+        appendInt32(ids, 4);
+        appendInt32(ids, qint32(batch.ids[i]));
+        ++count;
+    }
+    batch.keys = {}; // sent: the window's key table holds them
+    if (count == 0)
+        return true;
+    writeArrayHeader(keys.data(), TextOid, count);
+    writeArrayHeader(ids.data(), Int4Oid, count);
+    const QByteArray consumer = m_mapping.consumerValue.toUtf8();
+    const char *values[3] = {keys.constData(), ids.constData(), consumer.constData()};
+    const int lengths[3] = {int(keys.size()), int(ids.size()), int(consumer.size())};
+    const int formats[3] = {1, 1, 0};
+    const Oid types[3] = {TextArrayOid, Int4ArrayOid, TextOid};
+
+    // The settings hold for this transaction only: the merge with the key index, and the batch's sort
+    // in memory (a batch of keys and ids is a few tens of MB at most).
+    PGconn *conn = db.handle();
+    PGresult *set = PQexec(conn, "BEGIN; SET LOCAL enable_hashjoin = off; SET LOCAL enable_nestloop = off; "
+                                 "SET LOCAL work_mem = '64MB'");
+    if (!set || PQresultStatus(set) != PGRES_COMMAND_OK) {
+        *problem = set && PQresultErrorMessage(set)[0] ? PgSession::readableError(PQresultErrorMessage(set))
+                                                       : db.lastError();
+        PQclear(set);
+        clearResult(conn, "ROLLBACK");
+        return false;
+    }
+    PQclear(set);
+    PGresult *res = PQexecParams(conn, m_sql.constData(), m_mapping.filtersConsumer() ? 3 : 2, types, values,
+                                 lengths, formats, 1);
+    if (!res || PQresultStatus(res) != PGRES_TUPLES_OK) {
+        *problem = res && PQresultErrorMessage(res)[0] ? PgSession::readableError(PQresultErrorMessage(res))
+                                                       : db.lastError();
+        PQclear(res);
+        clearResult(conn, "ROLLBACK");
+        return false;
+    }
+    clearResult(conn, "COMMIT");
+    // One row per status word: the word (binary text is its bytes) and the ids of the keys with such a row.
+    const int rows = PQntuples(res);
+    for (int row = 0; row < rows; ++row) {
+        const QByteArray word(PQgetvalue(res, row, 0), PQgetlength(res, row, 0));
+        const InboxState state = m_mapping.stateOf(QString::fromUtf8(word));
+        const char *array = PQgetvalue(res, row, 1);
+        const int length = PQgetlength(res, row, 1);
+        if (length < 12 || int32At(array) != 1)
+            continue; // no ids (an empty array has no dimensions)
+        if (length < 20)
+            continue;
+        const qint32 n = int32At(array + 12);
+        const char *p = array + 20;
+        const char *end = array + length;
+        for (qint32 i = 0; i < n && p + 4 <= end; ++i) {
+            const qint32 size = int32At(p);
+            p += 4;
+            if (size != 4 || p + 4 > end) {
+                p += std::max(0, size);
+                continue;
+            }
+            found->emplace_back(quint32(int32At(p)), state);
+            p += 4;
+        }
     }
     PQclear(res);
     return true;

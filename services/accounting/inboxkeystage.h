@@ -12,26 +12,45 @@
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <utility>
 #include <vector>
 
 class InboxSessions;
 class PgSession;
 
-// The accounting's inbox join (ARCHITECTURE.md, Threads: owned thread): batches of idempotency keys are
-// looked up in the consumer's inbox on a thread of its own while the window is still being read, one
-// `unnest` query per batch, on two connections at once (the database's index probes, not the reading,
-// bound a large window, and two backends use both cores a small server has). The query asks only what the classifier needs (the status
-// word of each key's row, by the key's position in the batch) and keeps one index probe per key: the
-// probe is a subquery the planner cannot flatten, so a large batch never turns into a hash join over the
-// whole table. A batch the database cannot answer (unreachable, timed out) leaves its keys unanswered and
-// says so once; the run goes on.
+// The accounting's inbox join (ARCHITECTURE.md, Threads: owned thread; Data flows: Delivery accounting):
+// batches of idempotency keys are looked up in the consumer's inbox on two threads of their own, each with
+// its connection, while the window is still being read. The query asks only what the classifier needs:
+// the status word of each key's rows. How a batch is joined depends on how large the window is beside the
+// inbox (the catalogue's row estimate), decided once when the stage opens:
+// - Probe: a window small beside its inbox is looked up a few thousand keys at a time, one index seek per
+//   key (`unnest ... WITH ORDINALITY` with the probe a subquery the planner cannot flatten), so a batch
+//   never turns into a read of the whole table.
+// - Merge: a window that names a good part of its inbox comes in a few large batches, each one merge join
+//   of the batch's keys (sorted by the server) with the table's key index, read once from end to end: the
+//   index's pages are visited once per batch instead of once per key. The batch goes as binary arrays
+//   (keys and their ids) and the answer comes back as one array of ids per status word.
+// A batch the database cannot answer (unreachable, timed out) leaves its keys unanswered and says so once;
+// the run goes on.
 class InboxKeyStage final {
 public:
     InboxKeyStage(const InboxMappingSet &set, const InboxMapping &mapping);
     ~InboxKeyStage(); // stops and joins the thread
 
-    // Connects and checks that the mapped table is there; the thread starts on success.
-    bool open(QString *error);
+    // Larger windows beside their inbox are joined in this many batches (Merge); at least this share of the
+    // inbox's rows makes a batch worth a read of the whole key index.
+    static constexpr int MergeBatches = 4;
+    static constexpr int MergeMinShareOfRows = 8; // a batch of at least rows / 8 keys
+
+    // Connects, checks that the mapped table is there and chooses how to join a window of at most
+    // `expectedKeys` keys (probeBatch: the keys of one Probe batch); the threads start on success.
+    bool open(qint64 expectedKeys, int probeBatch, QString *error);
+    // The keys the caller should hand over per enqueue().
+    int batchSize() const { return m_batchSize; }
+    bool merges() const { return m_merge; }
+    // What the run should know about the inbox before it starts, in words: a large table without the
+    // covering key index (InboxBoardQuery::keyIndexRequirement), with the statement that creates it.
+    QStringList notes() const { return m_notes; }
     // Queues the keys with these ids (bytes from `keys`); returns at once.
     void enqueue(std::vector<quint32> ids, const std::vector<QByteArray> &keys);
 
@@ -49,11 +68,17 @@ private:
         std::vector<QByteArray> keys;
     };
     void loop(InboxSessions &sessions);
-    // One batch's rows: the state of each key's row (a completed row wins over others of the same key).
-    bool probe(PgSession &db, const Batch &batch, QHash<quint32, InboxState> *found, QString *problem);
+    // One batch's rows: the key id and state of each row (a key may have several; the answers keep a
+    // completed one over the others). The merge frees the batch's keys once they are sent.
+    using Rows = std::vector<std::pair<quint32, InboxState>>;
+    bool probe(PgSession &db, const Batch &batch, Rows *found, QString *problem);
+    bool mergeJoin(PgSession &db, Batch &batch, Rows *found, QString *problem);
 
     InboxMapping m_mapping;
-    QByteArray m_sql; // the probe, built once from the table's catalogue
+    QByteArray m_sql; // the probe or the merge join, built once from the table's catalogue
+    bool m_merge = false;
+    int m_batchSize = 0;
+    QStringList m_notes;
     InboxMappingSet m_set;
     std::vector<std::unique_ptr<InboxSessions>> m_sessions; // one per thread
     std::mutex m_mutex;

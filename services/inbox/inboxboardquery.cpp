@@ -1178,6 +1178,23 @@ bool InboxBoardQuery::missingIndexes(PgSession &session, const InboxMapping &map
     return ok;
 }
 
+InboxIndexRequirement InboxBoardQuery::keyIndexRequirement(const InboxMapping &mapping)
+{
+    // The key look-ups (the DLQ inbox column, the accounting's inbox join) read the status, consumer and
+    // updated time of each key: with them in the key's index, a probe never visits the table.
+    InboxIndexRequirement key;
+    key.table = mapping.qualifiedTable();
+    key.leadingColumns << mapping.messageIdColumn;
+    key.includedColumns << mapping.statusColumn;
+    if (!mapping.consumerColumn.isEmpty())
+        key.includedColumns << mapping.consumerColumn;
+    key.includedColumns << mapping.updatedColumn;
+    if (mapping.filtersConsumer()) // the probe states the consumer too
+        key.alternativeLeadingColumns = {mapping.consumerColumn, mapping.messageIdColumn};
+    key.purpose = u"index-only key look-ups on a table this large"_s;
+    return key;
+}
+
 QList<InboxIndexRequirement> InboxBoardQuery::indexRequirements(const InboxMapping &mapping,
                                                                 const QString &dominantStatus)
 {
@@ -1207,19 +1224,7 @@ QList<InboxIndexRequirement> InboxBoardQuery::indexRequirements(const InboxMappi
         byTime.excludedStatus = dominantStatus;
         byTime.purpose = u"the Parked tab's rows in time order on a table this large"_s;
         out << byTime;
-        // The DLQ inbox column's look-ups read the status, consumer and updated time of each key: with them
-        // in the key's index, a probe never visits the table.
-        InboxIndexRequirement key;
-        key.table = inbox.table;
-        key.leadingColumns << mapping.messageIdColumn;
-        key.includedColumns << mapping.statusColumn;
-        if (!mapping.consumerColumn.isEmpty())
-            key.includedColumns << mapping.consumerColumn;
-        key.includedColumns << mapping.updatedColumn;
-        if (mapping.filtersConsumer()) // the probe states the consumer too
-            key.alternativeLeadingColumns = {mapping.consumerColumn, mapping.messageIdColumn};
-        key.purpose = u"index-only key look-ups on a table this large"_s;
-        out << key;
+        out << keyIndexRequirement(mapping);
         if (const std::optional<InboxIndexRequirement> exhausted = exhaustedIndex(mapping, dominantStatus))
             out << *exhausted;
     }

@@ -94,6 +94,9 @@ public:
     // ([consumer,] status, attempts) that counts exhausted rows exactly (estimated without it).
     static QList<InboxIndexRequirement> indexRequirements(const InboxMapping &mapping,
                                                           const QString &dominantStatus = QString());
+    // The covering index on the message id among them: what makes every key look-up of a table of
+    // LargeTableRows or more index-only (the accounting's inbox join names it when it is missing).
+    static InboxIndexRequirement keyIndexRequirement(const InboxMapping &mapping);
 
     // The board's index check on an open session, for the key look-ups and the Parked tab on a huge table:
     // *missing gets a line per requirement no valid index serves, ending in the CREATE INDEX that does.
