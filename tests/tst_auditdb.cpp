@@ -789,6 +789,67 @@ private Q_SLOTS:
         QVERIFY2(verified.ok, qPrintable(verified.problem + verified.error));
     }
 
+    // Schema 012 pins masked keys by digest: requests filed before keep their plain keys, readable as
+    // before; an item holds a key or its digest, never both, and an inbox_ref names its row one way; the
+    // journal lists the digests, and the chain holds.
+    void plainItemsStayReadableAfterTheDigestMigration()
+    {
+        QVERIFY(prepare(false));
+        const QList<AuditMigration> shipped = AuditMigrator::shipped();
+        QVERIFY(shipped.size() >= 12);
+        AuditMigrationOutcome outcome = AuditMigrator::migrate(m_admin, shipped.first(11));
+        QVERIFY2(outcome.ok, qPrintable(outcome.error));
+        QVERIFY(createPeople());
+        auto alice = desk(u"alice"_s);
+        QVERIFY(alice);
+        QString error;
+        const qint64 before = alice->store.createRequest(sampleRequest(), &error);
+        QVERIFY2(before > 0, qPrintable(error));
+        outcome = AuditMigrator::migrate(m_admin);
+        QVERIFY2(outcome.ok, qPrintable(outcome.error));
+        std::optional<RequestDetail> detail = alice->store.requestDetail(before, &error);
+        QVERIFY2(detail && detail->items.size() == 2, qPrintable(error));
+        QCOMPARE(detail->items.at(1).key, std::optional<QByteArray>("order-1"));
+        QCOMPARE(detail->items.at(1).idempotencyKey, u"idem-1"_s);
+        QVERIFY(detail->items.at(1).keySha256.isEmpty()
+                && detail->items.at(1).idempotencyKeySha256.isEmpty());
+
+        NewRemediationRequest sealed = sampleRequest(1);
+        RequestItem &item = sealed.items.first();
+        item.keySha256 = sha256("card-4111");
+        QVERIFY(!alice->store.createRequest(sealed, &error)); // the key beside its digest
+        QVERIFY2(error.contains(u"request_items_key_or_digest"_s), qPrintable(error));
+        item.key.reset();
+        item.idempotencyKeySha256 = sha256("idem-card-4111");
+        QVERIFY(!alice->store.createRequest(sealed, &error));
+        QVERIFY2(error.contains(u"request_items_idempotency_key_or_digest"_s), qPrintable(error));
+        item.idempotencyKey.clear();
+        item.inboxRef =
+            QJsonObject{{u"mapping"_s, u"orders"_s},
+                        {u"messageId"_s, u"idem-card-4111"_s},
+                        {u"messageIdSha256"_s, QString::fromLatin1(item.idempotencyKeySha256.toHex())}};
+        QVERIFY(!alice->store.createRequest(sealed, &error));
+        QVERIFY2(error.contains(u"request_items_message_id_or_digest"_s), qPrintable(error));
+        item.inboxRef.remove(u"messageId"_s);
+        const qint64 after = alice->store.createRequest(sealed, &error);
+        QVERIFY2(after > 0, qPrintable(error));
+        detail = alice->store.requestDetail(after, &error);
+        QVERIFY2(detail && detail->items.size() == 1, qPrintable(error));
+        QVERIFY(!detail->items.first().key && detail->items.first().idempotencyKey.isEmpty());
+        QCOMPARE(detail->items.first().keySha256, sha256("card-4111"));
+        QCOMPARE(detail->items.first().idempotencyKeySha256, sha256("idem-card-4111"));
+        const QString journaled =
+            scalar(
+                m_admin,
+                u"SELECT details::text FROM berth.audit_events WHERE request_id = $1 AND action = 'request.items_added'"_s,
+                {after})
+                .toString();
+        QVERIFY2(journaled.contains(QString::fromLatin1(sha256("card-4111").toHex())), qPrintable(journaled));
+        QVERIFY2(!journaled.contains(QString::fromLatin1("card-4111"_ba.toHex())), qPrintable(journaled));
+        const ChainVerification verified = AuditChain::verify(alice->db);
+        QVERIFY2(verified.ok, qPrintable(verified.problem + verified.error));
+    }
+
     void auditEventsAreAppendOnly_data()
     {
         QTest::addColumn<QString>("role");
