@@ -601,8 +601,8 @@ private Q_SLOTS:
             m_policy = plain;
         });
 
-        const QStringList secrets{u"rk-secret-8801"_s, u"rk-secret-8802"_s, u"k-secret-fresh-7301"_s,
-                                  u"k-secret-parked-7302"_s};
+        const QStringList secrets{u"rk-secret-8801"_s,       u"rk-secret-8802"_s, u"k-secret-fresh-7301"_s,
+                                  u"k-secret-parked-7302"_s, u"rk-secret-8804"_s, u"k-secret-stuck-7304"_s};
         QVERIFY(
             deadLetter(1, "rk-secret-8801", order(u"OrderPlaced"_s, u"o-mask-fresh"_s, 4), secrets.at(2)));
         QVERIFY(
@@ -627,6 +627,32 @@ private Q_SLOTS:
         for (const VerifiedItem &item : v.items)
             QCOMPARE(item.idempotencyKey, u"(masked)"_s);
         QCOMPARE(projectionRows(u"o-mask-parked"_s), 1);
+
+        // A reclaim of a stuck row of that topic: its release finds the row by the id read from the record.
+        QJsonObject stuck = QJsonDocument::fromJson(order(u"OrderPlaced"_s, u"o-mask-stuck"_s, 8)).object();
+        stuck.insert(u"seq"_s, 126); // the instance dies mid-message (DemoFaults::crashWhileInProgress)
+        QVERIFY(produce(Orders, 0, "rk-secret-8804", QJsonDocument(stuck).toJson(QJsonDocument::Compact),
+                        {{"idempotency-key", "k-secret-stuck-7304", false}}));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            m_world->admin()
+                    .exec(u"UPDATE processed_message SET updated_at = now() - interval '1 hour' "
+                          u"WHERE message_id = 'k-secret-stuck-7304' AND status = 'IN_PROGRESS'"_s)
+                    .affected
+                == 1,
+            30'000);
+        RequestDraft reclaim;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (reclaim.reclaim = ReclaimPlanner::plan(reclaimInput(), &m_world->admin())).committedPast() == 1,
+            30'000);
+        reclaim.selection = reclaim.reclaim.selection();
+        reclaim.destinationTopic = reclaim.reclaim.topic;
+        BuiltRequest reclaimBuilt;
+        const qint64 reclaimId = approved(reclaim, &reclaimBuilt);
+        QVERIFY(reclaimId > 0);
+        QCOMPARE(reclaimBuilt.dryRun.releases, 1);
+        processedOnce(reclaimId, u"o-mask-stuck"_s, u"k-secret-stuck-7304"_s);
+        if (QTest::currentTestFailed())
+            return;
 
         // The same topic's dead letter filed under a policy without the rule: its keys are stored.
         QVERIFY(deadLetter(0, "rk-plain-8803", order(u"OrderPlaced"_s, u"o-plain"_s, 3), u"k-plain-8803"_s));
