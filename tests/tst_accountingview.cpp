@@ -149,6 +149,35 @@ private Q_SLOTS:
         QCOMPARE(records[1].offset, 3);
     }
 
+    // In a window as short as the console's, the summary and the semantics verdict wrap below the counts
+    // and never paint over them: the side pane scrolls instead.
+    void summaryNeverCoversTheCounts()
+    {
+        AccountingModel model;
+        AccountingView view(&model);
+        view.resize(1040, 620);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setResult(arranged());
+        view.setSemantics(
+            u"accounting shows effectively-once (policy: effectively-once)"_s,
+            {u"the policy says effectively-once and per-key ordering; 455 order break(s) were seen"_s});
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+        QCoreApplication::processEvents();
+        const auto inView = [&view](const QWidget *w) {
+            return QRect(w->mapTo(&view, QPoint(0, 0)), w->size());
+        };
+        const QRect counts = inView(view.countTable());
+        const QRect summary = inView(view.summaryLabel());
+        const QRect semantics = inView(view.semanticsLabel());
+        QVERIFY2(summary.top() >= counts.bottom(),
+                 qPrintable(u"summary %1 over counts %2"_s.arg(summary.top()).arg(counts.bottom())));
+        QVERIFY(semantics.top() >= summary.bottom());
+        // Every line of the summary gets its height.
+        QVERIFY(view.summaryLabel()->height()
+                >= view.summaryLabel()->heightForWidth(view.summaryLabel()->width()));
+    }
+
     // A window of a few minutes is labelled by the second, one of three days by the date: no two adjacent
     // labels read the same, and the axis label names the format.
     void chartTickLabelsFollowTheWindowsSpan()
