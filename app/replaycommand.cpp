@@ -258,8 +258,9 @@ int request(const QStringList &arguments)
         draft.destinationTopic = draft.reclaim.topic;
         if (draft.selection.isEmpty()) {
             // Nothing to file is an answer, not a failure: a scheduled reclaim finds no stuck row most days.
-            out.done({{u"requestId"_s, 0}, {u"reclaim"_s, draft.reclaim.toJson()}},
-                     draft.reclaim.summary() + u"Nothing to reclaim: "_s
+            const ReclaimPlan shown = draft.reclaim.masked(KeyMask(c.policy));
+            out.done({{u"requestId"_s, 0}, {u"reclaim"_s, shown.toJson()}},
+                     shown.summary() + u"Nothing to reclaim: "_s
                          + (draft.reclaim.rows.isEmpty()
                                 ? u"no row of "_s + input.consumer + u" is in progress for that long"_s
                                 : u"no stuck row's record was found"_s)

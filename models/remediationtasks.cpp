@@ -103,7 +103,7 @@ BuiltRequest planReclaim(ReclaimInput input, RequestDraft draft, const Remediati
     draft.selection = draft.reclaim.selection();
     draft.destinationTopic = draft.reclaim.topic;
     if (draft.selection.isEmpty()) {
-        out.dryRun.reclaim = draft.reclaim.toJson();
+        out.dryRun.reclaim = draft.reclaim.masked(KeyMask(context.policy)).toJson();
         out.error = draft.reclaim.rows.isEmpty()
                         ? u"Nothing to reclaim: no row of "_s + input.consumer + u" is in progress for that long"_s
                         : u"Nothing to reclaim: no stuck row's record was found"_s;

@@ -11,6 +11,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -61,6 +62,23 @@ bool selectWhenListed(RemediationDesk &desk, qint64 requestId)
 }
 } // namespace
 
+namespace {
+// Two rows of order-projection stuck for over half an hour: one without a record, one whose record is
+// behind the group's committed offset.
+ReclaimPlan projectionReclaim(const QString &withoutRecord, const QString &committedPast)
+{
+    ReclaimPlan plan;
+    plan.consumer = u"order-projection"_s;
+    plan.topic = u"orders"_s;
+    plan.olderThanMs = 1'800'000;
+    plan.releaseTo = u"FAILED_RETRYABLE"_s;
+    plan.rows = {{committedPast, u"IN_PROGRESS"_s, {}, {u"orders"_s, 0, 7}, true},
+                 {withoutRecord, u"IN_PROGRESS"_s, {}, {u"orders"_s, -1, -1}, false}};
+    return plan;
+}
+
+} // namespace
+
 class TestApprovalQueue final : public QObject {
     Q_OBJECT
     AuditFixture m_db;
@@ -85,13 +103,7 @@ private Q_SLOTS:
     // A reclaim's plan is said in the approver's words, not left as raw JSON.
     void dryRunDetailsSayWhatAReclaimReleases()
     {
-        ReclaimPlan plan;
-        plan.consumer = u"order-projection"_s;
-        plan.topic = u"orders"_s;
-        plan.olderThanMs = 1'800'000;
-        plan.releaseTo = u"FAILED_RETRYABLE"_s;
-        plan.rows = {{u"k-1"_s, u"IN_PROGRESS"_s, {}, {u"orders"_s, 0, 7}, true},
-                     {u"k-2"_s, u"IN_PROGRESS"_s, {}, {u"orders"_s, -1, -1}, false}};
+        const ReclaimPlan plan = projectionReclaim(u"k-2"_s, u"k-1"_s);
         DryRunResult dry;
         dry.count = 1;
         dry.release = true;
@@ -106,6 +118,30 @@ private Q_SLOTS:
         QVERIFY2(text.contains(u"1 row(s) have no record"_s), qPrintable(text));
         QVERIFY2(!text.contains(u"Release and replay"_s), qPrintable(text));
         QVERIFY2(!text.contains(u"Other:"_s), qPrintable(text));
+    }
+
+    // A reclaim's rows without a record are listed by message id, an idempotency key of the plan's topic:
+    // where the policy masks those, the plan as shown and stored (masked()) lists them masked.
+    void reclaimSummaryMasksTheRowsMessageIds()
+    {
+        ReclaimPlan plan = projectionReclaim(u"k-stuck-secret-1"_s, u"k-stuck-secret-2"_s);
+        QVERIFY(plan.summary().contains(u"k-stuck-secret-1"_s)); // the control: no rule
+        const PolicyLoadResult policy =
+            loadPolicy("deliverySemantics:\n  consumers:\n    order-projection:\n      topics: [orders]\n"
+                       "masking:\n  - topic: orders\n    headers: [idempotency-key]\n  - topic: refunds\n    "
+                       "key: true\n",
+                       u"test"_s);
+        QVERIFY2(policy.ok(), qPrintable(policy.messages().join(u"; "_s)));
+        const ReclaimPlan shown = plan.masked(KeyMask(policy.policy));
+        const QString summary = shown.summary();
+        QVERIFY2(!summary.contains(u"k-stuck-secret"_s), qPrintable(summary));
+        QVERIFY2(summary.contains(u"(replay them from the DLQ or the accounting view): (masked)"_s),
+                 qPrintable(summary));
+        QVERIFY(!QJsonDocument(shown.toJson()).toJson().contains("k-stuck-secret"));
+        QCOMPARE(plan.rows.last().messageId, u"k-stuck-secret-1"_s); // the plan as read keeps its ids
+        // A topic no rule masks keeps its ids in view.
+        plan.topic = u"shipments"_s;
+        QVERIFY(plan.masked(KeyMask(policy.policy)).summary().contains(u"k-stuck-secret-1"_s));
     }
 
     void modelMergesUpdatesAndAnswersWhoMayDecide()

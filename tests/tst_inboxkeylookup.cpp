@@ -287,6 +287,25 @@ private Q_SLOTS:
             QVERIFY2(!all.contains(secret), qPrintable(all.mid(qMax(0, int(all.indexOf(secret)) - 80), 160)));
     }
 
+    // A key the column's type cannot take is quoted by the server's error; the error (which the desk
+    // logs and a verification records in the audit chain) never says the keys looked up.
+    void failedLookupNeverSaysTheKeys()
+    {
+        QVERIFY(m_db.exec(u"CREATE TABLE uuid_inbox (LIKE processed_message INCLUDING DEFAULTS)"_s).ok);
+        QVERIFY(m_db.exec(u"ALTER TABLE uuid_inbox ALTER message_id TYPE uuid USING NULL"_s).ok);
+        const PgResult row = m_db.exec(u"INSERT INTO uuid_inbox (consumer_name, message_id, status) "
+                                       u"VALUES ('order-projection', '8a5e1c1e-0c4b-4a47-9d86-1d2f7f0b6a11', "
+                                       u"'PARKED')"_s);
+        QVERIFY2(row.ok, qPrintable(row.error));
+        InboxMapping uuids = InboxMapping::seed000ProcessedMessage();
+        uuids.table = u"uuid_inbox"_s;
+        QString error;
+        InboxKeyLookup::lookup(m_db, {uuids}, {u"card-4111-secret"_s}, &error);
+        QVERIFY2(error.contains(u"uuid"_s), qPrintable(error));
+        QVERIFY2(!error.contains(u"card-4111-secret"_s), qPrintable(error));
+        QVERIFY(m_db.exec(u"DROP TABLE uuid_inbox"_s).ok);
+    }
+
     void staleAnswersOfAnEarlierScanAreDropped()
     {
         InboxKeyLookup lookup;

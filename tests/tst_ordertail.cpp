@@ -5,6 +5,7 @@
 #include "services/kafka/offsetcommitter.h"
 #include "services/monitor/ordertail.h"
 
+#include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -100,6 +101,31 @@ private Q_SLOTS:
         QCOMPARE(t.recentBreaks, 5);
         QCOMPARE(stats.keysTracked, 5);
         QVERIFY(!stats.topics.contains(u"plain"_s)); // no sequence field: not followed
+    }
+
+    // A cluster that does not answer: the tail says so once, and closing it (the console's shutdown)
+    // does not wait for each followed topic's metadata to time out in turn.
+    void unreachableClusterIsReportedAndStopsPromptly()
+    {
+        OrderTail tail;
+        QSignalSpy spy(&tail, &OrderTail::statsUpdated);
+        OrderTail::Settings settings;
+        settings.cluster = {{u"bootstrap.servers"_s, u"127.0.0.1:1"_s}};
+        for (const QString &topic : {u"a"_s, u"b"_s, u"c"_s, u"d"_s})
+            settings.sequences.insert(topic, RecordField{RecordField::Kind::JsonPath, u"$.version"_s});
+        tail.start(settings);
+        QTRY_VERIFY_WITH_TIMEOUT(!spy.isEmpty(), 15000);
+        const OrderTailStats stats = spy.last().first().value<OrderTailStats>();
+        QVERIFY(!stats.ready);
+        QVERIFY2(stats.error.contains(u"did not answer"_s), qPrintable(stats.error));
+
+        tail.start(settings); // assigning again, against the same silence
+        QTest::qWait(300);
+        QElapsedTimer stopping;
+        stopping.start();
+        tail.stop();
+        // One metadata wait per topic would hold the stop for 5 s each.
+        QVERIFY2(stopping.elapsed() < 2000, qPrintable(QString::number(stopping.elapsed())));
     }
 
     // DLQ-and-continue (seed 000 §16) without an inbox: CASE-A's first record is dead-lettered and its

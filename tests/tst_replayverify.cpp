@@ -8,6 +8,7 @@
 #include "services/remediation/replayexecutor.h"
 #include "services/remediation/replayverifier.h"
 #include "services/remediation/requestbuilder.h"
+#include "services/remediation/requestitemdigests.h"
 #include "services/remediation/topicrangereader.h"
 #include "support/berthcli.h"
 #include "support/replayworld.h"
@@ -16,6 +17,7 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -211,6 +213,24 @@ class TestReplayVerify final : public QObject {
         input.policy = m_policy;
         input.inboxMappings = m_mappings;
         return input;
+    }
+
+    // A reclaim of the one stuck row the group has committed past, filed with its release and approved: the
+    // request id, 0 when the plan never found that row or the dry run does not release it.
+    qint64 approvedReclaim(BuiltRequest *built)
+    {
+        RequestDraft draft;
+        if (!QTest::qWaitFor(
+                [&] {
+                    draft.reclaim = ReclaimPlanner::plan(reclaimInput(), &m_world->admin());
+                    return draft.reclaim.committedPast() == 1;
+                },
+                30'000))
+            return 0;
+        draft.selection = draft.reclaim.selection();
+        draft.destinationTopic = draft.reclaim.topic;
+        const qint64 id = approved(draft, built);
+        return built->dryRun.releases == 1 ? id : 0;
     }
 
     // Executes an approved single-item release that is refused for `why`: nothing produced, the row of
@@ -590,16 +610,9 @@ private Q_SLOTS:
                     .ok);
         QVERIFY(produce(Orders, 1, "o-slow", order(u"OrderPlaced"_s, u"o-slow"_s, 2),
                         {{"idempotency-key", "k-slow", false}}));
-        const ReclaimInput input = reclaimInput();
-        RequestDraft draft;
-        QTRY_VERIFY_WITH_TIMEOUT(
-            (draft.reclaim = ReclaimPlanner::plan(input, &m_world->admin())).committedPast() == 1, 30'000);
-        draft.selection = draft.reclaim.selection();
-        draft.destinationTopic = draft.reclaim.topic;
         BuiltRequest built;
-        const qint64 id = approved(draft, &built);
+        const qint64 id = approvedReclaim(&built);
         QVERIFY(id > 0);
-        QCOMPARE(built.dryRun.releases, 1);
         QVERIFY(m_world->admin()
                     .exec(u"UPDATE processed_message SET updated_at = now() WHERE message_id = 'k-slow'"_s)
                     .ok);
@@ -609,6 +622,151 @@ private Q_SLOTS:
             return;
         QCOMPARE(projectionRows(u"o-slow"_s), 0);
         QVERIFY(m_world->admin().exec(u"DELETE FROM processed_message WHERE message_id = 'k-slow'"_s).ok);
+    }
+
+    // A policy masking the orders topic's record key and idempotency key: a replay of two dead letters (one
+    // fresh, one whose parked row is released first) is filed, approved, executed and verified, and the
+    // audit database holds neither key's text nor hex anywhere, only their digests, while the keys of a topic
+    // no rule masks are stored as they are. The executor and the verifier read the keys again from the
+    // source records (the release finds the row, the inbox outcomes are found), the key digest still pins
+    // the record, and nothing logged on the way says a key.
+    void maskedKeysStayOutOfTheAuditDatabase()
+    {
+        QFile policyFile(m_policyPath);
+        QVERIFY(policyFile.open(QIODevice::ReadOnly));
+        const QByteArray yaml =
+            policyFile.readAll()
+            + "\nmasking:\n  - topic: orders\n    key: true\n    headers: [idempotency-key]\n";
+        const PolicyLoadResult masked = loadPolicy(yaml, u"masked-policy.yaml"_s);
+        QVERIFY2(masked.ok(), qPrintable(masked.messages().join(u"; "_s)));
+        const QString maskedPolicyPath = m_dir.filePath(u"masked-policy.yaml"_s);
+        QFile maskedFile(maskedPolicyPath);
+        QVERIFY(maskedFile.open(QIODevice::WriteOnly) && maskedFile.write(yaml) == yaml.size());
+        maskedFile.close();
+        const DeliveryPolicy plain = m_policy;
+        m_policy = masked.policy;
+        static QStringList logged;
+        logged.clear();
+        const QtMessageHandler previous = qInstallMessageHandler(
+            [](QtMsgType, const QMessageLogContext &, const QString &message) { logged.append(message); });
+        const auto restore = qScopeGuard([&] {
+            qInstallMessageHandler(previous);
+            m_policy = plain;
+        });
+
+        const QStringList secrets{u"rk-secret-8801"_s,       u"rk-secret-8802"_s, u"k-secret-fresh-7301"_s,
+                                  u"k-secret-parked-7302"_s, u"rk-secret-8804"_s, u"k-secret-stuck-7304"_s};
+        QVERIFY(
+            deadLetter(1, "rk-secret-8801", order(u"OrderPlaced"_s, u"o-mask-fresh"_s, 4), secrets.at(2)));
+        QVERIFY(
+            deadLetter(2, "rk-secret-8802", order(u"OrderPlaced"_s, u"o-mask-parked"_s, 6), secrets.at(3)));
+        QVERIFY(m_world->admin()
+                    .exec(u"INSERT INTO processed_message (consumer_name, message_id, status, error_code) "
+                          u"VALUES ($1, $2, 'PARKED', 'UNKNOWN_EVENT_TYPE')"_s,
+                          {Projection, secrets.at(3)})
+                    .ok);
+        BuiltRequest built;
+        const qint64 id = approvedReplay(dlqRecords(secrets.at(2)) + dlqRecords(secrets.at(3)), &built, true);
+        QVERIFY(id > 0);
+        QCOMPARE(built.dryRun.count, 2);
+        QCOMPARE(built.dryRun.releases, 1);
+        const ReplayOutcome outcome = execute(id);
+        QVERIFY2(outcome.error.isEmpty(), qPrintable(outcome.error));
+        QCOMPARE(outcome.delivered, 2);
+        const ReplayVerification v = verify(id, 30'000);
+        QVERIFY2(v.error.isEmpty(), qPrintable(v.error));
+        QCOMPARE(v.count(VerifyOutcome::Processed), 2);
+        QCOMPARE(v.result, VerificationResult::Verified);
+        for (const VerifiedItem &item : v.items)
+            QCOMPARE(item.idempotencyKey, u"(masked)"_s);
+        QCOMPARE(projectionRows(u"o-mask-parked"_s), 1);
+
+        // A reclaim of a stuck row of that topic: its release finds the row by the id read from the record.
+        QJsonObject stuck = QJsonDocument::fromJson(order(u"OrderPlaced"_s, u"o-mask-stuck"_s, 8)).object();
+        stuck.insert(u"seq"_s, 126); // the instance dies mid-message (DemoFaults::crashWhileInProgress)
+        QVERIFY(produce(Orders, 0, "rk-secret-8804", QJsonDocument(stuck).toJson(QJsonDocument::Compact),
+                        {{"idempotency-key", "k-secret-stuck-7304", false}}));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            m_world->admin()
+                    .exec(u"UPDATE processed_message SET updated_at = now() - interval '1 hour' "
+                          u"WHERE message_id = 'k-secret-stuck-7304' AND status = 'IN_PROGRESS'"_s)
+                    .affected
+                == 1,
+            30'000);
+        BuiltRequest reclaimBuilt;
+        const qint64 reclaimId = approvedReclaim(&reclaimBuilt);
+        QVERIFY(reclaimId > 0);
+        processedOnce(reclaimId, u"o-mask-stuck"_s, u"k-secret-stuck-7304"_s);
+        if (QTest::currentTestFailed())
+            return;
+
+        // The same topic's dead letter filed under a policy without the rule: its keys are stored.
+        QVERIFY(deadLetter(0, "rk-plain-8803", order(u"OrderPlaced"_s, u"o-plain"_s, 3), u"k-plain-8803"_s));
+        m_policy = plain;
+        BuiltRequest plainBuilt;
+        const qint64 plainId = approvedReplay(dlqRecords(u"k-plain-8803"_s), &plainBuilt);
+        QVERIFY(plainId > 0);
+        QCOMPARE(m_world
+                     ->scalar(u"SELECT convert_from(record_key, 'UTF8') || ' ' || idempotency_key "
+                              u"FROM berth.request_items WHERE request_id = $1"_s,
+                              {plainId})
+                     .toString(),
+                 u"rk-plain-8803 k-plain-8803"_s);
+
+        // Every row of every table of the audit schema, as text (bytea as hex).
+        QString dump;
+        const PgResult tables = m_world->admin().exec(
+            u"SELECT table_name FROM information_schema.tables WHERE table_schema = 'berth' "
+            u"AND table_type = 'BASE TABLE' ORDER BY 1"_s);
+        QVERIFY2(tables.ok && tables.rows.size() >= 6, qPrintable(tables.error));
+        for (const QVariantList &row : tables.rows) {
+            const QString table = row.value(0).toString();
+            dump += m_world
+                        ->scalar(u"SELECT coalesce(string_agg(t::text, E'\\n'), '') FROM berth."_s
+                                 + m_world->admin().escapeIdentifier(table) + u" t"_s)
+                        .toString();
+        }
+        QVERIFY(dump.contains(u"rk-plain-8803"_s)
+                || dump.contains(QString::fromLatin1("rk-plain-8803"_ba.toHex())));
+        for (const QString &secret : secrets) {
+            QVERIFY2(!dump.contains(secret), qPrintable(secret));
+            QVERIFY2(!dump.contains(QString::fromLatin1(secret.toUtf8().toHex())), qPrintable(secret));
+            QVERIFY2(dump.contains(QString::fromLatin1(RequestItemDigests::sha256(secret.toUtf8()).toHex())),
+                     qPrintable(secret));
+        }
+
+        // The digest pins the key: the record as filed matches, one keyed otherwise does not.
+        QString error;
+        const std::optional<RequestDetail> detail = AuditStore(m_world->alice()).requestDetail(id, &error);
+        QVERIFY2(detail && detail->items.size() == 2, qPrintable(error));
+        for (const RequestItem &item : detail->items) {
+            QVERIFY(!item.key && item.idempotencyKey.isEmpty() && item.keySha256.size() == 32);
+            KafkaRecord record;
+            record.keyIsNull = false;
+            record.key = item.keySha256 == RequestItemDigests::sha256("rk-secret-8801") ? "rk-secret-8801"
+                                                                                        : "rk-secret-8802";
+            QVERIFY(RequestItemDigests::keyMatches(item, record));
+            record.key = "rk-secret-8809";
+            QVERIFY(!RequestItemDigests::keyMatches(item, record));
+        }
+
+        // Neither the command line's status nor its verification (with the policy) says a key.
+        for (const QStringList &args :
+             {QStringList{u"replay"_s, u"status"_s, QString::number(id), u"--json"_s, u"--db"_s,
+                          m_world->conninfo(u"bob"_s)},
+              QStringList{u"replay"_s, u"verify"_s, QString::number(id), u"--json"_s, u"--db"_s,
+                          m_world->conninfo(u"bob"_s), u"--inbox-db"_s,
+                          m_world->postgres().conninfo(u"postgres"_s, u"verify"_s), u"--bootstrap"_s,
+                          m_world->bootstrap(), u"--policy"_s, maskedPolicyPath, u"--timeout"_s, u"20"_s}}) {
+            const BerthCli::Result cli = BerthCli::run(args);
+            QVERIFY2(cli.exitCode == 0, qPrintable(cli.err));
+            for (const QString &secret : secrets)
+                QVERIFY2(!cli.out.contains(secret.toUtf8()) && !cli.err.contains(secret),
+                         cli.out.constData());
+        }
+        const QString log = logged.join(u'\n');
+        for (const QString &secret : secrets)
+            QVERIFY2(!log.contains(secret), qPrintable(log));
     }
 
     // Nothing to verify before execution: an error, not a verdict.

@@ -92,7 +92,8 @@ RemediationRequest requestFromRow(const QVariantList &row)
 
 const QString ItemColumns =
     u"item_no, source_topic, source_partition, source_offset, payload_sha256, record_key, "
-    "idempotency_key, edited_payload, inbox_ref::text, offset_reset::text"_s;
+    "idempotency_key, edited_payload, inbox_ref::text, offset_reset::text, record_key_sha256, "
+    "idempotency_key_sha256"_s;
 
 RequestItem itemFromRow(const QVariantList &row)
 {
@@ -111,6 +112,8 @@ RequestItem itemFromRow(const QVariantList &row)
         item.inboxRef = parseObject(row.value(8));
     if (row.value(9).isValid())
         item.offsetReset = parseObject(row.value(9));
+    item.keySha256 = row.value(10).toByteArray();
+    item.idempotencyKeySha256 = row.value(11).toByteArray();
     return item;
 }
 
@@ -128,6 +131,10 @@ QJsonObject itemToJson(const RequestItem &item, int itemNo)
     o.insert(u"record_key", jsonHexOrNull(item.key));
     if (!item.idempotencyKey.isEmpty())
         o.insert(u"idempotency_key", item.idempotencyKey);
+    if (!item.keySha256.isEmpty())
+        o.insert(u"record_key_sha256", QString::fromLatin1(item.keySha256.toHex()));
+    if (!item.idempotencyKeySha256.isEmpty())
+        o.insert(u"idempotency_key_sha256", QString::fromLatin1(item.idempotencyKeySha256.toHex()));
     o.insert(u"edited_payload", jsonHexOrNull(item.editedPayload));
     if (!item.editedMasked.isEmpty())
         o.insert(u"edited_masked", QJsonArray::fromStringList(item.editedMasked));
@@ -206,18 +213,28 @@ bool AuditStore::insertItems(qint64 requestId, const QList<RequestItem> &items, 
             const RequestItem &item = items.at(i);
             batch.append(itemToJson(item, item.itemNo > 0 ? item.itemNo : int(i + 1)));
         }
-        const PgResult r =
-            run(u"INSERT INTO berth.request_items (request_id, item_no, source_topic, source_partition, "
-                "source_offset, payload_sha256, record_key, idempotency_key, edited_payload, edited_masked, "
-                "inbox_ref, offset_reset) "
-                "SELECT $1, x.item_no, x.source_topic, x.source_partition, x.source_offset, "
-                "decode(x.payload_sha256, 'hex'), decode(x.record_key, 'hex'), x.idempotency_key, "
-                "decode(x.edited_payload, 'hex'), x.edited_masked, x.inbox_ref, x.offset_reset "
-                "FROM jsonb_to_recordset($2::jsonb) AS x(item_no integer, source_topic text, "
-                "source_partition integer, source_offset bigint, payload_sha256 text, record_key text, "
-                "idempotency_key text, edited_payload text, edited_masked text[], inbox_ref jsonb, "
-                "offset_reset jsonb)"_s,
-                {requestId, QJsonDocument(storable(batch).toArray())}, error);
+        // The digest columns (schema 012) only when an item of the batch has one: a batch without masked
+        // keys files on a database of any version this build reads.
+        const bool digests =
+            std::any_of(items.begin() + start, items.begin() + end, [](const RequestItem &i) {
+                return !i.keySha256.isEmpty() || !i.idempotencyKeySha256.isEmpty();
+            });
+        const PgResult r = run(
+            u"INSERT INTO berth.request_items (request_id, item_no, source_topic, source_partition, "
+            "source_offset, payload_sha256, record_key, idempotency_key, edited_payload, edited_masked, "
+            "inbox_ref, offset_reset"_s
+                + (digests ? u", record_key_sha256, idempotency_key_sha256"_s : QString())
+                + u") SELECT $1, x.item_no, x.source_topic, x.source_partition, x.source_offset, "
+                  "decode(x.payload_sha256, 'hex'), decode(x.record_key, 'hex'), x.idempotency_key, "
+                  "decode(x.edited_payload, 'hex'), x.edited_masked, x.inbox_ref, x.offset_reset"_s
+                + (digests
+                       ? u", decode(x.record_key_sha256, 'hex'), decode(x.idempotency_key_sha256, 'hex')"_s
+                       : QString())
+                + u" FROM jsonb_to_recordset($2::jsonb) AS x(item_no integer, source_topic text, "
+                  "source_partition integer, source_offset bigint, payload_sha256 text, record_key text, "
+                  "idempotency_key text, edited_payload text, edited_masked text[], inbox_ref jsonb, "
+                  "offset_reset jsonb, record_key_sha256 text, idempotency_key_sha256 text)"_s,
+            {requestId, QJsonDocument(storable(batch).toArray())}, error);
         if (!r.ok)
             return false;
     }

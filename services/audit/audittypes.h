@@ -54,11 +54,15 @@ struct RequestItem {
     QByteArray payloadSha256;                // 32 bytes
     std::optional<QByteArray> key;           // the record key; nullopt: no key (not the same as empty)
     QString idempotencyKey;                  // empty: none
+    // Where the policy masks them, the keys are pinned by SHA-256 alone (key nullopt, idempotencyKey empty):
+    // the audit database never holds a masked value (ARCHITECTURE.md, Masking: request items). Empty: none.
+    QByteArray keySha256;
+    QByteArray idempotencyKeySha256;
     std::optional<QByteArray> editedPayload; // edit_replay only
     // edit_replay of a record edited as revealed: its masked field paths (never values). The database files
     // such an item only with the requester's recorded reveal of the record (ARCHITECTURE.md, Masking).
     QStringList editedMasked;
-    QJsonObject inboxRef; // empty: none
+    QJsonObject inboxRef; // empty: none; names its row by "messageId", or "messageIdSha256" where masked
     // reset_offsets only: {"group", "topic", "partition", "from", "to"} (OffsetResetTarget::toJson)
     QJsonObject offsetReset;
 

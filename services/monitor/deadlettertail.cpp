@@ -37,7 +37,7 @@ private:
             Q_EMIT m_owner->failed(error);
             return;
         }
-        assignTopicsAtEnd(rk.get(), m_settings.topics, &error);
+        assignTopicsAtEnd(rk.get(), m_settings.topics, m_stop, &error);
         if (!error.isEmpty())
             Q_EMIT m_owner->failed(error);
         DeadLetterArrivals batch;

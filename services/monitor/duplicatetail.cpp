@@ -62,7 +62,7 @@ private:
             Q_EMIT m_owner->statsUpdated(stats);
             return;
         }
-        for (const QString &topic : assignTopicsAtEnd(rk.get(), m_settings.topics, &stats.error))
+        for (const QString &topic : assignTopicsAtEnd(rk.get(), m_settings.topics, m_stop, &stats.error))
             stats.topics.insert(topic, {});
         stats.ready = stats.error.isEmpty();
         Q_EMIT m_owner->statsUpdated(stats);

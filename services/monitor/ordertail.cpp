@@ -48,7 +48,7 @@ void OrderTail::run(const Settings &settings)
         if (!tailed.contains(it.key()))
             tailed << it.key();
     }
-    for (const QString &topic : assignTopicsAtEnd(rk.get(), tailed, &stats.error)) {
+    for (const QString &topic : assignTopicsAtEnd(rk.get(), tailed, m_stop, &stats.error)) {
         if (settings.sequences.contains(topic))
             stats.topics.insert(topic, {});
     }

@@ -84,6 +84,16 @@ ReclaimPlan ReclaimPlan::fromJson(const QJsonObject &json)
     return p;
 }
 
+ReclaimPlan ReclaimPlan::masked(const KeyMask &mask) const
+{
+    ReclaimPlan out = *this;
+    if (mask.isEmpty())
+        return out;
+    for (ReclaimRow &row : out.rows)
+        row.messageId = mask.shown(topic, {}, std::nullopt, row.messageId).idempotencyKey;
+    return out;
+}
+
 QString ReclaimPlan::summary() const
 {
     const int withRecord = found();

@@ -2,6 +2,7 @@
 
 #include "services/inbox/inboxmappingset.h"
 #include "services/kafka/kafkaconfig.h"
+#include "services/payload/keymask.h"
 #include "services/policy/deliverypolicy.h"
 #include "services/remediation/remediationtypes.h"
 
@@ -61,6 +62,10 @@ struct ReclaimPlan {
     // Stored with the dry run (requests.dry_run.reclaim) and read back for the approver and the runbook.
     QJsonObject toJson() const;
     static ReclaimPlan fromJson(const QJsonObject &json);
+    // The plan as it may be shown and stored (ARCHITECTURE.md, Masking): each row's message id, an
+    // idempotency key of `topic`, as KeyMask shows it. The plan as read keeps the ids (the builder pins the
+    // records by them); the dry run stores this one.
+    ReclaimPlan masked(const KeyMask &mask) const;
     // The dry run's lines about the rows: what is released, which records the consumer will not see again
     // unless they are replayed, which rows have no record to replay.
     QString summary() const;

@@ -2,6 +2,7 @@
 
 #include "services/dlq/dlqheadercodec.h"
 #include "services/remediation/remediationtypes.h"
+#include "services/remediation/requestitemdigests.h"
 
 #include <QCryptographicHash>
 
@@ -98,6 +99,8 @@ Prepared Run::readSources(const QList<int> &itemNos)
             out.refused.insert(no, u"refused: source unreadable: "_s + problems.value(i));
         } else if (QCryptographicHash::hash(it->value, QCryptographicHash::Sha256) != item.payloadSha256) {
             out.refused.insert(no, u"refused: the source record's SHA-256 differs from the pinned one"_s);
+        } else if (!RequestItemDigests::keyMatches(item, *it)) {
+            out.refused.insert(no, u"refused: the source record's key differs from the pinned one"_s);
         } else {
             const KafkaRecord &src = *it;
             if (destTopic.isEmpty())
@@ -143,7 +146,11 @@ Prepared Run::readSources(const QList<int> &itemNos)
                 record.headers.append({requestIdName, requestId});
                 record.headers.append({replayedFromName, replayedFrom});
                 record.headers.append({replayCountName, QByteArray::number(previousCount + 1)});
-                out.ready.append({i, no, std::move(record)});
+                out.ready.append({i, no, std::move(record), {}});
+                if (!item.idempotencyKeySha256.isEmpty() && item.inboxRef.contains(u"release"_s))
+                    out.ready.last().inboxRef = RequestItemDigests::inboxRefWith(
+                        item.inboxRef, RequestItemDigests::idempotencyKeyOf(
+                                           item, src, RequestItemDigests::messageIdField(item.inboxRef)));
                 out.topics.insert(destTopic);
             }
         }

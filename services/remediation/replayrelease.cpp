@@ -15,9 +15,12 @@ namespace ReplayRunDetail {
 bool Run::releaseRows(QList<Prepared::Ready> *ready, QHash<int, QString> *refused, QString *error)
 {
     QList<int> itemNos;
+    QHash<int, QJsonObject> refs; // a ref naming its row by digest, by the id read from the record again
     for (const Prepared::Ready &r : std::as_const(*ready)) {
         if (m_items.at(m_index.value(r.itemNo)).inboxRef.contains(u"release"_s))
             itemNos.append(r.itemNo);
+        if (!r.inboxRef.isEmpty())
+            refs.insert(r.itemNo, r.inboxRef);
     }
     if (itemNos.isEmpty())
         return true;
@@ -32,7 +35,7 @@ bool Run::releaseRows(QList<Prepared::Ready> *ready, QHash<int, QString> *refuse
     QJsonArray already;
     QJsonArray refusedItems;
     for (int no : std::as_const(itemNos)) {
-        const QJsonObject &ref = m_items.at(m_index.value(no)).inboxRef;
+        const QJsonObject ref = refs.value(no, m_items.at(m_index.value(no)).inboxRef);
         const QString name = ref.value(u"mapping"_s).toString();
         const InboxMapping *mapping = m_options.inboxMappings.find(name);
         QString why;

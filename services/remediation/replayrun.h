@@ -43,6 +43,9 @@ struct Prepared {
         int index; // in the batch
         int itemNo;
         OutgoingRecord record;
+        // The item's release ref naming its row by digest, named by the id read from the record again
+        // (RequestItemDigests::inboxRefWith); empty: the stored ref names it.
+        QJsonObject inboxRef;
     };
     QList<int> itemNos;
     QList<Ready> ready;

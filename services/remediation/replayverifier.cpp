@@ -5,9 +5,12 @@
 #include "services/inbox/inboxsessions.h"
 #include "services/inbox/pgsession.h"
 #include "services/kafka/clusterinspector.h"
+#include "services/payload/payloadmask.h"
 #include "services/remediation/dryrun.h"
 #include "services/remediation/intentjournal.h"
 #include "services/remediation/remediationtypes.h"
+#include "services/remediation/requestitemdigests.h"
+#include "services/remediation/sourcecursor.h"
 #include "services/remediation/topicrangereader.h"
 
 #include <QElapsedTimer>
@@ -500,6 +503,42 @@ ReplayVerification ReplayVerifier::verify(qint64 requestId, const VerifyOptions 
         v.error = error;
         return v;
     }
+    // Items whose idempotency key is masked are stored with its digest alone: the key is read again from
+    // the source record (kept only when its digest matches) for the inbox look-ups, and shown masked.
+    QHash<int, QString> lookupKeys; // index into v.items -> the idempotency key the inbox is asked for
+    {
+        QList<SourceCursor::Position> positions;
+        QList<int> sealed;
+        for (int index : std::as_const(open)) {
+            const RequestItem &item = items.at(index);
+            if (item.idempotencyKeySha256.isEmpty())
+                continue;
+            v.items[index].idempotencyKey = QString::fromLatin1(PayloadMask::kMasked);
+            positions.append({item.sourceTopic, item.sourcePartition, item.sourceOffset});
+            sealed.append(index);
+        }
+        std::unique_ptr<SourceCursor> source =
+            positions.isEmpty() ? nullptr : SourceCursor::create(m_cluster, &error);
+        if (!positions.isEmpty() && !source) {
+            v.notes << u"the source records of masked idempotency keys could not be read: "_s + error;
+            error.clear();
+        }
+        QHash<int, QString> problems;
+        const QHash<int, KafkaRecord> records =
+            source ? source->fetch(positions, 15'000, &problems) : QHash<int, KafkaRecord>();
+        const ConsumerPolicy *consumer = options.policy.consumer(v.consumer);
+        const RecordField field = consumer ? consumer->idempotencyKey : RecordField();
+        for (int i = 0; i < sealed.size(); ++i) {
+            const auto record = records.constFind(i);
+            lookupKeys.insert(sealed.at(i), record == records.cend()
+                                                ? QString()
+                                                : RequestItemDigests::idempotencyKeyOf(items.at(sealed.at(i)),
+                                                                                       *record, field));
+        }
+    }
+    const auto lookupKeyOf = [&](int index) {
+        return lookupKeys.value(index, v.items.at(index).idempotencyKey);
+    };
     // Where each DLQ partition is read from: where it ended when the first run began (the executor's
     // replay.dlq_marked), else a while before the run began, found by timestamps (returns come after).
     QHash<TopicPartition, qint64> dlqNext;
@@ -624,10 +663,14 @@ ReplayVerification ReplayVerifier::verify(qint64 requestId, const VerifyOptions 
                                            : u"committed offset "_s + QString::number(position);
                 continue;
             }
-            if (!mapping || item.idempotencyKey.isEmpty()) {
+            if (!mapping || lookupKeyOf(index).isEmpty()) {
                 item.outcome = VerifyOutcome::Consumed;
-                item.detail = mapping ? u"no idempotency key: the inbox cannot be asked"_s
-                                      : u"the consumer has no inbox mapping"_s;
+                item.detail =
+                    !mapping ? u"the consumer has no inbox mapping"_s
+                    : lookupKeys.contains(index)
+                        ? u"its masked idempotency key could not be read again from the source record: "
+                          u"the inbox cannot be asked"_s
+                        : u"no idempotency key: the inbox cannot be asked"_s;
                 continue;
             }
             lookUp.append(index);
@@ -637,7 +680,7 @@ ReplayVerification ReplayVerifier::verify(qint64 requestId, const VerifyOptions 
             QStringList keys;
             keys.reserve(lookUp.size());
             for (int index : std::as_const(lookUp))
-                keys.append(v.items.at(index).idempotencyKey);
+                keys.append(lookupKeyOf(index));
             InboxKeyStates rows;
             if (session)
                 rows = InboxKeyLookup::lookup(*session, {*mapping}, keys, &error);
@@ -653,7 +696,7 @@ ReplayVerification ReplayVerifier::verify(qint64 requestId, const VerifyOptions 
             } else {
                 for (int index : std::as_const(lookUp)) {
                     VerifiedItem &item = v.items[index];
-                    const auto row = rows.constFind(item.idempotencyKey);
+                    const auto row = rows.constFind(lookupKeyOf(index));
                     classifyRow(item, row == rows.cend() ? nullptr : &*row, runStartMs);
                 }
             }

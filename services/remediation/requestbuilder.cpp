@@ -6,6 +6,7 @@
 #include "services/payload/payloadschema.h"
 #include "services/payload/schemacatalog.h"
 #include "services/remediation/editedpayload.h"
+#include "services/remediation/requestitemdigests.h"
 #include "services/remediation/sourcecursor.h"
 
 #include <QCryptographicHash>
@@ -265,7 +266,7 @@ BuiltRequest build(const RequestDraft &draft, const RequestBuilderContext &conte
     input.reclaimIdleMs = draft.reclaim.olderThanMs;
     out.dryRun = DryRun::evaluate(input, context.inboxDb);
     if (draft.isReclaim())
-        out.dryRun.reclaim = draft.reclaim.toJson();
+        out.dryRun.reclaim = draft.reclaim.masked(KeyMask(context.policy)).toJson();
     out.dryRun.mergedCopies = mergedCopies;
     out.dryRun.mergedCopySamples = mergedSamples;
     // The rows to release, pinned with the status the dry run saw (a row that changed is refused later).
@@ -273,6 +274,11 @@ BuiltRequest build(const RequestDraft &draft, const RequestBuilderContext &conte
         req.items[it.key()].inboxRef = it.value();
         out.pinned[it.key()].inboxRef = it.value();
     }
+    // What the audit database keeps: masked keys by digest alone (ARCHITECTURE.md, Masking: request items).
+    // The pins the dry run used keep the values, in memory only.
+    const KeyMask mask(context.policy);
+    for (qsizetype i = 0; i < req.items.size(); ++i)
+        RequestItemDigests::seal(mask, req.items[i], out.pinned.at(i).originalTopic);
     req.dryRun = out.dryRun.toJson();
     req.policyVerdict = policyVerdictName(out.dryRun.verdict);
     req.requiredApprovals = out.dryRun.requiredApprovals;

@@ -55,6 +55,14 @@ QString shownMessageId(const KeyMask &mask, const DeliveryPolicy &policy, const 
 namespace RequestMask {
 void apply(const KeyMask &mask, QList<RequestItem> &items, QStringList *verbatim)
 {
+    // Keys stored as digests alone (RequestItemDigests::seal) were masked when filed, whatever the policy
+    // says now.
+    for (RequestItem &item : items) {
+        if (!item.keySha256.isEmpty() && !item.key)
+            item.key = QByteArray(PayloadMask::kMasked);
+        if (!item.idempotencyKeySha256.isEmpty() && item.idempotencyKey.isEmpty())
+            item.idempotencyKey = QString::fromLatin1(PayloadMask::kMasked);
+    }
     if (mask.isEmpty())
         return;
     QStringList values;
@@ -194,6 +202,9 @@ void apply(const KeyMask &mask, AuditEvent &event)
         if (o.value(u"key"_s).isString())
             item.key = QByteArray::fromHex(o.value(u"key"_s).toString().toLatin1());
         item.idempotencyKey = o.value(u"idempotency_key"_s).toString();
+        item.keySha256 = QByteArray::fromHex(o.value(u"key_sha256"_s).toString().toLatin1());
+        item.idempotencyKeySha256 =
+            QByteArray::fromHex(o.value(u"idempotency_key_sha256"_s).toString().toLatin1());
         item.inboxRef = o.value(u"inbox_ref"_s).toObject();
         items.append(item);
     }
@@ -205,6 +216,8 @@ void apply(const KeyMask &mask, AuditEvent &event)
             const QByteArray before = QByteArray::fromHex(o.value(u"key"_s).toString().toLatin1());
             if (item.key != before)
                 o.insert(u"key"_s, QString::fromUtf8(*item.key)); // masked: no longer hex
+        } else if (!item.keySha256.isEmpty()) {
+            o.insert(u"key"_s, QString::fromLatin1(PayloadMask::kMasked)); // filed as its digest
         }
         if (o.contains(u"idempotency_key"_s))
             o.insert(u"idempotency_key"_s, item.idempotencyKey);

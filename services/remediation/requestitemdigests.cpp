@@ -1,0 +1,122 @@
+#include "requestitemdigests.h"
+
+#include "services/accounting/recordfieldvalue.h"
+#include "services/dlq/dlqheadercodec.h"
+
+#include <QCryptographicHash>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+const QString MessageId = u"messageId"_s;
+const QString MessageIdSha256 = u"messageIdSha256"_s;
+const QString MessageIdFrom = u"messageIdFrom"_s;
+
+// The value a policy RecordField names in a record, as RecordFieldValue reads it from a consumed message.
+QByteArray fieldOf(const KafkaRecord &record, const RecordField &field)
+{
+    switch (field.kind) {
+    case RecordField::Kind::NotStated:
+        return {};
+    case RecordField::Kind::RecordKey:
+        return record.keyIsNull ? QByteArray() : record.key;
+    case RecordField::Kind::Header:
+        return record.header(field.name.toUtf8());
+    case RecordField::Kind::JsonPath: {
+        const QJsonValue v = RecordFieldValue::walk(QJsonDocument::fromJson(record.value), field.name);
+        if (v.isString())
+            return v.toString().toUtf8();
+        if (v.isDouble())
+            return QByteArray::number(v.toInteger(qint64(v.toDouble())));
+        return {};
+    }
+    }
+    return {};
+}
+} // namespace
+
+namespace RequestItemDigests {
+QByteArray sha256(QByteArrayView bytes)
+{
+    return QCryptographicHash::hash(bytes, QCryptographicHash::Sha256);
+}
+
+void seal(const KeyMask &mask, RequestItem &item, const QString &originalTopic)
+{
+    if (mask.isEmpty() || !item.isDlqRecord())
+        return;
+    const KeyMask::Keys shown = mask.shown(item.sourceTopic, originalTopic, item.key, item.idempotencyKey);
+    if (shown.keyMasked && item.key) {
+        item.keySha256 = sha256(*item.key);
+        item.key.reset();
+    }
+    if (shown.idempotencyKeyMasked && !item.idempotencyKey.isEmpty()) {
+        const QByteArray digest = sha256(item.idempotencyKey.toUtf8());
+        if (item.inboxRef.value(MessageId).toString() == item.idempotencyKey) {
+            item.inboxRef.remove(MessageId);
+            item.inboxRef.insert(MessageIdSha256, QString::fromLatin1(digest.toHex()));
+            const QString consumer = item.inboxRef.value(u"consumer"_s).toString();
+            const ConsumerPolicy *policy = mask.policy().consumer(
+                consumer.isEmpty() ? item.inboxRef.value(u"mapping"_s).toString() : consumer);
+            if (policy && policy->idempotencyKey.isStated()) {
+                const RecordField &f = policy->idempotencyKey;
+                const QString kind = f.kind == RecordField::Kind::Header     ? u"header"_s
+                                     : f.kind == RecordField::Kind::JsonPath ? u"path"_s
+                                                                             : u"key"_s;
+                item.inboxRef.insert(MessageIdFrom, QJsonObject{{u"kind"_s, kind}, {u"name"_s, f.name}});
+            }
+        }
+        item.idempotencyKeySha256 = digest;
+        item.idempotencyKey.clear();
+    }
+}
+
+bool keyMatches(const RequestItem &item, const KafkaRecord &record)
+{
+    if (!item.keySha256.isEmpty())
+        return !record.keyIsNull && sha256(record.key) == item.keySha256;
+    if (item.key)
+        return !record.keyIsNull && record.key == *item.key;
+    return true; // stored without a key (a null key, or filed before keys were compared): nothing pinned
+}
+
+QString idempotencyKeyOf(const RequestItem &item, const KafkaRecord &record, const RecordField &consumerField)
+{
+    if (item.idempotencyKeySha256.isEmpty())
+        return item.idempotencyKey;
+    const QString fromHeaders = decodeDlqHeaders(record.headers).idempotencyKey;
+    if (!fromHeaders.isEmpty() && sha256(fromHeaders.toUtf8()) == item.idempotencyKeySha256)
+        return fromHeaders;
+    const QByteArray fromField = fieldOf(record, consumerField);
+    if (!fromField.isEmpty() && sha256(fromField) == item.idempotencyKeySha256)
+        return QString::fromUtf8(fromField);
+    return {};
+}
+
+RecordField messageIdField(const QJsonObject &ref)
+{
+    const QJsonObject from = ref.value(MessageIdFrom).toObject();
+    const QString kind = from.value(u"kind"_s).toString();
+    RecordField f;
+    f.name = from.value(u"name"_s).toString();
+    f.kind = kind == u"header"_s ? RecordField::Kind::Header
+             : kind == u"path"_s ? RecordField::Kind::JsonPath
+             : kind == u"key"_s  ? RecordField::Kind::RecordKey
+                                 : RecordField::Kind::NotStated;
+    return f;
+}
+
+QJsonObject inboxRefWith(const QJsonObject &ref, const QString &messageId)
+{
+    if (!ref.contains(MessageIdSha256) || messageId.isEmpty()
+        || QString::fromLatin1(sha256(messageId.toUtf8()).toHex()) != ref.value(MessageIdSha256).toString())
+        return ref;
+    QJsonObject out = ref;
+    out.remove(MessageIdSha256);
+    out.remove(MessageIdFrom);
+    out.insert(MessageId, messageId);
+    return out;
+}
+} // namespace RequestItemDigests
