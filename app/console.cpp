@@ -457,7 +457,10 @@ void Console::wireAccounting()
             });
     connect(m_accounting, &AccountingService::exported, m_accountingView, &AccountingView::showExported);
     connect(m_accountingView, &AccountingView::replayRequested, this,
-            [this](const QList<DlqSelection> &records) { m_desk->openRequestDialog(records, m_accountingView); });
+            [this](const QList<DlqSelection> &records) {
+                const AccountingResultPtr result = m_accountingModel->result();
+                m_desk->openRequestDialog(records, result ? result->group : QString(), m_accountingView);
+            });
 }
 
 void Console::applyInboxMappings()

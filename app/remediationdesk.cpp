@@ -384,6 +384,15 @@ ReplayRequestDialog *RemediationDesk::openRequestDialog(const QList<DlqSelection
     return dialog;
 }
 
+ReplayRequestDialog *RemediationDesk::openRequestDialog(const QList<DlqSelection> &records,
+                                                        const QString &consumer, QWidget *parent)
+{
+    auto *dialog = new ReplayRequestDialog(setup(), records, consumer, parent ? parent->window() : nullptr);
+    dialog->setTopics(m_topics);
+    adoptDialog(dialog);
+    return dialog;
+}
+
 ReplayRequestDialog *RemediationDesk::openRequestDialog(const QList<QJsonObject> &inboxRows, QWidget *parent)
 {
     auto *dialog = new ReplayRequestDialog(setup(), inboxRows, parent ? parent->window() : nullptr);

@@ -54,6 +54,9 @@ public:
     void setSchemaCatalog(std::shared_ptr<SchemaCatalog> catalog);
     // A non-modal request dialog for these records or inbox rows (deleted when closed).
     ReplayRequestDialog *openRequestDialog(const QList<DlqSelection> &records, QWidget *parent = nullptr);
+    // A topic's own records that `consumer` committed past or dead-lettered (the Accounting view's).
+    ReplayRequestDialog *openRequestDialog(const QList<DlqSelection> &records, const QString &consumer,
+                                           QWidget *parent);
     ReplayRequestDialog *openRequestDialog(const QList<QJsonObject> &inboxRows, QWidget *parent = nullptr);
     ReplayRequestDialog *requestDialog() const; // the last one opened, while it is open
     // "Reset offsets…" of a group (Lag view) and "Reclaim stuck rows…" of a consumer (Inbox view): a

@@ -388,7 +388,9 @@ QJsonObject resetOutcomeJson(const OffsetResetOutcome &o)
                                       {u"before"_s, p.before},
                                       {u"target"_s, p.target},
                                       {u"committed"_s, p.committed},
-                                      {u"verified"_s, p.verified()}});
+                                      {u"verified"_s, p.verified()},
+                                      {u"recognised"_s, p.recognised},
+                                      {u"movedSince"_s, p.movedSince}});
     return {{u"started"_s, o.started},
             {u"action"_s, u"reset_offsets"_s},
             {u"status"_s, AuditText::statusName(o.finalStatus)},
@@ -422,8 +424,11 @@ int executeOffsetReset(const Output &out, Connections &c, qint64 id)
                                  : u", committed offsets read back differ\n"_s);
     for (const OffsetResetPartitionOutcome &p : o.partitions)
         text += u"  partition "_s + QString::number(p.partition) + u": "_s
-                + (p.before < 0 ? u"none"_s : QString::number(p.before)) + u" -> "_s + QString::number(p.target)
-                + u", committed "_s + QString::number(p.committed) + (p.verified() ? u""_s : u" (differs)"_s)
+                + (p.before < 0 ? u"none"_s : QString::number(p.before)) + u" -> "_s
+                + QString::number(p.target) + u", committed "_s + QString::number(p.committed)
+                + (p.verified()   ? u""_s
+                   : p.movedSince ? u" (moved since the reset: left where it is, not reset again)"_s
+                                  : u" (differs)"_s)
                 + u'\n';
     out.done(json, text);
     return o.verified ? ExitOk : ExitPartial;
@@ -619,25 +624,27 @@ int verify(const QStringList &arguments)
     QString error;
     if (!c.open(parser, true, true, &error))
         return out.fail(VerifyError, error);
+    const auto exitFor = [](VerificationResult result) {
+        switch (result) {
+        case VerificationResult::Verified:
+            return VerifiedOk;
+        case VerificationResult::VerifiedWithFailures:
+            return VerifiedFailures;
+        case VerificationResult::Unverified:
+            return Unverified;
+        }
+        return VerifyError;
+    };
     if (const std::optional<RequestDetail> d = AuditStore(c.audit).requestDetail(id, &error, 0);
         d && d->request.action == RemediationAction::ResetOffsets) {
-        // A reset is verified when executed (its committed offsets read back): its last offsets.verified.
-        EventFilter filter;
-        filter.requestId = id;
-        filter.actions = {u"offsets.verified"_s};
-        const QList<AuditEvent> events = AuditStore(c.audit).listEvents(filter, &error);
-        if (events.isEmpty())
+        // A reset is verified when executed (its committed offsets read back): its recorded verification.
+        const std::optional<ReplayVerification> v = ReplayVerification::lastRecorded(c.audit, id, &error);
+        if (!v)
             return out.fail(VerifyError, error.isEmpty() ? u"Request "_s + QString::number(id)
                                                                + u" has not been executed"_s
                                                          : error);
-        QJsonObject details = events.last().details;
-        details.insert(u"requestId"_s, id);
-        details.insert(u"recordedAt"_s, events.last().at.toUTC().toString(Qt::ISODateWithMs));
-        const bool ok = details.value(u"verified"_s).toBool();
-        out.done(details, u"Request "_s + QString::number(id) + u": offset reset "_s
-                              + (ok ? u"verified"_s : u"verified with failures"_s) + u" from the committed "_s
-                              u"offsets read back at "_s + details.value(u"recordedAt"_s).toString() + u'\n');
-        return ok ? VerifiedOk : VerifiedFailures;
+        out.done(v->toJson(), v->summary());
+        return exitFor(v->result);
     }
     VerifyOptions options;
     options.timeoutMs = int(parser.value(u"timeout"_s).toDouble() * 1000);
@@ -649,15 +656,7 @@ int verify(const QStringList &arguments)
     if (!v.error.isEmpty())
         return out.fail(VerifyError, v.error, v.toJson());
     out.done(v.toJson(), v.summary());
-    switch (v.result) {
-    case VerificationResult::Verified:
-        return VerifiedOk;
-    case VerificationResult::VerifiedWithFailures:
-        return VerifiedFailures;
-    case VerificationResult::Unverified:
-        return Unverified;
-    }
-    return VerifyError;
+    return exitFor(v.result);
 }
 
 int runbook(const QStringList &arguments)

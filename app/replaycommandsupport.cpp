@@ -78,7 +78,8 @@ bool Connections::open(const QCommandLineParser &parser, bool kafkaOptions, bool
         }
         policy = loaded.policy;
     }
-    const QString defaultInbox = parser.isSet(u"inbox-db"_s) ? parser.value(u"inbox-db"_s) : parser.value(u"db"_s);
+    const QString defaultInbox =
+        kafkaOptions && parser.isSet(u"inbox-db"_s) ? parser.value(u"inbox-db"_s) : parser.value(u"db"_s);
     inboxMappings = InboxMappingSet::resolve(policy.inboxMappings(), {}, defaultInbox);
     return true;
 }

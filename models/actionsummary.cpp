@@ -49,6 +49,21 @@ ActionSummary ActionSummary::forRequest(const RemediationRequest &r)
                                   .arg(DlqBrowserModel::visibleText(dry.consumersAffected.join(QStringLiteral(", "))));
     }
     s.count = r.itemCount > 0 ? r.itemCount : dry.count;
+    if (produces && dry.release && dry.releases > 0) {
+        // Release and replay writes to the consumer's inbox too: the confirmation says so before it runs.
+        const QString consumer = DlqBrowserModel::visibleText(
+            !dry.targetConsumer.isEmpty() ? dry.targetConsumer
+                                          : dry.consumersAffected.join(QStringLiteral(", ")));
+        s.notes
+            << (dry.reclaim.isEmpty()
+                    ? tr("Releases %n parked or failed inbox row(s) of %1 (to the mapping's releaseTo) right "
+                         "before their records are produced.",
+                         nullptr, dry.releases)
+                    : tr("Releases %n stuck in-progress inbox row(s) of %1 for retry right before their "
+                         "records are produced, each only while it is still idle.",
+                         nullptr, dry.releases))
+                   .arg(consumer);
+    }
     for (const QString &key : dry.sharedIdempotencyKeys)
         s.repeatingKeys << DlqBrowserModel::visibleText(key);
     if (dry.mergedCopies > 0)

@@ -16,9 +16,11 @@
 #include <QAbstractItemModelTester>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
-#include <QTableView>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -147,6 +149,48 @@ private Q_SLOTS:
         QCOMPARE(records[0].topic, u"orders"_s);
         QCOMPARE(records[0].offset, 2);
         QCOMPARE(records[1].offset, 3);
+    }
+
+    // In a window as short as the console's, the summary and the semantics verdict wrap below the counts
+    // and never paint over them: the side pane scrolls instead.
+    void summaryNeverCoversTheCounts()
+    {
+        AccountingModel model;
+        // Inside the console's tabs the view gets the height the window has, not the one it asks for.
+        QWidget window;
+        window.resize(1040, 420);
+        AccountingView view(&model, nullptr, nullptr, &window);
+        view.setGeometry(0, 0, 1040, 420);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto result = std::make_shared<AccountingResult>(*arranged());
+        result->dlqTopics = {u"error.notifications.email-sender"_s};
+        result->keySource = u"header idempotency-key, else the record key"_s;
+        view.setResult(result);
+        view.setSemantics(
+            u"accounting shows effectively-once (policy: effectively-once)"_s,
+            {u"the policy says effectively-once and per-key ordering; 455 order break(s) were seen"_s});
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+        QCoreApplication::processEvents();
+        const auto inView = [&view](const QWidget *w) {
+            return QRect(w->mapTo(&view, QPoint(0, 0)), w->size());
+        };
+        const QRect counts = inView(view.countTable());
+        const QRect summary = inView(view.summaryLabel());
+        const QRect semantics = inView(view.semanticsLabel());
+        QVERIFY2(summary.top() >= counts.bottom(),
+                 qPrintable(u"summary %1 over counts %2"_s.arg(summary.top()).arg(counts.bottom())));
+        QVERIFY(semantics.top() >= summary.bottom());
+        // They scroll together beside the chart when the window is shorter than they need.
+        for (const QWidget *w : {static_cast<const QWidget *>(view.countTable()),
+                                 static_cast<const QWidget *>(view.summaryLabel()),
+                                 static_cast<const QWidget *>(view.semanticsLabel())})
+            QVERIFY(view.sidePane()->isAncestorOf(w));
+        QVERIFY(view.sidePane()->isVisible());
+        QVERIFY(view.sidePane()->verticalScrollBar()->maximum() > 0);
+        // Every line of the summary gets its height.
+        QVERIFY(view.summaryLabel()->height()
+                >= view.summaryLabel()->heightForWidth(view.summaryLabel()->width()));
     }
 
     // A window of a few minutes is labelled by the second, one of three days by the date: no two adjacent

@@ -304,9 +304,20 @@ private Q_SLOTS:
                 up ? m_world->cluster().setBrokerUp(b) : m_world->cluster().setBrokerDown(b);
         };
 
-        const QStringList steps{u"offsets.reset_intent"_s, u"offsets.reset"_s, u"offsets.verified"_s};
-        for (const QString &step : steps) {
-            const QString group = u"crash-reset-"_s + QString(step).remove(u"offsets."_s);
+        // Each step, and once more killed after the commit with the group's consumers then running on past
+        // the target before the resume: that partition has moved since the reset and is not committed again.
+        struct Case {
+            QString step;
+            bool consumersMoveOn;
+        };
+        const QList<Case> cases{{u"offsets.reset_intent"_s, false},
+                                {u"offsets.reset"_s, false},
+                                {u"offsets.verified"_s, false},
+                                {u"offsets.reset"_s, true}};
+        constexpr qint64 MovedOn = Target + 40;
+        for (const auto &[step, consumersMoveOn] : cases) {
+            const QString group = u"crash-reset-"_s + QString(step).remove(u"offsets."_s)
+                                  + (consumersMoveOn ? u"-moved"_s : QString());
             QVERIFY2(OffsetCommitter::commit(m_world->kafka(), group, {{{topic, 0}, From}}, &error),
                      qPrintable(error));
             const BerthCli::Result filed = BerthCli::run(
@@ -348,6 +359,30 @@ private Q_SLOTS:
             QCOMPARE(eventsOf(id, u"offsets.verified"_s), 0);
             QCOMPARE(m_world->statusOf(id), u"executing"_s);
 
+            if (consumersMoveOn) {
+                // The consumers process from the target on and commit as they go, before anyone resumes.
+                QVERIFY2(OffsetCommitter::commit(m_world->kafka(), group, {{{topic, 0}, MovedOn}}, &error),
+                         qPrintable(error));
+                const BerthCli::Result resumed = BerthCli::run(executeArgs(id) + QStringList{u"--json"_s});
+                QCOMPARE(resumed.exitCode, 4); // executed, read back elsewhere than the target
+                QVERIFY(!resumed.json().value(u"verified"_s).toBool());
+                // No second commit: the group stays where its consumers left it, no new intent.
+                QCOMPARE(committed(group), MovedOn);
+                QCOMPARE(eventsOf(id, u"offsets.reset_intent"_s), 1);
+                QCOMPARE(m_world->statusOf(id), u"partially_failed"_s);
+                QCOMPARE(eventsOf(id, u"offsets.verified"_s), 1);
+                const BerthCli::Result verified = BerthCli::run(
+                    {u"replay"_s, u"verify"_s, QString::number(id), u"--db"_s, m_world->conninfo(u"bob"_s),
+                     u"--bootstrap"_s, m_world->bootstrap(), u"--json"_s});
+                QCOMPARE(verified.exitCode, 1);
+                QCOMPARE(verified.json().value(u"result"_s).toString(), u"verified_with_failures"_s);
+                const QJsonObject p = verified.json().value(u"partitions"_s).toArray().at(0).toObject();
+                QVERIFY(p.value(u"movedSince"_s).toBool());
+                QVERIFY(!p.value(u"recognised"_s).toBool());
+                QCOMPARE(p.value(u"committed"_s).toInteger(), MovedOn);
+                QCOMPARE(p.value(u"to"_s).toInteger(), Target);
+                continue;
+            }
             const BerthCli::Result resumed = BerthCli::run(executeArgs(id) + QStringList{u"--json"_s});
             QVERIFY2(resumed.exitCode == 0,
                      qPrintable(step + u": "_s + resumed.err + QString::fromUtf8(resumed.out)));

@@ -7,6 +7,7 @@
 #include "support/replayworld.h"
 #include "support/testsupport.h"
 
+#include <QDateTime>
 #include <QFile>
 #include <QJsonArray>
 #include <QProcess>
@@ -220,7 +221,29 @@ private Q_SLOTS:
         const BerthCli::Result verified =
             BerthCli::run(QStringList{u"replay"_s, u"verify"_s, QString::number(id)} + connection(u"bob"_s));
         QVERIFY2(verified.exitCode == 0, qPrintable(verified.err));
-        QVERIFY(verified.json().value(u"verified"_s).toBool());
+        // The command reads the verification the one reader of offsets.verified returns: the event's shape
+        // with the result, when and where in the chain it was recorded.
+        const QJsonObject verifiedJson = verified.json();
+        QVERIFY(verifiedJson.value(u"verified"_s).toBool());
+        QCOMPARE(verifiedJson.value(u"result"_s).toString(), u"verified"_s);
+        QCOMPARE(verifiedJson.value(u"requestId"_s).toInteger(), id);
+        QCOMPARE(verifiedJson.value(u"group"_s).toString(), Group);
+        QCOMPARE(verifiedJson.value(u"topic"_s).toString(), Orders);
+        QCOMPARE(verifiedJson.value(u"auditSeq"_s).toInteger(),
+                 m_world
+                     ->scalar(u"SELECT max(seq) FROM berth.audit_events WHERE request_id = $1 "
+                              u"AND action = 'offsets.verified'"_s,
+                              {id})
+                     .toLongLong());
+        QVERIFY(QDateTime::fromString(verifiedJson.value(u"recordedAt"_s).toString(), Qt::ISODateWithMs)
+                    .isValid());
+        const QJsonArray verifiedPartitions = verifiedJson.value(u"partitions"_s).toArray();
+        QCOMPARE(verifiedPartitions.size(), Partitions);
+        for (const QJsonValue &p : verifiedPartitions) {
+            QCOMPARE(p.toObject().value(u"to"_s).toInteger(), 3);
+            QCOMPARE(p.toObject().value(u"committed"_s).toInteger(), 3);
+            QCOMPARE(p.toObject().value(u"from"_s).toInteger(), PerPartition);
+        }
 
         // kcat, consuming as the group, is handed exactly the records at or after the time.
         QProcess kcat;
@@ -307,6 +330,48 @@ private Q_SLOTS:
         QCOMPARE(verify.exitCode, 2);
         const ChainVerification chain = AuditChain::verify(m_world->admin());
         QVERIFY2(chain.ok, qPrintable(chain.error + chain.problem));
+    }
+
+    // A commit the broker refused (UNKNOWN_MEMBER_ID, here injected on a group without members) moved
+    // nothing: its intent is no earlier commit. Executed again after the group's consumers ran on, the reset
+    // commits its targets from where the group is now instead of taking the partitions for "moved since the
+    // reset".
+    void executedAgainAfterARefusedCommitMovesTheGroup()
+    {
+        const QString group = u"orders-refused-once"_s;
+        constexpr int OffsetCommitApi = 8; // Kafka protocol: OffsetCommit
+        QString error;
+        QVERIFY2(OffsetCommitter::commit(
+                     m_world->kafka(), group,
+                     {{{Orders, 0}, PerPartition}, {{Orders, 1}, PerPartition}, {{Orders, 2}, PerPartition}},
+                     &error),
+                 qPrintable(error));
+        const BerthCli::Result filed = BerthCli::run(
+            QStringList{u"replay"_s, u"request"_s, u"--reset-offsets"_s, u"--group"_s, group, u"--topic"_s,
+                        Orders, u"--to"_s, u"earliest"_s, u"--reason"_s, u"start over"_s}
+            + connection(u"alice"_s));
+        QVERIFY2(filed.exitCode == 0, qPrintable(filed.err));
+        const qint64 id = filed.json().value(u"requestId"_s).toInteger();
+        QVERIFY2(id > 0 && m_world->approve(id, &error), qPrintable(error));
+
+        m_world->cluster().pushRequestErrors(OffsetCommitApi, {RD_KAFKA_RESP_ERR_UNKNOWN_MEMBER_ID});
+        const BerthCli::Result refused = BerthCli::run(
+            QStringList{u"replay"_s, u"execute"_s, QString::number(id)} + connection(u"alice"_s));
+        m_world->cluster().clearRequestErrors(OffsetCommitApi);
+        QVERIFY2(refused.exitCode == 3, refused.out.constData());
+        QCOMPARE(committed(group), (QList<qint64>{PerPartition, PerPartition, PerPartition}));
+        QCOMPARE(eventsOf(id).count(u"offsets.reset_intent"_s), 1);
+
+        // The consumers ran on (here: back to 4) before they were stopped.
+        QVERIFY2(OffsetCommitter::commit(m_world->kafka(), group,
+                                         {{{Orders, 0}, 4}, {{Orders, 1}, 4}, {{Orders, 2}, 4}}, &error),
+                 qPrintable(error));
+        const BerthCli::Result done = BerthCli::run(
+            QStringList{u"replay"_s, u"execute"_s, QString::number(id)} + connection(u"alice"_s));
+        QVERIFY2(done.exitCode == 0, done.out.constData());
+        QVERIFY(done.json().value(u"verified"_s).toBool());
+        QCOMPARE(committed(group), (QList<qint64>{0, 0, 0}));
+        QCOMPARE(m_world->statusOf(id), u"completed"_s);
     }
 
     // Bad input is said on the command line and files nothing: an unreadable position (usage, 2), an offset

@@ -1069,6 +1069,8 @@ private Q_SLOTS:
             {u"replay"_s, u"approve"_s, u"--db"_s, bob, u"--request"_s, QString::number(id), u"--json"_s});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QCOMPARE(r.json().value(u"status"_s).toString(), u"approved"_s);
+        // A verb without Kafka options reads none of them (Qt warns on stderr for an undefined option).
+        QVERIFY2(!r.err.contains(u"option not defined"_s), qPrintable(r.err));
 
         // Killed with SIGKILL early (setting up or journaling), then at about a quarter and at about 60%.
         const QStringList execute = QStringList{u"replay"_s,    u"execute"_s,        u"--db"_s,   alice,

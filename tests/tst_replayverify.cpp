@@ -16,6 +16,7 @@
 
 #include <QFile>
 #include <QJsonArray>
+#include <QRegularExpression>
 #include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
@@ -291,6 +292,41 @@ private Q_SLOTS:
         startConsumer();
     }
 
+    // A record its consumer committed past without a trace (what the accounting calls unaccounted), replayed
+    // from the accounting as that consumer's, into its own topic: the dry run looks its key up in that
+    // consumer's inbox, and the verification follows it there to processed once.
+    void lostRecordReplayedAsItsConsumers()
+    {
+        QString error;
+        const std::unique_ptr<TopicRangeReader> reader = TopicRangeReader::create(m_world->kafka(), &error);
+        qint64 low = 0;
+        qint64 high = 0;
+        QVERIFY2(reader && reader->watermarks(Orders, 2, &low, &high, 10'000, &error), qPrintable(error));
+        QVERIFY(produce(Orders, 2, "o-lost", order(u"OrderPlaced"_s, u"o-lost"_s, 11),
+                        {{"idempotency-key", "k-lost", false}}));
+        QTRY_COMPARE_WITH_TIMEOUT(
+            m_world->scalar(u"SELECT status FROM processed_message WHERE message_id = 'k-lost'"_s).toString(),
+            u"COMPLETED"_s, 30'000);
+        // Lost after all: neither its effect nor its inbox row survived.
+        QVERIFY(m_world->admin().execScript(u"DELETE FROM order_projection WHERE order_id = 'o-lost';"
+                                            u"DELETE FROM processed_message WHERE message_id = 'k-lost';"_s,
+                                            &error));
+
+        RequestDraft draft;
+        draft.action = RemediationAction::Replay;
+        draft.selection = {{Orders, 2, high}};
+        draft.consumer = Projection;
+        draft.destinationTopic = Orders;
+        BuiltRequest built;
+        const qint64 id = approved(draft, &built);
+        QVERIFY(id > 0);
+        QCOMPARE(built.dryRun.targetConsumer, Projection);
+        QVERIFY(built.dryRun.inboxChecked);
+        QCOMPARE(built.dryRun.notPredicted, 0);
+        QCOMPARE(built.dryRun.predictedNoOps, 0);
+        processedOnce(id, u"o-lost"_s, u"k-lost"_s);
+    }
+
     // A parked poison message replayed without release: predicted and verified as a no-op; a COMPLETED key:
     // a verified no-op; a record that fails again: verified as returned to the DLQ; a new key: processed
     // once, its side effect there once. The verification is in the audit chain, and the chain verifies.
@@ -344,6 +380,12 @@ private Q_SLOTS:
         QCOMPARE(outcomeOf(u"k-done"_s), VerifyOutcome::NoOp);
         QCOMPARE(outcomeOf(u"k-fresh"_s), VerifyOutcome::Processed);
         QCOMPARE(outcomeOf(QString()), VerifyOutcome::ReturnedToDlq);
+        // Its detail is where it came back (topic/partition/offset), not the outcome said twice.
+        for (const VerifiedItem &item : v.items) {
+            if (item.outcome == VerifyOutcome::ReturnedToDlq)
+                QVERIFY2(QRegularExpression(u"^[^ /]+/\\d+/\\d+$"_s).match(item.detail).hasMatch(),
+                         qPrintable(item.detail));
+        }
         QCOMPARE(v.result, VerificationResult::VerifiedWithFailures);
         QCOMPARE(v.observedNoOpRate, 0.5);
         QCOMPARE(v.predictedNoOpRate, 0.5);

@@ -66,7 +66,7 @@ private Q_SLOTS:
         QTRY_VERIFY(QToolTip::isVisible());
         QVERIFY2(QToolTip::text().contains(u"unexpected end of input"_s), qPrintable(QToolTip::text()));
 
-        // The detail pane shows the current row whole, wrapped.
+        // The detail pane shows the current (selected) row whole, wrapped.
         table.setCurrentIndex(model.index(0, Id));
         auto *label = qobject_cast<WrappingLabel *>(pane);
         QVERIFY(label);

@@ -413,6 +413,20 @@
         <source>Refused, nothing moved, while the group has an active member: stop its consumers first.</source>
         <translation>Verweigert, nichts verschoben, solange die Gruppe ein aktives Mitglied hat: zuerst ihre Consumer stoppen.</translation>
     </message>
+    <message numerus="yes">
+        <source>Releases %n parked or failed inbox row(s) of %1 (to the mapping&apos;s releaseTo) right before their records are produced.</source>
+        <translation>
+            <numerusform>Gibt %n geparkte oder fehlgeschlagene Inbox-Zeile von %1 (auf das releaseTo des Mappings) frei, direkt bevor ihr Record produziert wird.</numerusform>
+            <numerusform>Gibt %n geparkte oder fehlgeschlagene Inbox-Zeilen von %1 (auf das releaseTo des Mappings) frei, jeweils direkt bevor ihr Record produziert wird.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Releases %n stuck in-progress inbox row(s) of %1 for retry right before their records are produced, each only while it is still idle.</source>
+        <translation>
+            <numerusform>Gibt %n hängende Inbox-Zeile von %1 (in Bearbeitung) für einen neuen Versuch frei, direkt bevor ihr Record produziert wird, nur solange sie noch ruht.</numerusform>
+            <numerusform>Gibt %n hängende Inbox-Zeilen von %1 (in Bearbeitung) für einen neuen Versuch frei, jeweils direkt bevor ihr Record produziert wird, nur solange sie noch ruht.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>AlertModel</name>
@@ -5040,8 +5054,20 @@ sasl.password=…</translation>
         <translation>Anfrage %1, Offset-Reset der Gruppe %2 auf %3: %4 laut den zurückgelesenen committeten Offsets</translation>
     </message>
     <message>
-        <source>some partitions differ from their targets</source>
-        <translation>einige Partitionen weichen von ihrem Ziel ab</translation>
+        <source>An offset reset produces nothing: no canary</source>
+        <translation>Ein Offset-Reset produziert nichts: kein Canary</translation>
+    </message>
+    <message>
+        <source>partition %1: moved since the reset, committed %2 (target %3): left where it is, not reset again</source>
+        <translation>Partition %1: seit dem Reset weitergerückt, committet %2 (Ziel %3): bleibt, wo sie ist, wird nicht erneut zurückgesetzt</translation>
+    </message>
+    <message>
+        <source>verified with failures (some partitions are not at their targets)</source>
+        <translation>verifiziert mit Fehlern (einige Partitionen stehen nicht auf ihrem Ziel)</translation>
+    </message>
+    <message>
+        <source>back in the DLQ at %1</source>
+        <translation>zurück in der DLQ bei %1</translation>
     </message>
 </context>
 <context>
@@ -5301,6 +5327,13 @@ sasl.password=…</translation>
     <message>
         <source>%1 v%2 (id %3): newer</source>
         <translation>%1 v%2 (ID %3): neuer</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n record(s) of %1 for consumer %2, partition(s) %3: replayed into their own topic</source>
+        <translation>
+            <numerusform>%n Record von %1 für Consumer %2, Partition(en) %3: wird in sein eigenes Topic wiedereingespielt</numerusform>
+            <numerusform>%n Records von %1 für Consumer %2, Partition(en) %3: werden in ihr eigenes Topic wiedereingespielt</numerusform>
+        </translation>
     </message>
 </context>
 <context>

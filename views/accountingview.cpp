@@ -17,8 +17,10 @@
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QShortcut>
 #include <QSplitter>
+#include <QStyle>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
@@ -134,12 +136,20 @@ AccountingView::AccountingView(AccountingModel *model, DlqScanner *records, DlqS
     m_counts->setToolTip(tr("Choose classes to list their records below"));
     connect(m_counts, &QTableWidget::itemSelectionChanged, this, &AccountingView::classesChosen);
 
-    auto *side = new QWidget(this);
+    // The counts, the summary and the semantics verdict wrap to the side's width and may need more height
+    // than the splitter gives the top: they scroll together there rather than paint over each other.
+    auto *side = new QWidget;
     auto *sideLayout = new QVBoxLayout(side);
     sideLayout->setContentsMargins(0, 0, 0, 0);
     sideLayout->addWidget(m_counts, 1);
     sideLayout->addWidget(m_summary);
     sideLayout->addWidget(m_semantics);
+    m_side = new QScrollArea(this);
+    m_side->setWidget(side);
+    m_side->setWidgetResizable(true);
+    m_side->setFrameShape(QFrame::NoFrame);
+    m_side->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_side->setMinimumWidth(m_counts->minimumWidth() + style()->pixelMetric(QStyle::PM_ScrollBarExtent));
 
     m_chart->setMinimumHeight(180);
     m_chart->xAxis->setTicker(QSharedPointer<TimeAxisTicker>::create());
@@ -184,7 +194,7 @@ AccountingView::AccountingView(AccountingModel *model, DlqScanner *records, DlqS
     m_charts->addTab(tailPage, tr("Live order tail"));
 
     auto *top = new QSplitter(Qt::Horizontal, this);
-    top->addWidget(side);
+    top->addWidget(m_side);
     top->addWidget(m_charts);
     top->setStretchFactor(1, 3);
     auto *split = new QSplitter(Qt::Vertical, this);

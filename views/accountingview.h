@@ -15,6 +15,7 @@ class QLabel;
 class QLineEdit;
 class QProgressBar;
 class QPushButton;
+class QScrollArea;
 class QTableView;
 class QTabWidget;
 class QTableWidget;
@@ -58,6 +59,8 @@ public:
     QTableView *recordTable() const { return m_table; }
     QCustomPlot *chart() const { return m_chart; }
     QLabel *summaryLabel() const { return m_summary; }
+    QLabel *semanticsLabel() const { return m_semantics; }
+    QScrollArea *sidePane() const { return m_side; } // the counts, the summary and the semantics verdict
     DlqInspectorView *recordInspector() const { return m_recordInspector; }
     DlqInspectorView *deadLetterInspector() const { return m_deadLetterInspector; }
     QTabWidget *inspectorTabs() const { return m_inspectors; }
@@ -90,6 +93,7 @@ private:
     QTableWidget *m_counts;
     QLabel *m_summary;
     QLabel *m_semantics;
+    QScrollArea *m_side = nullptr;
     QCustomPlot *m_chart;
     QTableView *m_table;
     QPushButton *m_exportCsv;

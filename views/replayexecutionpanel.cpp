@@ -79,7 +79,6 @@ ReplayExecutionPanel::ReplayExecutionPanel(QWidget *parent)
 
     m_canary->setRange(0, 1'000'000);
     m_canary->setSpecialValueText(tr("no canary"));
-    m_canary->setToolTip(tr("Send this many first, watch the DLQ for them, and pause if they fail again"));
     auto *run = new QHBoxLayout;
     run->addWidget(new QLabel(tr("Canary:"), this));
     run->addWidget(m_canary);
@@ -232,7 +231,12 @@ void ReplayExecutionPanel::updateButtons()
     m_execute->setEnabled(why.isEmpty());
     m_execute->setToolTip(why);
     m_why->setText(why);
-    m_canary->setEnabled(m_runningId == 0);
+    // An offset reset produces nothing: there is no canary to send.
+    const bool reset = r && r->action == RemediationAction::ResetOffsets;
+    m_canary->setEnabled(m_runningId == 0 && !reset);
+    m_canary->setToolTip(
+        reset ? tr("An offset reset produces nothing: no canary")
+              : tr("Send this many first, watch the DLQ for them, and pause if they fail again"));
     m_pause->setEnabled(m_runningId != 0 && !m_paused);
     m_resume->setEnabled(m_runningId != 0 && m_paused);
     m_cancel->setEnabled(m_runningId != 0);
@@ -257,6 +261,7 @@ void ReplayExecutionPanel::execute()
     if (id == 0 || m_runningId != 0)
         return;
     m_runningId = id;
+    m_shownRunId = id;
     m_paused = false;
     m_problems->clear();
     m_outcomes->clear();
@@ -305,6 +310,16 @@ QStringList resetPartitionLines(const QList<OffsetResetPartitionOutcome> &partit
 {
     QStringList lines;
     for (const OffsetResetPartitionOutcome &p : partitions) {
+        if (p.movedSince) {
+            lines << ReplayExecutionPanel::tr(
+                         "partition %1: moved since the reset, committed %2 (target %3): "
+                         "left where it is, not reset again")
+                         .arg(p.partition)
+                         .arg(p.committed < 0 ? ReplayExecutionPanel::tr("unread")
+                                              : QString::number(p.committed))
+                         .arg(p.target);
+            continue;
+        }
         lines << ReplayExecutionPanel::tr("partition %1: %2 → %3, committed %4%5")
                      .arg(p.partition)
                      .arg(p.before < 0 ? ReplayExecutionPanel::tr("none") : QString::number(p.before))
@@ -419,10 +434,21 @@ QString outcomeText(VerifyOutcome outcome)
 
 void ReplayExecutionPanel::onSelected()
 {
-    // A different request selected: its stored verification replaces what the area showed. A refresh that
-    // selects the same request again, or a moment with nothing selected, leaves it.
+    // A different request selected: its stored verification replaces what the area showed, and the last
+    // run's progress, problems and result, which were another request's, go (a running request's stay). A
+    // refresh that selects the same request again, or a moment with nothing selected, leaves them.
     const qint64 id = currentRequestId();
-    if (id == 0 || id == m_shownVerificationId)
+    if (id == 0)
+        return;
+    if (m_runningId == 0 && m_shownRunId != 0 && id != m_shownRunId) {
+        m_shownRunId = 0;
+        m_progress->setRange(0, 1);
+        m_progress->setValue(0);
+        m_progressText->clear();
+        m_problems->clear();
+        setResult(QString(), false);
+    }
+    if (id == m_shownVerificationId)
         return;
     m_shownVerificationId = id;
     m_outcomes->clear();
@@ -479,7 +505,7 @@ void ReplayExecutionPanel::showVerification(const ReplayVerification &v, bool fi
                   .arg(v.consumer, v.resetTopic,
                        v.result == VerificationResult::Verified
                            ? tr("verified")
-                           : tr("some partitions differ from their targets"))));
+                           : tr("verified with failures (some partitions are not at their targets)"))));
         m_verification->setStyleSheet(v.result == VerificationResult::Verified ? QString()
                                                                                : u"color: #b00020;"_s);
         m_outcomes->setPlainText(resetPartitionLines(v.resetPartitions).join(u'\n')); // numbers only
@@ -527,11 +553,16 @@ void ReplayExecutionPanel::showVerification(const ReplayVerification &v, bool fi
             const bool open = item.outcome == VerifyOutcome::Pending || isVerifyFailure(item.outcome);
             if ((pass == 0) != open || lines.size() >= MaxLines)
                 continue;
+            const QString detail = DlqBrowserModel::visibleText(item.detail);
             lines << tr("item %1 (%2): %3%4")
                          .arg(item.itemNo)
-                         .arg(item.replayId, outcomeText(item.outcome),
-                              item.detail.isEmpty() ? QString()
-                                                    : u" — "_s + DlqBrowserModel::visibleText(item.detail));
+                         .arg(item.replayId,
+                              item.outcome == VerifyOutcome::ReturnedToDlq && !detail.isEmpty()
+                                  ? tr("back in the DLQ at %1").arg(detail)
+                                  : outcomeText(item.outcome),
+                              item.outcome == VerifyOutcome::ReturnedToDlq || detail.isEmpty()
+                                  ? QString()
+                                  : u" — "_s + detail);
         }
     }
     m_outcomes->setPlainText(lines.join(u'\n'));

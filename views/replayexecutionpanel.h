@@ -83,6 +83,7 @@ private:
     QList<RemediationRequest> m_requests;
     AuditIdentity m_identity;
     qint64 m_runningId = 0;
+    qint64 m_shownRunId = 0; // whose run the progress, problems and result show (0: none)
     bool m_paused = false;
     qint64 m_shownVerificationId = 0; // whose verification the Verification area shows (or is reading)
     qint64 m_liveVerificationId = 0;  // run or followed on this desk: stored answers do not replace it

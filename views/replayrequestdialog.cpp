@@ -24,14 +24,13 @@
 using namespace Qt::StringLiterals;
 
 namespace {
-// "orders-dlt: 3 record(s) on partition(s) 0, 2", so the operator sees what they picked.
-QString describeRecords(const QList<DlqSelection> &records)
+// The selection's topics and its partitions ("0, 2"), in order.
+QString partitionsOf(const QList<DlqSelection> &records, QStringList *topics)
 {
-    QStringList topics;
     QList<int> partitions;
     for (const DlqSelection &s : records) {
-        if (!topics.contains(s.topic))
-            topics << s.topic;
+        if (!topics->contains(s.topic))
+            *topics << s.topic;
         if (!partitions.contains(s.partition))
             partitions << s.partition;
     }
@@ -39,13 +38,21 @@ QString describeRecords(const QList<DlqSelection> &records)
     QStringList parts;
     for (int p : std::as_const(partitions))
         parts << QString::number(p);
+    return parts.join(u", "_s);
+}
+
+// "orders-dlt: 3 record(s) on partition(s) 0, 2", so the operator sees what they picked.
+QString describeRecords(const QList<DlqSelection> &records)
+{
+    QStringList topics;
+    const QString parts = partitionsOf(records, &topics);
     if (records.size() == 1)
         return ReplayRequestDialog::tr("One dead letter: %1 [%2] @ %3")
             .arg(records.first().topic)
             .arg(records.first().partition)
             .arg(records.first().offset);
     return ReplayRequestDialog::tr("%n dead letter(s) from %1, partition(s) %2", nullptr, int(records.size()))
-        .arg(topics.join(u", "_s), parts.join(u", "_s));
+        .arg(topics.join(u", "_s), parts);
 }
 
 // Topic names, keys and reasons come from messages and people: each line is shown with its control
@@ -89,6 +96,25 @@ ReplayRequestDialog::ReplayRequestDialog(const RemediationSetup &setup, const QL
 {
     m_records = records;
     build(describeRecords(records));
+}
+
+ReplayRequestDialog::ReplayRequestDialog(const RemediationSetup &setup, const QList<DlqSelection> &records,
+                                         const QString &consumer, QWidget *parent)
+    : ReplayRequestDialog(setup, parent)
+{
+    m_records = records;
+    m_consumer = consumer;
+    QStringList topics;
+    const QString parts = partitionsOf(records, &topics);
+    build(tr("%n record(s) of %1 for consumer %2, partition(s) %3: replayed into their own topic", nullptr,
+             int(records.size()))
+              .arg(DlqBrowserModel::visibleText(topics.join(u", "_s)), DlqBrowserModel::visibleText(consumer),
+                   parts));
+    // Not dead letters: no header names an original topic, so the records' own topic is the destination.
+    m_toChosen->setChecked(true);
+    if (!topics.isEmpty())
+        m_destination->setCurrentText(topics.first());
+    onActionChanged();
 }
 
 ReplayRequestDialog::ReplayRequestDialog(const RemediationSetup &setup, const QList<QJsonObject> &inboxRows,
@@ -300,6 +326,7 @@ void ReplayRequestDialog::onActionChanged()
     for (QWidget *w : {static_cast<QWidget *>(m_toOriginal), static_cast<QWidget *>(m_toChosen),
                        static_cast<QWidget *>(m_rate), static_cast<QWidget *>(m_release)})
         w->setEnabled(replays);
+    m_toOriginal->setEnabled(replays && m_consumer.isEmpty()); // a topic's own records name no original
     m_destination->setEnabled(replays && m_toChosen->isChecked());
     m_payloadLabel->setVisible(edits);
     m_payload->setVisible(edits);
@@ -388,6 +415,7 @@ RequestDraft ReplayRequestDialog::draft() const
         d.destinationTopic = m_destination->currentText().trimmed();
     d.rateLimit = replays ? m_rate->value() : 0;
     d.release = replays && isDlq() && m_release->isChecked();
+    d.consumer = m_consumer;
     d.reasonCode = m_reasonCode->currentData().toString();
     d.reason = m_reason->text().trimmed();
     d.ticket = m_ticket->text().trimmed();

@@ -28,6 +28,10 @@ public:
     // Dead letters: replay, edit and replay (one record), skip.
     ReplayRequestDialog(const RemediationSetup &setup, const QList<DlqSelection> &records,
                         QWidget *parent = nullptr);
+    // Records of a topic that `consumer` committed past without a trace or dead-lettered (the accounting's
+    // replay): they carry no dead-letter headers, so they go back into their own topic, as the consumer's.
+    ReplayRequestDialog(const RemediationSetup &setup, const QList<DlqSelection> &records,
+                        const QString &consumer, QWidget *parent = nullptr);
     // Inbox rows (inboxRefFor(...)): skip, delete.
     ReplayRequestDialog(const RemediationSetup &setup, const QList<QJsonObject> &inboxRows,
                         QWidget *parent = nullptr);
@@ -81,6 +85,7 @@ private:
 
     RemediationSetup m_setup;
     QList<DlqSelection> m_records;
+    QString m_consumer; // the records' consumer when they are a topic's own records, not dead letters
     QList<QJsonObject> m_inboxRows;
 
     QComboBox *m_action = nullptr;

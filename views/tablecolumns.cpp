@@ -203,6 +203,8 @@ WrappingLabel *TableColumns::detailPane()
     if (QAbstractItemModel *model = m_table->model()) {
         connect(m_table->selectionModel(), &QItemSelectionModel::currentChanged, this,
                 &TableColumns::showCurrentRow);
+        connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+                &TableColumns::showCurrentRow);
         connect(model, &QAbstractItemModel::dataChanged, this, &TableColumns::showCurrentRow);
         connect(model, &QAbstractItemModel::modelReset, this, &TableColumns::showCurrentRow);
         connect(model, &QAbstractItemModel::layoutChanged, this, &TableColumns::showCurrentRow);
@@ -221,9 +223,12 @@ void TableColumns::showCurrentRow()
 {
     if (!m_detail || !tableAlive())
         return;
+    // The selected row, not the focus frame a table draws on its current cell without selecting it: the
+    // pane says what the actions beside it act on.
     const QModelIndex current = m_table->currentIndex();
     QStringList lines;
-    if (current.isValid()) {
+    if (current.isValid()
+        && m_table->selectionModel()->rowIntersectsSelection(current.row(), current.parent())) {
         const QAbstractItemModel *model = m_table->model();
         for (int c = 0; c < model->columnCount(); ++c) {
             if (m_table->isColumnHidden(c))

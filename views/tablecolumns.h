@@ -14,10 +14,11 @@ class WrappingLabel;
 // to their content within limits (at least their header, at most a number of characters) from the rows on
 // screen, when the model resets, its layout changes or the screen fills, until the operator resizes one by
 // hand; the last column takes the rest. Values that change later only widen a column whose text no longer
-// fits (a verdict turning "contradicted"), so a live table never shrinks under the operator's eyes. A cell that cannot show its text whole shows the whole of it in
-// its tooltip (the model's own tooltip wins), and text is elided in the middle, so values that share a
-// long beginning (two failure reasons) stay apart. Where a row cannot show enough, detailPane() is a
-// wrapping pane under the table with every column of the current row in full.
+// fits (a verdict turning "contradicted"), so a live table never shrinks under the operator's eyes. A cell
+// that cannot show its text whole shows the whole of it in its tooltip (the model's own tooltip wins), and
+// text is elided in the middle, so values that share a long beginning (two failure reasons) stay apart. Where
+// a row cannot show enough, detailPane() is a wrapping pane under the table with every column of the selected
+// row in full.
 class TableColumns final : public QObject {
     Q_OBJECT
 public:

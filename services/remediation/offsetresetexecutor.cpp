@@ -7,6 +7,7 @@
 
 #include <QElapsedTimer>
 #include <QJsonArray>
+#include <QMultiHash>
 
 using namespace Qt::StringLiterals;
 
@@ -48,6 +49,8 @@ QJsonArray partitionsJson(const QList<OffsetResetPartitionOutcome> &list, bool w
             o.insert(u"committed"_s, p.committed);
         if (p.recognised)
             o.insert(u"recognised"_s, true);
+        if (p.movedSince)
+            o.insert(u"movedSince"_s, true);
         out.append(o);
     }
     return out;
@@ -60,7 +63,7 @@ QList<OffsetResetPartitionOutcome> partitionsFromJson(const QJsonArray &array)
         const QJsonObject o = v.toObject();
         out.append({o.value(u"partition"_s).toInt(-1), o.value(u"from"_s).toInteger(-1),
                     o.value(u"to"_s).toInteger(-1), o.value(u"committed"_s).toInteger(-1),
-                    o.value(u"recognised"_s).toBool()});
+                    o.value(u"recognised"_s).toBool(), o.value(u"movedSince"_s).toBool()});
     }
     return out;
 }
@@ -157,14 +160,37 @@ OffsetResetOutcome run(PgSession &audit, const KafkaProperties &cluster, qint64 
                       + u" active member(s): stop its consumers, then execute again"_s);
 
     // A run before this one journaled its intent (it was interrupted, or its commit refused): what it
-    // committed is recognised, not committed again.
+    // committed is recognised, not committed again. A partition still needs its commit only where it still
+    // is where the dry run or an earlier intent found it; anywhere else the group's consumers committed
+    // since that run's commit, and committing the target again would make them process it all twice.
+    // An intent its run followed with offsets.reset_refused committed nothing (the broker refused the
+    // commit whole), so it is no earlier commit to recognise or to have moved on from. (A refusal with no
+    // intent right before it came from DescribeGroups, before anything was journaled.)
     EventFilter earlier;
     earlier.requestId = requestId;
-    earlier.actions = {u"offsets.reset_intent"_s};
-    earlier.limit = 1;
-    const bool resumed = !store.listEvents(earlier, &error).isEmpty();
+    earlier.actions = {u"offsets.reset_intent"_s, u"offsets.reset_refused"_s};
+    const QList<AuditEvent> journal = store.listEvents(earlier, &error); // oldest first
     if (!error.isEmpty())
         return fail(error);
+    QList<QJsonObject> intents; // of the runs that may have committed
+    bool afterIntent = false;
+    for (const AuditEvent &e : journal) {
+        const bool intent = e.action == u"offsets.reset_intent"_s;
+        if (intent)
+            intents.append(e.details);
+        else if (afterIntent)
+            intents.removeLast();
+        afterIntent = intent;
+    }
+    const bool resumed = !intents.isEmpty();
+    QMultiHash<int, qint64> foundAt; // partition -> committed offsets the reset found before committing
+    for (const OffsetResetTarget &t : std::as_const(targets))
+        foundAt.insert(t.partition, t.from);
+    for (const QJsonObject &intent : std::as_const(intents)) {
+        for (const OffsetResetPartitionOutcome &p :
+             partitionsFromJson(intent.value(u"partitions"_s).toArray()))
+            foundAt.insert(p.partition, p.before);
+    }
 
     std::unique_ptr<ClusterInspector> inspector = ClusterInspector::create(cluster, &error);
     if (!inspector || !readCommitted(*inspector, out.group, out.topic, out.partitions, false, timeoutMs, &error))
@@ -172,7 +198,8 @@ OffsetResetOutcome run(PgSession &audit, const KafkaProperties &cluster, qint64 
     QList<OffsetResetPartitionOutcome> toCommit;
     for (OffsetResetPartitionOutcome &p : out.partitions) {
         p.recognised = resumed && p.before == p.target;
-        if (!p.recognised)
+        p.movedSince = resumed && !p.recognised && !foundAt.contains(p.partition, p.before);
+        if (!p.recognised && !p.movedSince)
             toCommit.append(p);
     }
     if (!toCommit.isEmpty()) {

@@ -15,13 +15,17 @@ class PgSession;
 // (nothing moved) or offsets.reset, then offsets.verified. Blocking: a JobTracker job, the command line,
 // tests. Running it again after a refusal or a crash resumes from the audit events: once an earlier run
 // journaled its intent, a partition already at its target is recognised as committed by that run and not
-// committed again (a consumer that ran since must not be moved back twice); the others are committed.
+// committed again (a consumer that ran since must not be moved back twice); one still where the dry run or
+// an earlier intent found it is committed; one anywhere else has moved since the reset (its consumers ran
+// on from the target) and is left where it is, which ends the request verified with failures.
 struct OffsetResetPartitionOutcome {
     int partition = -1;
     qint64 before = -1;    // committed when executed; -1: none
     qint64 target = -1;
     qint64 committed = -1; // read back afterwards; -1: none or unread
     bool recognised = false; // an earlier, interrupted run of the request committed it: not committed again
+    bool movedSince = false; // resumed, and committed neither where the reset found it nor at its target:
+                             // the group moved on since an earlier run's commit; left where it is
     bool verified() const { return committed == target; }
 };
 

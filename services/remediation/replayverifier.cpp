@@ -131,6 +131,21 @@ QJsonArray listedItems(const ReplayVerification &v, int max)
 
 QJsonObject ReplayVerification::toJson(int maxListed) const
 {
+    if (isOffsetReset()) {
+        // The offsets.verified event's own shape (group, topic, partitions, verified), with the result and
+        // where it was recorded.
+        QJsonObject json{{u"requestId"_s, requestId},
+                         {u"result"_s, verificationResultName(result)},
+                         {u"group"_s, consumer},
+                         {u"topic"_s, resetTopic},
+                         {u"partitions"_s, OffsetResetExecutor::partitionsJson(resetPartitions, true)},
+                         {u"verified"_s, result == VerificationResult::Verified}};
+        if (recordedAt.isValid())
+            json.insert(u"recordedAt"_s, recordedAt.toString(Qt::ISODateWithMs));
+        if (eventSeq > 0)
+            json.insert(u"auditSeq"_s, eventSeq);
+        return json;
+    }
     QJsonObject json = eventDetails();
     json.insert(u"elapsedMs"_s, elapsedMs);
     json.insert(u"items"_s, listedItems(*this, maxListed));
@@ -263,6 +278,20 @@ QString ReplayVerification::summary() const
 {
     if (!error.isEmpty())
         return u"Request "_s + QString::number(requestId) + u": not verified: "_s + error + u'\n';
+    if (isOffsetReset()) {
+        QString s =
+            u"Request "_s + QString::number(requestId) + u": offset reset of group "_s + consumer + u" on "_s
+            + resetTopic + u' ' + verificationResultName(result) + u" from the committed offsets read back"_s
+            + (recordedAt.isValid() ? u" at "_s + recordedAt.toString(Qt::ISODateWithMs) : QString()) + u'\n';
+        for (const OffsetResetPartitionOutcome &p : resetPartitions)
+            s += u"  partition "_s + QString::number(p.partition) + u": target "_s + QString::number(p.target)
+                 + u", committed "_s + QString::number(p.committed)
+                 + (p.verified()   ? u""_s
+                    : p.movedSince ? u" (moved since the reset: left where it is)"_s
+                                   : u" (differs)"_s)
+                 + u'\n';
+        return s;
+    }
     QString s = u"Request "_s + QString::number(requestId) + u": "_s + verificationResultName(result)
                 + u" for consumer "_s + consumer;
     if (!alsoReceives.isEmpty())
@@ -624,7 +653,7 @@ ReplayVerification ReplayVerifier::verify(qint64 requestId, const VerifyOptions 
             VerifiedItem &item = v.items[index];
             if (const auto back = returned.constFind(item.itemNo); back != returned.cend()) {
                 item.outcome = VerifyOutcome::ReturnedToDlq;
-                item.detail = u"back in the DLQ at "_s + *back;
+                item.detail = *back; // the dead letter's coordinates: the outcome already says where
                 continue;
             }
             const qint64 position = committed.value({item.destTopic, item.destPartition}, -1);

@@ -230,6 +230,8 @@ BuiltRequest build(const RequestDraft &draft, const RequestBuilderContext &conte
                 pinned.originalPartition = meta.originalPartition;
                 pinned.originalOffset = meta.originalOffset;
                 pinned.consumerGroup = meta.consumerGroup;
+                if (pinned.consumerGroup.isEmpty())
+                    pinned.consumerGroup = draft.consumer;
                 if (draft.isReclaim()) {
                     req.items.last().idempotencyKey = reclaimIds.at(index);
                     pinned.idempotencyKey = reclaimIds.at(index);

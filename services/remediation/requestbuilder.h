@@ -34,6 +34,11 @@ struct RequestDraft {
     // reveal.
     bool revealed = false;
     QString destinationTopic;              // empty: each item's original topic
+    // The selection is records of a topic this consumer (its group) committed past without a trace, or
+    // dead-lettered (the accounting's replay, ARCHITECTURE.md): each item without a dead-letter header
+    // naming its consumer belongs to this one, for the dry run's no-op prediction and the verification.
+    // They carry no original topic: the destination names their topic.
+    QString consumer;
     double rateLimit = 0;                  // msgs/s, 0: unlimited
     QString reasonCode;
     QString reason;
