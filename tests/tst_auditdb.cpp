@@ -718,6 +718,67 @@ private Q_SLOTS:
         QCOMPARE(verified.checkedRows, qint64(9));
     }
 
+    // The journal's checks read a dense batch's items as one range and a scattered one item by item
+    // (version 13): both refuse the same rows with the same messages.
+    void scatteredAndDenseBatchesAreCheckedAlike()
+    {
+        QVERIFY(prepare());
+        auto alice = desk(u"alice"_s);
+        auto bob = desk(u"bob"_s);
+        auto carol = desk(u"carol"_s);
+        QVERIFY(alice && bob && carol);
+        QString error;
+        const qint64 id = alice->store.createRequest(sampleRequest(1500), &error);
+        QVERIFY2(id > 0, qPrintable(error));
+        QVERIFY2(bob->store.approve(id, u"ok"_s, &error), qPrintable(error));
+        QVERIFY2(carol->store.setStatus(id, RequestStatus::Executing, &error), qPrintable(error));
+        const auto journal = [&](const QString &items) {
+            return carol->db.exec(u"INSERT INTO berth.intents (request_id, item_no, replay_id) "
+                                  "SELECT $1, n, $1::bigint::text || '-' || n FROM unnest($2::int[]) AS n"_s,
+                                  {id, items});
+        };
+        // Items as the request pins them; `shift` moves the source offset of item `shifted`.
+        const auto deliver = [&](const QString &items, int shifted = 0) {
+            return carol->db.exec(
+                u"INSERT INTO berth.dispositions (request_id, item_no, source_topic, source_partition, "
+                "source_offset, disposition, dest_topic, dest_partition, dest_offset) "
+                "SELECT request_id, item_no, source_topic, source_partition, "
+                "source_offset + CASE WHEN item_no = $3 THEN 1 ELSE 0 END, 'replayed', 'orders', 0, item_no "
+                "FROM berth.request_items WHERE request_id = $1 AND item_no = ANY ($2::int[])"_s,
+                {id, items, shifted});
+        };
+        // Scattered (items 1 and 1500 of one statement), then dense (consecutive items), each refused alike.
+        for (const auto &[first, last, missing] : {std::tuple{1, 1500, 1499}, std::tuple{2, 3, 4}}) {
+            const QString both = u"{%1,%2}"_s.arg(first).arg(last);
+            PgResult raw = journal(u"{%1,%2,1501}"_s.arg(first).arg(last));
+            QVERIFY(!raw.ok);
+            QVERIFY2(raw.error.contains(u"has no item 1501"_s), qPrintable(raw.error));
+            raw = journal(both);
+            QVERIFY2(raw.ok, qPrintable(raw.error));
+            raw = deliver(both, last);
+            QVERIFY(!raw.ok);
+            QVERIFY2(raw.error.contains(u"item %1 of request %2 is not orders/"_s.arg(last).arg(id)),
+                     qPrintable(raw.error));
+            raw = deliver(u"{%1,%2}"_s.arg(first).arg(missing));
+            QVERIFY(!raw.ok);
+            QVERIFY2(raw.error.contains(u"item %1 of request %2 has no intent"_s.arg(missing).arg(id)),
+                     qPrintable(raw.error));
+            raw = deliver(both);
+            QVERIFY2(raw.ok, qPrintable(raw.error));
+            raw = deliver(u"{%1}"_s.arg(last));
+            QVERIFY(!raw.ok);
+            QVERIFY2(raw.error.contains(u"dispositions_delivered_once"_s), qPrintable(raw.error));
+        }
+        QCOMPARE(count(u"intents"_s, id), 4);
+        QCOMPARE(count(u"dispositions"_s, id), 4);
+        // A replay id is still one item's: the primary key refuses a second intent of an item.
+        const PgResult again = journal(u"{1}"_s);
+        QVERIFY(!again.ok);
+        QVERIFY2(again.error.contains(u"intents_pkey"_s), qPrintable(again.error));
+        const ChainVerification verified = AuditChain::verify(alice->db);
+        QVERIFY2(verified.ok, qPrintable(verified.problem + verified.error));
+    }
+
     // A database with a request in flight, journaled under the version-10 shape (a delivery UPDATEd its
     // intent), migrates to version 11: what was delivered stays delivered and cannot be delivered again, and
     // the rest is delivered the new way.

@@ -117,6 +117,27 @@ private Q_SLOTS:
         QCOMPARE(r.rows.value(0).value(0), QVariant(true));
     }
 
+    // A string list is sent as one text[] literal (as executors send thousands of items per statement):
+    // every element arrives as it was, quotes, backslashes, separators and non-ASCII text included.
+    void stringListsArriveAsTextArrays()
+    {
+        QVERIFY(startServer());
+        PgConnection db;
+        QVERIFY2(openConnected(db), qPrintable(db.lastError()));
+        const QStringList sent{u"plain"_s,       QString(),       u"say \"hi\""_s, u"C:\\dir\\"_s,
+                               u"a,b {c}"_s,     u"NULL"_s,       u"Grüße €"_s,    u"tab\tand\nline"_s,
+                               u"\\\""_s,        u"𝄞 \\ \"x\""_s};
+        const PgResult r = await(
+            db, u"SELECT x, octet_length(x) FROM unnest($1::text[]) WITH ORDINALITY AS u(x, n) ORDER BY n"_s,
+            {sent});
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QCOMPARE(r.rows.size(), sent.size());
+        for (qsizetype i = 0; i < sent.size(); ++i) {
+            QCOMPARE(r.rows.at(i).at(0).toString(), sent.at(i));
+            QCOMPARE(r.rows.at(i).at(1).toInt(), int(sent.at(i).toUtf8().size()));
+        }
+    }
+
     void sqlErrorsCarryStateAndKeepConnection()
     {
         QVERIFY(startServer());

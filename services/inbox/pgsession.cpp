@@ -11,6 +11,7 @@
 
 #include <libpq-fe.h>
 
+#include <algorithm>
 #include <limits>
 #include <utility>
 #include <vector>
@@ -34,17 +35,37 @@ enum : Oid {
     NumericOid = 1700,
 };
 
+// Each element quoted, with backslash and double quote escaped, written into one buffer with no temporary per
+// ASCII element: executors send arrays of thousands of elements per statement.
 QByteArray pgArrayLiteral(const QStringList &items)
 {
-    QByteArray out = "{";
+    qsizetype size = 2;
+    for (const QString &item : items)
+        size += item.size() + 3; // quotes and comma; UTF-8 and escapes may need more, which append grows to
+    QByteArray out;
+    out.reserve(size);
+    const auto append = [&out](char ch) {
+        if (ch == '\\' || ch == '"')
+            out += '\\';
+        out += ch;
+    };
+    out += '{';
     for (qsizetype i = 0; i < items.size(); ++i) {
         if (i)
             out += ',';
-        QByteArray item = items.at(i).toUtf8();
-        item.replace('\\', "\\\\").replace('"', "\\\"");
-        out += '"' + item + '"';
+        out += '"';
+        const QString &item = items.at(i);
+        if (std::all_of(item.cbegin(), item.cend(), [](QChar c) { return c.unicode() < 0x80; })) {
+            for (const QChar c : item)
+                append(char(c.unicode()));
+        } else {
+            for (const char ch : item.toUtf8())
+                append(ch);
+        }
+        out += '"';
     }
-    return out + '}';
+    out += '}';
+    return out;
 }
 
 // Text-format encoding of one parameter; *isNull tells libpq to send SQL NULL instead.

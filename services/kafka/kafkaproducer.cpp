@@ -30,6 +30,24 @@ KafkaProducer::~KafkaProducer()
 {
     if (m_rk)
         rd_kafka_flush(m_rk.get(), 2000);
+    for (rd_kafka_topic_t *handle : std::as_const(m_topics))
+        rd_kafka_topic_destroy(handle);
+}
+
+rd_kafka_topic_t *KafkaProducer::topicHandle(const QString &topic)
+{
+    if (m_lastHandle && topic == m_lastTopic)
+        return m_lastHandle;
+    rd_kafka_topic_t *handle = m_topics.value(topic);
+    if (!handle) {
+        handle = rd_kafka_topic_new(m_rk.get(), topic.toUtf8().constData(), nullptr);
+        if (!handle)
+            return nullptr;
+        m_topics.insert(topic, handle);
+    }
+    m_lastTopic = topic;
+    m_lastHandle = handle;
+    return handle;
 }
 
 void KafkaProducer::onDelivery(rd_kafka_t *, const rd_kafka_message_t *message, void *opaque)
@@ -93,10 +111,17 @@ bool KafkaProducer::produceImpl(const OutgoingRecord &record, void *opaque, QStr
     for (const auto &h : record.headers)
         rd_kafka_header_add(headers, h.name.constData(), h.name.size(), h.isNull ? nullptr : h.value.constData(),
                             h.isNull ? 0 : h.value.size());
-    const QByteArray topic = record.topic.toUtf8();
+    rd_kafka_topic_t *topic = topicHandle(record.topic);
+    if (!topic) {
+        rd_kafka_headers_destroy(headers);
+        if (error)
+            *error = u"Cannot produce to "_s + record.topic + u": "
+                     + QString::fromUtf8(rd_kafka_err2str(rd_kafka_last_error()));
+        return false;
+    }
     for (;;) {
         const rd_kafka_resp_err_t err = rd_kafka_producev(
-            m_rk.get(), RD_KAFKA_V_TOPIC(topic.constData()),
+            m_rk.get(), RD_KAFKA_V_RKT(topic),
             RD_KAFKA_V_PARTITION(record.partition < 0 ? RD_KAFKA_PARTITION_UA : record.partition),
             RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
             RD_KAFKA_V_KEY(record.keyIsNull ? nullptr : record.key.constData(),

@@ -3,6 +3,8 @@
 #include "kafkaconfig.h"
 #include "kafkarecord.h"
 
+#include <QHash>
+
 #include <atomic>
 #include <functional>
 
@@ -52,6 +54,12 @@ private:
     std::atomic<qint64> m_delivered = 0;
     std::atomic<qint64> m_failed = 0;
     bool produceImpl(const OutgoingRecord &record, void *opaque, QString *error);
+    rd_kafka_topic_t *topicHandle(const QString &topic);
+    // Handles of the topics produced to, destroyed before the client: a record names its topic by handle
+    // instead of by name (no UTF-8 copy and no look-up of the name per record).
+    QHash<QString, rd_kafka_topic_t *> m_topics;
+    QString m_lastTopic;
+    rd_kafka_topic_t *m_lastHandle = nullptr;
     QString m_lastError; // written on the thread that polls (the producing thread)
     std::function<void(const DeliveryReport &)> m_handler;
 };

@@ -14,8 +14,8 @@
 // broker) and the audit database. Two audited row writes per item: the intent journaled before producing
 // (the one write on the path to producing) and the delivery, recorded as the item's replayed disposition
 // with where the record went (audit schema 011: the intent is not updated on success). Each statement pays
-// its statement-level checks (one primary-key probe per row: dispositions_check and intents_check are the
-// largest trigger times in --pg-stats) and one hash-chained audit event. The executor overlaps the rest:
+// its rows' index inserts, its statement-level checks (a batch's items and intents read as one key range,
+// audit schema 013) and one hash-chained audit event. The executor overlaps the rest:
 // three batches in flight (one produced, the next journaled, the one after it re-read and checked against
 // its pins), the batch just produced settled while the next one goes out (replay_phase_reports_s is what
 // the producer still waits for its reports), and two settle sessions beside the journal session.
