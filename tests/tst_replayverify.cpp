@@ -263,6 +263,50 @@ class TestReplayVerify final : public QObject {
                  u"COMPLETED"_s);
     }
 
+    // The demo policy with a rule masking the orders topic's record key and idempotency-key header, also
+    // written to masked-policy.yaml (its path returned) for the command line.
+    QString maskedPolicy(DeliveryPolicy *policy)
+    {
+        QFile policyFile(m_policyPath);
+        if (!policyFile.open(QIODevice::ReadOnly))
+            return {};
+        const QByteArray yaml =
+            policyFile.readAll()
+            + "\nmasking:\n  - topic: orders\n    key: true\n    headers: [idempotency-key]\n";
+        const PolicyLoadResult masked = loadPolicy(yaml, u"masked-policy.yaml"_s);
+        if (!masked.ok()) {
+            qWarning().noquote() << masked.messages().join(u"; "_s);
+            return {};
+        }
+        const QString path = m_dir.filePath(u"masked-policy.yaml"_s);
+        QFile maskedFile(path);
+        if (!maskedFile.open(QIODevice::WriteOnly) || maskedFile.write(yaml) != yaml.size())
+            return {};
+        *policy = masked.policy;
+        return path;
+    }
+
+    // Every row of every table of the audit schema, as text (bytea as hex).
+    QString auditDump()
+    {
+        QString dump;
+        const PgResult tables = m_world->admin().exec(
+            u"SELECT table_name FROM information_schema.tables WHERE table_schema = 'berth' "
+            u"AND table_type = 'BASE TABLE' ORDER BY 1"_s);
+        if (!tables.ok || tables.rows.size() < 6) {
+            qWarning().noquote() << tables.error;
+            return {};
+        }
+        for (const QVariantList &row : tables.rows) {
+            const QString table = row.value(0).toString();
+            dump += m_world
+                        ->scalar(u"SELECT coalesce(string_agg(t::text, E'\\n'), '') FROM berth."_s
+                                 + m_world->admin().escapeIdentifier(table) + u" t"_s)
+                        .toString();
+        }
+        return dump;
+    }
+
 private Q_SLOTS:
     void initTestCase()
     {
@@ -632,19 +676,11 @@ private Q_SLOTS:
     // the record, and nothing logged on the way says a key.
     void maskedKeysStayOutOfTheAuditDatabase()
     {
-        QFile policyFile(m_policyPath);
-        QVERIFY(policyFile.open(QIODevice::ReadOnly));
-        const QByteArray yaml =
-            policyFile.readAll()
-            + "\nmasking:\n  - topic: orders\n    key: true\n    headers: [idempotency-key]\n";
-        const PolicyLoadResult masked = loadPolicy(yaml, u"masked-policy.yaml"_s);
-        QVERIFY2(masked.ok(), qPrintable(masked.messages().join(u"; "_s)));
-        const QString maskedPolicyPath = m_dir.filePath(u"masked-policy.yaml"_s);
-        QFile maskedFile(maskedPolicyPath);
-        QVERIFY(maskedFile.open(QIODevice::WriteOnly) && maskedFile.write(yaml) == yaml.size());
-        maskedFile.close();
+        DeliveryPolicy masked;
+        const QString maskedPolicyPath = maskedPolicy(&masked);
+        QVERIFY(!maskedPolicyPath.isEmpty());
         const DeliveryPolicy plain = m_policy;
-        m_policy = masked.policy;
+        m_policy = masked;
         static QStringList logged;
         logged.clear();
         const QtMessageHandler previous = qInstallMessageHandler(
@@ -713,19 +749,7 @@ private Q_SLOTS:
                      .toString(),
                  u"rk-plain-8803 k-plain-8803"_s);
 
-        // Every row of every table of the audit schema, as text (bytea as hex).
-        QString dump;
-        const PgResult tables = m_world->admin().exec(
-            u"SELECT table_name FROM information_schema.tables WHERE table_schema = 'berth' "
-            u"AND table_type = 'BASE TABLE' ORDER BY 1"_s);
-        QVERIFY2(tables.ok && tables.rows.size() >= 6, qPrintable(tables.error));
-        for (const QVariantList &row : tables.rows) {
-            const QString table = row.value(0).toString();
-            dump += m_world
-                        ->scalar(u"SELECT coalesce(string_agg(t::text, E'\\n'), '') FROM berth."_s
-                                 + m_world->admin().escapeIdentifier(table) + u" t"_s)
-                        .toString();
-        }
+        const QString dump = auditDump();
         QVERIFY(dump.contains(u"rk-plain-8803"_s)
                 || dump.contains(QString::fromLatin1("rk-plain-8803"_ba.toHex())));
         for (const QString &secret : secrets) {
@@ -767,6 +791,113 @@ private Q_SLOTS:
         const QString log = logged.join(u'\n');
         for (const QString &secret : secrets)
             QVERIFY2(!log.contains(secret), qPrintable(log));
+    }
+
+    // Under the same masking, the Inbox view's skip of a failed row and delete of a parked row of the
+    // masked consumer: the requests name the rows by their message ids' digests, the executor finds and
+    // changes those rows, the delete's disposition keeps the row's status and times with
+    // its id as a digest (also where another column quoted it), and the audit database holds neither id's
+    // text nor hex. A request filed before digests (its key stored) is verified under the masking without
+    // the key in its no-inbox-row detail or its replay.verified event.
+    void maskedInboxRowsStayOutOfTheAuditDatabase()
+    {
+        DeliveryPolicy masked;
+        QVERIFY(!maskedPolicy(&masked).isEmpty());
+        const DeliveryPolicy plain = m_policy;
+        const auto restore = qScopeGuard([&] { m_policy = plain; });
+        const QString skipId = u"k-secret-skip-7401"_s;
+        const QString deleteId = u"k-secret-delete-7402"_s;
+        const QString oldId = u"k-secret-old-7403"_s;
+        QVERIFY(
+            m_world->admin()
+                .exec(u"INSERT INTO processed_message (consumer_name, message_id, status, error_code) "
+                      u"VALUES ($1, $2, 'FAILED_TERMINAL', 'TIMEOUT'), ($1, $3, 'PARKED', 'POISON ' || $3)"_s,
+                      {Projection, skipId, deleteId})
+                .ok);
+        const auto disposeRow = [&](RemediationAction action, const QString &messageId) -> qint64 {
+            RequestDraft draft;
+            draft.action = action;
+            draft.inboxRows = {inboxRefFor(Projection, messageId, Projection)};
+            BuiltRequest built;
+            const qint64 id = approved(draft, &built);
+            if (id == 0 || built.request.items.size() != 1)
+                return 0;
+            const RequestItem &item = built.request.items.first();
+            if (item.inboxRef.contains(u"messageId"_s) || !item.idempotencyKey.isEmpty()
+                || item.idempotencyKeySha256 != RequestItemDigests::sha256(messageId.toUtf8()))
+                return 0;
+            const ReplayOutcome outcome = execute(id);
+            if (!outcome.error.isEmpty() || !outcome.problems.isEmpty()) {
+                qWarning().noquote() << outcome.error
+                                     << (outcome.problems.isEmpty() ? QString()
+                                                                    : outcome.problems.first().error);
+                return 0;
+            }
+            return id;
+        };
+        m_policy = masked;
+        QVERIFY(disposeRow(RemediationAction::Skip, skipId) > 0);
+        QCOMPARE(m_world->scalar(u"SELECT status FROM processed_message WHERE message_id = $1"_s, {skipId})
+                     .toString(),
+                 u"SKIPPED"_s);
+        const qint64 deleteRequest = disposeRow(RemediationAction::Delete, deleteId);
+        QVERIFY(deleteRequest > 0);
+        QCOMPARE(
+            m_world->scalar(u"SELECT count(*) FROM processed_message WHERE message_id = $1"_s, {deleteId})
+                .toInt(),
+            0);
+        const QJsonObject deleted =
+            QJsonDocument::fromJson(m_world
+                                        ->scalar(u"SELECT details->'inbox_row' FROM berth.dispositions "
+                                                 u"WHERE request_id = $1 AND disposition = 'deleted'"_s,
+                                                 {deleteRequest})
+                                        .toString()
+                                        .toUtf8())
+                .object();
+        QCOMPARE(deleted.value(u"status"_s).toString(), u"PARKED"_s);
+        QCOMPARE(deleted.value(u"consumer_name"_s).toString(), Projection);
+        QCOMPARE(deleted.value(u"message_id"_s).toString(), u"(masked)"_s);
+        QCOMPARE(deleted.value(u"error_code"_s).toString(), u"POISON (masked)"_s);
+        QCOMPARE(deleted.value(u"messageIdSha256"_s).toString(),
+                 QString::fromLatin1(RequestItemDigests::sha256(deleteId.toUtf8()).toHex()));
+
+        const QString dump = auditDump();
+        QVERIFY(!dump.isEmpty());
+        for (const QString &secret : {skipId, deleteId}) {
+            QVERIFY2(!dump.contains(secret), qPrintable(secret));
+            QVERIFY2(!dump.contains(QString::fromLatin1(secret.toUtf8().toHex())), qPrintable(secret));
+            QVERIFY2(dump.contains(QString::fromLatin1(RequestItemDigests::sha256(secret.toUtf8()).toHex())),
+                     qPrintable(secret));
+        }
+
+        // Filed before the masking (its key stored as it is), its row gone when it is verified under it.
+        m_policy = plain;
+        QVERIFY(deadLetter(0, "o-old-mask", order(u"OrderPlaced"_s, u"o-old-mask"_s, 5), oldId));
+        BuiltRequest oldBuilt;
+        const qint64 oldRequest = approvedReplay(dlqRecords(oldId), &oldBuilt);
+        QVERIFY(oldRequest > 0);
+        QCOMPARE(execute(oldRequest).delivered, 1);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            m_world->scalar(u"SELECT status FROM processed_message WHERE message_id = $1"_s, {oldId})
+                .toString(),
+            u"COMPLETED"_s, 30'000);
+        QVERIFY(m_world->admin().exec(u"DELETE FROM processed_message WHERE message_id = $1"_s, {oldId}).ok);
+        m_policy = masked;
+        const ReplayVerification v = verify(oldRequest, 30'000);
+        QVERIFY2(v.error.isEmpty(), qPrintable(v.error));
+        QCOMPARE(v.count(VerifyOutcome::NoInboxRow), 1);
+        QCOMPARE(v.items.first().idempotencyKey, u"(masked)"_s);
+        QVERIFY2(v.items.first().detail.endsWith(u"no inbox row for (masked)"_s),
+                 qPrintable(v.items.first().detail));
+        const QString event =
+            m_world
+                ->scalar(u"SELECT details::text FROM berth.audit_events WHERE request_id = $1 "
+                         u"AND action = 'replay.verified' ORDER BY seq DESC LIMIT 1"_s,
+                         {oldRequest})
+                .toString();
+        QVERIFY(event.contains(u"no inbox row for (masked)"_s));
+        QVERIFY2(!event.contains(oldId) && !event.contains(QString::fromLatin1(oldId.toUtf8().toHex())),
+                 qPrintable(event));
     }
 
     // Nothing to verify before execution: an error, not a verdict.

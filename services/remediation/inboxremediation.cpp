@@ -2,25 +2,42 @@
 
 #include "services/inbox/inboxtableinfo.h"
 #include "services/inbox/pgsession.h"
+#include "services/payload/payloadmask.h"
 
 #include <QJsonDocument>
 
 using namespace Qt::StringLiterals;
 
 namespace {
-// "WHERE <id> = $1 [AND <consumer> = $2]" and its parameters, from the ref.
+// "WHERE <id> = $1 [AND <consumer> = $2]" and its parameters, from the ref. A ref naming its row by the
+// message id's digest alone (ARCHITECTURE.md, Masking: request items) matches the id's SHA-256 among the
+// rows still open to remediation (parked, failed): the only ones the Inbox view files skip and delete for,
+// and few, so the digest is computed over a bounded set rather than the whole table.
 QString whereClause(PgSession &db, const InboxMapping &m, const QJsonObject &ref, QVariantList *params,
-                    int firstParam)
+                    int firstParam, const QString &alias = {})
 {
-    QString sql =
-        u" WHERE "_s + db.escapeIdentifier(m.messageIdColumn) + u" = $"_s + QString::number(firstParam);
-    params->append(ref.value(u"messageId"_s).toString());
+    const auto column = [&](const QString &name) -> QString {
+        return (alias.isEmpty() ? QString() : alias + u'.') + db.escapeIdentifier(name);
+    };
+    QString sql;
+    if (ref.contains(u"messageIdSha256"_s) && !ref.contains(u"messageId"_s)) {
+        sql = u" WHERE encode(sha256(convert_to("_s + column(m.messageIdColumn)
+              + u"::text, 'UTF8')), 'hex') = $"_s + QString::number(firstParam);
+        params->append(ref.value(u"messageIdSha256"_s).toString());
+        params->append(m.statusesFor(InboxState::Parked) + m.statusesFor(InboxState::FailedTerminal)
+                       + m.statusesFor(InboxState::FailedRetryable));
+        sql += u" AND "_s + column(m.statusColumn) + u"::text = ANY($"_s + QString::number(firstParam + 1)
+               + u"::text[])"_s;
+        ++firstParam;
+    } else {
+        sql = u" WHERE "_s + column(m.messageIdColumn) + u" = $"_s + QString::number(firstParam);
+        params->append(ref.value(u"messageId"_s).toString());
+    }
     QString consumer = ref.value(u"consumer"_s).toString();
     if (consumer.isEmpty() && m.filtersConsumer())
         consumer = m.consumerValue;
     if (!m.consumerColumn.isEmpty() && !consumer.isEmpty()) {
-        sql +=
-            u" AND "_s + db.escapeIdentifier(m.consumerColumn) + u" = $"_s + QString::number(firstParam + 1);
+        sql += u" AND "_s + column(m.consumerColumn) + u" = $"_s + QString::number(firstParam + 1);
         params->append(consumer);
     }
     return sql;
@@ -70,13 +87,42 @@ const InboxMapping *mappingFor(const QJsonObject &ref, const QList<InboxMapping>
     return nullptr;
 }
 
+QJsonObject rowForAudit(const InboxMapping &mapping, const QJsonObject &ref, const QJsonObject &row)
+{
+    if (!ref.contains(u"messageIdSha256"_s) || ref.contains(u"messageId"_s) || row.isEmpty())
+        return row;
+    const QJsonValue idValue = row.value(mapping.messageIdColumn);
+    const QString id = idValue.isString()   ? idValue.toString()
+                       : idValue.isDouble() ? QString::number(idValue.toInteger(qint64(idValue.toDouble())))
+                                            : QString();
+    const QString masked = QString::fromLatin1(PayloadMask::kMasked);
+    QJsonObject out;
+    for (auto it = row.constBegin(); it != row.constEnd(); ++it) {
+        const QJsonValue v = it.value();
+        if (it.key() == mapping.messageIdColumn || it.key() == mapping.payloadColumn) {
+            out.insert(it.key(), v.isNull() ? v : QJsonValue(masked));
+        } else if (v.isString()) {
+            QString text = v.toString();
+            if (!id.isEmpty())
+                PayloadMask::scrub(text, {id});
+            out.insert(it.key(), text);
+        } else if ((v.isObject() || v.isArray()) && !id.isEmpty()
+                   && QString::fromUtf8(QJsonDocument::fromVariant(v.toVariant()).toJson()).contains(id)) {
+            out.insert(it.key(), masked); // a jsonb column quoting the id
+        } else {
+            out.insert(it.key(), v);
+        }
+    }
+    out.insert(u"messageIdSha256"_s, ref.value(u"messageIdSha256"_s));
+    return out;
+}
+
 bool readRow(PgSession &db, const InboxMapping &mapping, const QJsonObject &ref, QJsonObject *row,
              QString *error)
 {
     QVariantList params;
-    const QString sql =
-        u"SELECT to_jsonb(t)::text FROM "_s + db.escapeTable(mapping.schema, mapping.table) + u" AS t"_s
-        + whereClause(db, mapping, ref, &params, 1).replace(u" WHERE "_s, u" WHERE t."_s) + u" LIMIT 1"_s;
+    const QString sql = u"SELECT to_jsonb(t)::text FROM "_s + db.escapeTable(mapping.schema, mapping.table)
+                        + u" AS t"_s + whereClause(db, mapping, ref, &params, 1, u"t"_s) + u" LIMIT 1"_s;
     const PgResult r = db.exec(sql, params);
     if (!r.ok) {
         *error = r.error;

@@ -15,6 +15,11 @@ namespace InboxRemediation {
 // The mapping the ref names (by name), or nullptr.
 const InboxMapping *mappingFor(const QJsonObject &ref, const QList<InboxMapping> &mappings);
 // The row as JSON (to_jsonb), or an empty object when there is none.
+// The row as a delete's disposition keeps it in the audit log. A row named by its message id's digest (its
+// consumer's key is masked: ARCHITECTURE.md, Masking: request items) keeps its id only as that digest
+// ("messageIdSha256") and "(masked)" in its column; any other column holding the id has it masked, and the
+// payload column (which may hold masked fields) is "(masked)". Status, attempts and times stay as they are.
+QJsonObject rowForAudit(const InboxMapping &mapping, const QJsonObject &ref, const QJsonObject &row);
 // Whether Berth may skip (remove false) or delete in the mapping's relation: a table it has the privilege
 // for, never a view. *error says why not.
 bool checkWritable(PgSession &db, const InboxMapping &mapping, bool remove, QString *error);

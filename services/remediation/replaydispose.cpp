@@ -66,7 +66,7 @@ bool Run::disposeItems(QString *error)
                         // row that the DELETE below would refuse.
                         failure = u"the inbox row is not parked: not deleted"_s;
                     } else if (!disposed.contains(no)) {
-                        d.insert(u"inbox_row"_s, row);
+                        d.insert(u"inbox_row"_s, InboxRemediation::rowForAudit(*mapping, item.inboxRef, row));
                         d.insert(u"table"_s, mapping->qualifiedTable());
                         if (!m_journal.recordDisposition(no, kind, d, error))
                             return false;

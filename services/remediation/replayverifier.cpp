@@ -5,6 +5,7 @@
 #include "services/inbox/inboxsessions.h"
 #include "services/inbox/pgsession.h"
 #include "services/kafka/clusterinspector.h"
+#include "services/payload/keymask.h"
 #include "services/payload/payloadmask.h"
 #include "services/remediation/dryrun.h"
 #include "services/remediation/intentjournal.h"
@@ -471,11 +472,22 @@ ReplayVerification ReplayVerifier::verify(qint64 requestId, const VerifyOptions 
     QSet<TopicPartition> partitionSet;
     QList<int> open; // indexes into v.items still pending
     v.items.reserve(items.size());
+    QHash<int, QString> lookupKeys; // index into v.items -> the idempotency key the inbox is asked for
+    const KeyMask mask(options.policy);
     for (const RequestItem &item : std::as_const(items)) {
         VerifiedItem out;
         out.itemNo = item.itemNo;
         out.replayId = replayIdFor(requestId, item.itemNo);
         out.idempotencyKey = item.idempotencyKey;
+        // A request filed before masked keys were pinned by digest stores a key the policy masks now: the
+        // inbox is asked for it, and the verification (its items, details and event) shows it masked.
+        if (item.idempotencyKeySha256.isEmpty() && !item.idempotencyKey.isEmpty() && item.isDlqRecord()) {
+            const KeyMask::Keys shown = mask.shown(item.sourceTopic, {}, item.key, item.idempotencyKey);
+            if (shown.idempotencyKeyMasked) {
+                lookupKeys.insert(int(v.items.size()), item.idempotencyKey);
+                out.idempotencyKey = shown.idempotencyKey;
+            }
+        }
         const auto intent = intents.constFind(item.itemNo);
         if (intent == intents.cend() || intent->state != IntentJournal::State::Delivered) {
             out.outcome = VerifyOutcome::NotDelivered;
@@ -505,7 +517,6 @@ ReplayVerification ReplayVerifier::verify(qint64 requestId, const VerifyOptions 
     }
     // Items whose idempotency key is masked are stored with its digest alone: the key is read again from
     // the source record (kept only when its digest matches) for the inbox look-ups, and shown masked.
-    QHash<int, QString> lookupKeys; // index into v.items -> the idempotency key the inbox is asked for
     {
         QList<SourceCursor::Position> positions;
         QList<int> sealed;

@@ -43,10 +43,42 @@ QByteArray sha256(QByteArrayView bytes)
     return QCryptographicHash::hash(bytes, QCryptographicHash::Sha256);
 }
 
+QString shownMessageId(const KeyMask &mask, const QJsonObject &ref, QStringList *verbatim)
+{
+    const QString id = ref.value(MessageId).toString();
+    const QString name = ref.value(u"consumer"_s).toString().isEmpty() ? ref.value(u"mapping"_s).toString()
+                                                                       : ref.value(u"consumer"_s).toString();
+    const ConsumerPolicy *consumer = mask.policy().consumer(name);
+    if (!consumer || id.isEmpty())
+        return id;
+    for (const QString &topic : consumer->topics) {
+        const KeyMask::Keys keys = mask.shown(topic, {}, std::nullopt, id);
+        if (keys.idempotencyKeyMasked) {
+            if (verbatim)
+                *verbatim += keys.verbatim;
+            return keys.idempotencyKey;
+        }
+    }
+    return id;
+}
+
 void seal(const KeyMask &mask, RequestItem &item, const QString &originalTopic)
 {
-    if (mask.isEmpty() || !item.isDlqRecord())
+    if (mask.isEmpty())
         return;
+    if (!item.isDlqRecord()) {
+        // An inbox row the Inbox view filed (skip, delete): its message id is the idempotency key of a
+        // record its consumer consumes, named by digest where that key is masked.
+        const QString id = item.inboxRef.value(MessageId).toString();
+        if (id.isEmpty() || shownMessageId(mask, item.inboxRef, nullptr) == id)
+            return;
+        const QByteArray digest = sha256(id.toUtf8());
+        item.inboxRef.remove(MessageId);
+        item.inboxRef.insert(MessageIdSha256, QString::fromLatin1(digest.toHex()));
+        item.idempotencyKeySha256 = digest;
+        item.idempotencyKey.clear();
+        return;
+    }
     const KeyMask::Keys shown = mask.shown(item.sourceTopic, originalTopic, item.key, item.idempotencyKey);
     if (shown.keyMasked && item.key) {
         item.keySha256 = sha256(*item.key);

@@ -20,8 +20,14 @@ QByteArray sha256(QByteArrayView bytes);
 // whose original topic is `originalTopic` (empty: unknown). An inbox_ref naming the row of a masked
 // idempotency key names it by digest ("messageIdSha256") and says where the id is read from in the record
 // ("messageIdFrom": the ref's consumer's idempotencyKey field in the policy). Unmasked keys stay as they
-// are.
+// are. An inbox row filed from the Inbox view (no DLQ record) is named by its message id's digest where
+// shownMessageId masks it; the executor finds it by that digest among the rows open to remediation.
 void seal(const KeyMask &mask, RequestItem &item, const QString &originalTopic);
+
+// An inbox_ref's message id as it may be shown: the idempotency key of a record of a topic the ref's
+// consumer consumes, masked as KeyMask::shown masks it there. *verbatim (may be null) gets the masked value
+// for scrubbing text built from it elsewhere.
+QString shownMessageId(const KeyMask &mask, const QJsonObject &ref, QStringList *verbatim);
 
 // Whether the re-read record's key is the pinned one: the same bytes, or the same digest where masked. An
 // item pinned before keys were pinned at execution (no key, no digest, the record keyed) counts as equal

@@ -2,6 +2,7 @@
 
 #include "services/payload/payloadmask.h"
 #include "services/remediation/editedpayload.h"
+#include "services/remediation/requestitemdigests.h"
 
 #include <QJsonArray>
 
@@ -30,26 +31,6 @@ QJsonValue scrubbed(const QJsonValue &value, const QStringList &values)
     return value;
 }
 
-// An inbox row's message id is the idempotency key of a record of a topic its consumer consumes.
-QString shownMessageId(const KeyMask &mask, const DeliveryPolicy &policy, const QJsonObject &ref,
-                       QStringList *verbatim)
-{
-    const QString id = ref.value(u"messageId"_s).toString();
-    const QString name = ref.value(u"consumer"_s).toString().isEmpty() ? ref.value(u"mapping"_s).toString()
-                                                                       : ref.value(u"consumer"_s).toString();
-    const ConsumerPolicy *consumer = policy.consumer(name);
-    if (!consumer || id.isEmpty())
-        return id;
-    for (const QString &topic : consumer->topics) {
-        const KeyMask::Keys keys = mask.shown(topic, {}, std::nullopt, id);
-        if (keys.idempotencyKeyMasked) {
-            if (verbatim)
-                *verbatim += keys.verbatim;
-            return keys.idempotencyKey;
-        }
-    }
-    return id;
-}
 } // namespace
 
 namespace RequestMask {
@@ -89,7 +70,7 @@ void apply(const KeyMask &mask, QList<RequestItem> &items, QStringList *verbatim
         if (item.isDlqRecord() && messageId == idempotencyKey && item.idempotencyKey != idempotencyKey)
             messageId = item.idempotencyKey; // the record's idempotency key, masked with it
         else
-            messageId = shownMessageId(mask, mask.policy(), item.inboxRef, &values);
+            messageId = RequestItemDigests::shownMessageId(mask, item.inboxRef, &values);
         item.inboxRef.insert(u"messageId"_s, messageId);
     }
     values.removeDuplicates();
