@@ -135,6 +135,10 @@ private Q_SLOTS:
         // Paced, so batches (half a second's worth each) go out one after another while the test watches.
         const qint64 id = approvedReplayInto(topic, 4000, &error);
         QVERIFY2(id > 0, qPrintable(error));
+        // The server's sessions before the child: after the kill, the child's are the others.
+        const QString before = m_world->scalar(u"SELECT string_agg(pid::text, ',') FROM pg_stat_activity "
+                                               u"WHERE backend_type = 'client backend'"_s)
+                                   .toString();
         QProcess child;
         child.start(BerthCli::executable(), executeArgs(id));
         QVERIFY(child.waitForStarted());
@@ -143,6 +147,14 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(m_world->scalar(delivered, {id}).toInt() > 0, 30'000);
         ::kill(pid_t(child.processId()), SIGKILL);
         QVERIFY(child.waitForFinished());
+        // A COMMIT the child sent before it died still completes on the server: count the deliveries once
+        // its sessions are gone, or a late settle would count as reconciled work that never was.
+        QTRY_COMPARE_WITH_TIMEOUT(m_world
+                                      ->scalar(u"SELECT count(*) FROM pg_stat_activity WHERE backend_type = "
+                                               u"'client backend' AND pid::text <> ALL (string_to_array($1, ','))"_s,
+                                               {before})
+                                      .toInt(),
+                                  0, 15'000);
         const int recorded = m_world->scalar(delivered, {id}).toInt();
         QList<QJsonObject> records = m_world->kcatRead(topic, &error);
         QVERIFY2(error.isEmpty(), qPrintable(error));

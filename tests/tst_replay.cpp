@@ -753,17 +753,18 @@ private Q_SLOTS:
         QVERIFY2(m_world->seedDlq(0, 100, 10, &error), qPrintable(error));
         const qint64 id = approvedRequest(replayDraft(*m_world, 0, 100, 200));
         QVERIFY(id > 0);
-        // Interrupted a quarter of a second in (about 50 of 100 sent at 200/s): the run stops, the request
-        // stays executing, the rest of the batch stays journaled as pending.
+        // Interrupted once records are going out (reports come at most every tenth of a second, about 20
+        // records at 200/s): the run stops, the request stays executing, the rest of the batch stays
+        // journaled as pending. Paced by what happened, not by the clock, so a slow start cannot finish
+        // the run first or stop it before anything went out.
         ReplayControl control;
         ReplayOptions options;
         options.stopWhenPaused = true;
-        std::thread interrupter([&control] {
-            std::this_thread::sleep_for(std::chrono::milliseconds(250));
-            control.pause();
-        });
-        const ReplayOutcome first = execute(id, options, {}, &control);
-        interrupter.join();
+        const auto pauseAfterFirstDeliveries = [&control](const ReplayProgress &p) {
+            if (p.phase == ReplayPhase::Producing && p.ratePerSecond > 0)
+                control.pause();
+        };
+        const ReplayOutcome first = execute(id, options, pauseAfterFirstDeliveries, &control);
         QVERIFY2(first.error.isEmpty(), qPrintable(first.error));
         QVERIFY(first.pausedStop);
         QCOMPARE(m_world->statusOf(id), u"executing"_s);
