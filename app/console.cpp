@@ -44,6 +44,7 @@
 #include "views/logview.h"
 #include "views/mainwindow.h"
 #include "views/profiledialog.h"
+#include "views/replayexecutionpanel.h"
 #include "views/summarystrip.h"
 
 #include <QApplication>
@@ -690,6 +691,21 @@ void Console::writeScreenshots(const QString &dir, int warmUpMs)
             m_accountingView->topicEdit()->setText(consumer.topics.first());
             m_accountingView->runButton()->click();
             break;
+        }
+    });
+    // The executed request open in the Execution panel, so its picture shows a run and its verification.
+    QTimer::singleShot(std::max(0, warmUpMs - 1500), this, [this] {
+        if (!m_desk || !m_desk->executionPanel())
+            return;
+        ReplayExecutionPanel *panel = m_desk->executionPanel();
+        const QString completed = ApprovalQueueModel::statusText(RequestStatus::Completed);
+        for (int row = 0; row < panel->table()->rowCount(); ++row) {
+            const QTableWidgetItem *id = panel->table()->item(row, 0);
+            const QTableWidgetItem *status = panel->table()->item(row, 2);
+            if (id && status && status->text() == completed) {
+                panel->selectRequest(id->text().toLongLong());
+                break;
+            }
         }
     });
     // One dead letter open in the inspector (it fetches the record, so ahead of the picture).

@@ -87,6 +87,7 @@ AccountingView::AccountingView(AccountingModel *model, DlqScanner *records, DlqS
     m_topic->setPlaceholderText(tr("topic"));
     m_from->setToolTip(tr("beginning, end, end-N, offset:N or time:<ISO-8601 or epoch ms>"));
     m_to->setPlaceholderText(tr("end (when the run starts)"));
+    m_to->setMinimumWidth(fontMetrics().horizontalAdvance(m_to->placeholderText()) + 24);
     m_to->setToolTip(m_from->toolTip());
     m_run->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
     m_run->setToolTip(tr("Account for every record of the window (Ctrl+Return)"));
@@ -196,7 +197,9 @@ AccountingView::AccountingView(AccountingModel *model, DlqScanner *records, DlqS
     auto *top = new QSplitter(Qt::Horizontal, this);
     top->addWidget(m_side);
     top->addWidget(m_charts);
-    top->setStretchFactor(1, 3);
+    // The side holds the counts, summary and verdict, which wrap: wide enough that they rarely scroll.
+    top->setStretchFactor(0, 1);
+    top->setStretchFactor(1, 2);
     auto *split = new QSplitter(Qt::Vertical, this);
     auto *bottom = new QSplitter(Qt::Horizontal, this);
     bottom->addWidget(m_table);
@@ -205,7 +208,8 @@ AccountingView::AccountingView(AccountingModel *model, DlqScanner *records, DlqS
     bottom->setStretchFactor(1, 2);
     split->addWidget(top);
     split->addWidget(bottom);
-    split->setStretchFactor(1, 2);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
 
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_status, 1);
