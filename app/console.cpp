@@ -4,6 +4,7 @@
 #include "models/accountingmodel.h"
 #include "models/alertmodel.h"
 #include "models/approvalqueuemodel.h"
+#include "services/payload/keymask.h"
 #include "models/checklistmodel.h"
 #include "models/connectionsmodel.h"
 #include "models/desksummary.h"
@@ -205,6 +206,7 @@ void Console::wirePolicy()
             scanner->setMasking(result.policy.masking);
         m_dlqView->model()->setDeliveryPolicy(m_policy); // whose inbox each dead letter is asked about
         m_desk->setMasking(result.policy);
+        m_inboxRowsModel->setKeyMask(KeyMask(m_policy));
         m_accountingView->setGroups(m_policy.consumerGroups() + m_profile.namedGroups);
         applyPolicyScope();
         if (mappingsChanged)

@@ -1,6 +1,9 @@
 #include "inboxrowsmodel.h"
 
 #include "models/dlqbrowsermodel.h"
+#include "services/remediation/remediationtypes.h"
+#include "services/payload/payloadmask.h"
+#include "services/remediation/requestitemdigests.h"
 
 #include <QLocale>
 
@@ -13,7 +16,24 @@ void InboxRowsModel::setPage(const InboxRowsPage &page)
 {
     beginResetModel();
     m_page = page;
+    m_shownIds.clear();
+    m_shownErrors.clear();
+    for (const InboxRow &row : std::as_const(m_page.rows)) {
+        QStringList verbatim;
+        m_shownIds << RequestItemDigests::shownMessageId(
+            m_mask, inboxRefFor(m_page.mappingName, row.messageId, row.consumer), &verbatim);
+        QString error = row.error;
+        for (const QString &value : std::as_const(verbatim))
+            error.replace(value, QLatin1StringView(PayloadMask::kMasked));
+        m_shownErrors << error;
+    }
     endResetModel();
+}
+
+void InboxRowsModel::setKeyMask(const KeyMask &mask)
+{
+    m_mask = mask;
+    setPage(InboxRowsPage(m_page));
 }
 
 QString InboxRowsModel::statusLine() const
@@ -66,7 +86,7 @@ QVariant InboxRowsModel::data(const QModelIndex &index, int role) const
             text = row.consumer;
             break;
         case MessageId:
-            text = row.messageId;
+            text = m_shownIds.value(index.row());
             break;
         case Status:
             // The consumer's own word in the table; the tooltip says which Berth state it maps to.
@@ -83,7 +103,7 @@ QVariant InboxRowsModel::data(const QModelIndex &index, int role) const
             text = time(row.updated);
             break;
         case Error:
-            text = row.error;
+            text = m_shownErrors.value(index.row());
             break;
         case Topic:
             text = row.topic;

@@ -1,6 +1,8 @@
 #include "models/inboxboardmodel.h"
 #include "models/inboxrowsmodel.h"
 #include "services/demo/temppostgres.h"
+#include "services/payload/keymask.h"
+#include "services/policy/policyloader.h"
 #include "services/inbox/inboxboardquery.h"
 #include "services/inbox/pgsession.h"
 #include "support/testsupport.h"
@@ -354,6 +356,47 @@ private Q_SLOTS:
         QCOMPARE(model.rowCount(), int(page.rows.size()));
         QCOMPARE(model.index(0, InboxRowsModel::MessageId).data().toString(), id);
         QVERIFY(model.statusLine().contains(QString::number(page.rows.size())));
+    }
+
+    // A row's message id is the idempotency key of a record its consumer reads: where the policy masks
+    // that key, the Parked view shows "(masked)" in the id column and in the error quoting it, while the
+    // page keeps the id requests are filed by. Another consumer's rows show theirs.
+    void maskedMessageIdsAreNotShown()
+    {
+        const PolicyLoadResult loaded = loadPolicy(
+            "deliverySemantics:\n  consumers:\n"
+            "    order-projection:\n      topics: [orders]\n      idempotencyKey: {header: idempotency-key}\n"
+            "    email-sender:\n      topics: [notifications]\n      idempotencyKey: {header: idempotency-key}\n"
+            "masking:\n  - topic: orders\n    headers: [idempotency-key]\n",
+            u"masked.yaml"_s);
+        QVERIFY2(loaded.ok(), qPrintable(loaded.messages().join(u"; "_s)));
+        InboxRowsPage page;
+        page.table = u"processed_message"_s;
+        page.mappingName = u"order-projection"_s;
+        InboxRow secret;
+        secret.consumer = u"order-projection"_s;
+        secret.messageId = u"card-4111-1111"_s;
+        secret.error = u"duplicate key card-4111-1111 refused"_s;
+        InboxRow other = secret;
+        other.consumer = u"email-sender"_s;
+        other.messageId = u"ntf-0001"_s;
+        other.error = u"smtp down for ntf-0001"_s;
+        page.rows = {secret, other};
+
+        InboxRowsModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setPage(page);
+        QCOMPARE(model.index(0, InboxRowsModel::MessageId).data().toString(), secret.messageId); // no policy yet
+        model.setKeyMask(KeyMask(loaded.policy));
+        for (int column = 0; column < model.columnCount(); ++column) {
+            for (const int role : {int(Qt::DisplayRole), int(Qt::ToolTipRole), InboxRowsModel::SortRole})
+                QVERIFY(!model.index(0, column).data(role).toString().contains(u"4111"_s));
+        }
+        QCOMPARE(model.index(0, InboxRowsModel::MessageId).data().toString(), u"(masked)"_s);
+        QCOMPARE(model.index(0, InboxRowsModel::Error).data().toString(), u"duplicate key (masked) refused"_s);
+        QCOMPARE(model.index(1, InboxRowsModel::MessageId).data().toString(), other.messageId);
+        QCOMPARE(model.index(1, InboxRowsModel::Error).data().toString(), other.error);
+        QCOMPARE(model.page().rows.first().messageId, secret.messageId);
     }
 
     void topErrorsMatch_data()
