@@ -79,7 +79,7 @@ RemediationSetup RemediationDesk::setup() const
     setup.policyPath = m_profile.policyPath;
     setup.inboxMappings = m_inboxMappings;
     setup.schemas = m_schemas;
-    setup.masking = m_masking;
+    setup.keyMask = m_keyMask;
     setup.revealed = m_revealed;
     return setup;
 }
@@ -191,7 +191,8 @@ void RemediationDesk::wireQueue()
             if (item.editedPayload && item.sourceTopic == fetched.topic && item.sourcePartition == fetched.partition
                 && item.sourceOffset == fetched.offset)
                 editedShown.insert(item.itemNo, EditedPayload::shownForReview(*item.editedPayload, fetched.topic,
-                                                                              originalTopic, m_schemas.get(), m_masking));
+                                                                              originalTopic, m_schemas.get(),
+                                                                              m_keyMask.policy().masking));
         }
         m_queueView->setOriginalPayload(fetched.topic, fetched.partition, fetched.offset,
                                         shownAsJson ? fetched.payload.json : fetched.record.value, fetched.error,
@@ -202,9 +203,9 @@ void RemediationDesk::wireQueue()
 void RemediationDesk::setMasking(const DeliveryPolicy &policy)
 {
     m_records->setMasking(policy.masking);
-    m_masking = policy.masking;
-    m_queueModel->setKeyMask(KeyMask(policy));
-    m_trailModel->setKeyMask(KeyMask(policy));
+    m_keyMask = KeyMask(policy);
+    m_queueModel->setKeyMask(m_keyMask);
+    m_trailModel->setKeyMask(m_keyMask);
 }
 
 void RemediationDesk::setSchemaCatalog(std::shared_ptr<SchemaCatalog> catalog)

@@ -88,7 +88,7 @@ private:
     AuditTrailQuery *m_trailQuery;
     DlqScanner *m_records; // reads the original of an edited payload, for the diff
     std::shared_ptr<SchemaCatalog> m_schemas;
-    QList<MaskRule> m_masking;
+    KeyMask m_keyMask;
     QSet<QString> m_revealed; // records whose reveal the audit database recorded in this session
     RequestDetail m_reviewed; // the request on the approval queue's screen
     ApprovalQueueModel *m_queueModel;

@@ -145,8 +145,7 @@ PayloadRead readPayload(const RemediationSetup &setup, const DlqSelection &recor
         out.error = payload.error;
         return out;
     }
-    DeliveryPolicy policy;
-    policy.masking = setup.masking;
+    const DeliveryPolicy &policy = setup.keyMask.policy();
     out.revealed = setup.revealed.contains(record.topic + u'/' + QString::number(record.partition) + u'/'
                                            + QString::number(record.offset));
     const PayloadMask::Outcome mask =

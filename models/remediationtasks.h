@@ -28,7 +28,8 @@ struct RemediationSetup {
     InboxMappingSet inboxMappings;
     // Schema payloads: the console's catalog (decode for the editor, re-encode the edit); null: JSON and text.
     std::shared_ptr<SchemaCatalog> schemas;
-    QList<MaskRule> masking; // the policy's: what the editor shows of a record, masked
+    // The policy's masking: what the editor shows of a record, and which keys and inbox ids are shown masked.
+    KeyMask keyMask;
     QSet<QString> revealed;  // "topic/partition/offset" of records whose reveal the audit database recorded
 };
 

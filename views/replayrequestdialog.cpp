@@ -1,6 +1,7 @@
 #include "replayrequestdialog.h"
 
 #include "models/dlqbrowsermodel.h"
+#include "services/remediation/requestitemdigests.h"
 #include "remediationwidgets.h"
 
 #include <QCheckBox>
@@ -126,7 +127,8 @@ ReplayRequestDialog::ReplayRequestDialog(const RemediationSetup &setup, const QL
         inboxRows.isEmpty() ? QString() : inboxRows.first().value(u"mapping"_s).toString();
     build(inboxRows.size() == 1
               ? tr("One parked inbox row: %1 in %2")
-                    .arg(DlqBrowserModel::visibleText(inboxRows.first().value(u"messageId"_s).toString()),
+                    .arg(DlqBrowserModel::visibleText(
+                             RequestItemDigests::shownMessageId(setup.keyMask, inboxRows.first(), nullptr)),
                          mapping)
               : tr("%n parked inbox row(s) in %1", nullptr, int(inboxRows.size())).arg(mapping));
 }
