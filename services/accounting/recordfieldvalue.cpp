@@ -54,11 +54,29 @@ RecordFieldValue::Outcome RecordFieldValue::view(const RecordField &field, QByte
     case RecordField::Kind::NotStated:
         return Outcome::Missing;
     case RecordField::Kind::RecordKey:
+        if (m_record) {
+            if (m_record->keyIsNull)
+                return Outcome::Missing;
+            *out = m_record->key;
+            return Outcome::Found;
+        }
         if (!m_message->key)
             return Outcome::Missing;
         *out = QByteArrayView(static_cast<const char *>(m_message->key), qsizetype(m_message->key_len));
         return Outcome::Found;
     case RecordField::Kind::Header: {
+        if (m_record) {
+            const QByteArray name = field.name.toUtf8();
+            for (auto it = m_record->headers.crbegin(); it != m_record->headers.crend(); ++it) {
+                if (it->name == name) { // the last occurrence, as librdkafka's header_get_last
+                    if (it->isNull)
+                        return Outcome::Missing;
+                    *out = it->value;
+                    return Outcome::Found;
+                }
+            }
+            return Outcome::Missing;
+        }
         // The name's bytes once per thread and name, not once per record.
         thread_local QString lastName;
         thread_local QByteArray lastNameUtf8;
@@ -80,12 +98,13 @@ RecordFieldValue::Outcome RecordFieldValue::view(const RecordField &field, QByte
     case RecordField::Kind::JsonPath: {
         if (!m_parsed) {
             m_parsed = true;
-            if (m_message->payload) {
+            const QByteArray payload =
+                m_record ? m_record->value
+                         : QByteArray::fromRawData(static_cast<const char *>(m_message->payload),
+                                                   m_message->payload ? qsizetype(m_message->len) : 0);
+            if (!payload.isEmpty()) {
                 QJsonParseError error;
-                m_document = QJsonDocument::fromJson(
-                    QByteArray::fromRawData(static_cast<const char *>(m_message->payload),
-                                            qsizetype(m_message->len)),
-                    &error);
+                m_document = QJsonDocument::fromJson(payload, &error);
                 if (error.error != QJsonParseError::NoError)
                     m_document = {};
             }

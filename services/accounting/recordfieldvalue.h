@@ -1,5 +1,6 @@
 #pragma once
 
+#include "services/kafka/kafkarecord.h"
 #include "services/policy/deliverypolicy.h"
 
 #include <QByteArray>
@@ -8,12 +9,17 @@
 #include <librdkafka/rdkafka.h>
 
 // Takes a policy-named value (RecordField: a header, a JSON path, the record key) out of a consumed
-// record: the accounting's idempotency key and sequence number. The value is parsed as JSON at most once
-// per record however many fields read it.
+// record: the accounting's idempotency key and sequence number, the key a request item's digest names. The
+// record is librdkafka's message or a copy of one (KafkaRecord); either is read the same way. The value is
+// parsed as JSON at most once per record however many fields read it.
 class RecordFieldValue final {
 public:
     explicit RecordFieldValue(const rd_kafka_message_t *message)
         : m_message(message)
+    {
+    }
+    explicit RecordFieldValue(const KafkaRecord &record)
+        : m_record(&record)
     {
     }
 
@@ -30,7 +36,9 @@ public:
     static QJsonValue walk(const QJsonDocument &document, QStringView path);
 
 private:
-    const rd_kafka_message_t *m_message;
+    // One of the two is set.
+    const rd_kafka_message_t *m_message = nullptr;
+    const KafkaRecord *m_record = nullptr;
     bool m_parsed = false;
     QJsonDocument m_document;
     QByteArray m_text; // a JSON value's bytes, for view()

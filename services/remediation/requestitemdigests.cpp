@@ -4,7 +4,6 @@
 #include "services/dlq/dlqheadercodec.h"
 
 #include <QCryptographicHash>
-#include <QJsonDocument>
 #include <QJsonObject>
 
 using namespace Qt::StringLiterals;
@@ -13,28 +12,6 @@ namespace {
 const QString MessageId = u"messageId"_s;
 const QString MessageIdSha256 = u"messageIdSha256"_s;
 const QString MessageIdFrom = u"messageIdFrom"_s;
-
-// The value a policy RecordField names in a record, as RecordFieldValue reads it from a consumed message.
-QByteArray fieldOf(const KafkaRecord &record, const RecordField &field)
-{
-    switch (field.kind) {
-    case RecordField::Kind::NotStated:
-        return {};
-    case RecordField::Kind::RecordKey:
-        return record.keyIsNull ? QByteArray() : record.key;
-    case RecordField::Kind::Header:
-        return record.header(field.name.toUtf8());
-    case RecordField::Kind::JsonPath: {
-        const QJsonValue v = RecordFieldValue::walk(QJsonDocument::fromJson(record.value), field.name);
-        if (v.isString())
-            return v.toString().toUtf8();
-        if (v.isDouble())
-            return QByteArray::number(v.toInteger(qint64(v.toDouble())));
-        return {};
-    }
-    }
-    return {};
-}
 } // namespace
 
 namespace RequestItemDigests {
@@ -121,8 +98,9 @@ QString idempotencyKeyOf(const RequestItem &item, const KafkaRecord &record, con
     const QString fromHeaders = decodeDlqHeaders(record.headers).idempotencyKey;
     if (!fromHeaders.isEmpty() && sha256(fromHeaders.toUtf8()) == item.idempotencyKeySha256)
         return fromHeaders;
-    const QByteArray fromField = fieldOf(record, consumerField);
-    if (!fromField.isEmpty() && sha256(fromField) == item.idempotencyKeySha256)
+    QByteArray fromField;
+    if (RecordFieldValue(record).bytes(consumerField, &fromField) == RecordFieldValue::Outcome::Found
+        && !fromField.isEmpty() && sha256(fromField) == item.idempotencyKeySha256)
         return QString::fromUtf8(fromField);
     return {};
 }
