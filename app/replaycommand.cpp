@@ -423,13 +423,7 @@ int executeOffsetReset(const Output &out, Connections &c, qint64 id)
                    + (o.verified ? u", committed offsets read back and verified\n"_s
                                  : u", committed offsets read back differ\n"_s);
     for (const OffsetResetPartitionOutcome &p : o.partitions)
-        text += u"  partition "_s + QString::number(p.partition) + u": "_s
-                + (p.before < 0 ? u"none"_s : QString::number(p.before)) + u" -> "_s
-                + QString::number(p.target) + u", committed "_s + QString::number(p.committed)
-                + (p.verified()   ? u""_s
-                   : p.movedSince ? u" (moved since the reset: left where it is, not reset again)"_s
-                                  : u" (differs)"_s)
-                + u'\n';
+        text += u"  "_s + OffsetResetExecutor::partitionText(p) + u'\n';
     out.done(json, text);
     return o.verified ? ExitOk : ExitPartial;
 }

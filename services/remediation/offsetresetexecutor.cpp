@@ -56,6 +56,16 @@ QJsonArray partitionsJson(const QList<OffsetResetPartitionOutcome> &list, bool w
     return out;
 }
 
+QString partitionText(const OffsetResetPartitionOutcome &p)
+{
+    return u"partition "_s + QString::number(p.partition) + u": "_s
+           + (p.before < 0 ? u"none"_s : QString::number(p.before)) + u" -> "_s + QString::number(p.target)
+           + u", committed "_s + QString::number(p.committed)
+           + (p.verified()   ? u""_s
+              : p.movedSince ? u" (moved since the reset: left where it is, not reset again)"_s
+                             : u" (differs)"_s);
+}
+
 QList<OffsetResetPartitionOutcome> partitionsFromJson(const QJsonArray &array)
 {
     QList<OffsetResetPartitionOutcome> out;

@@ -52,4 +52,7 @@ int activeMembers(const KafkaProperties &cluster, const QString &group, int time
 // the one shape offsets.reset_intent, offsets.reset and offsets.verified share.
 QJsonArray partitionsJson(const QList<OffsetResetPartitionOutcome> &list, bool withCommitted);
 QList<OffsetResetPartitionOutcome> partitionsFromJson(const QJsonArray &array);
+// One partition's outcome in words, for the command line and the verification's summary:
+// "partition 0: 120 -> 100, committed 100", with why when it is not at its target.
+QString partitionText(const OffsetResetPartitionOutcome &p);
 } // namespace OffsetResetExecutor

@@ -285,12 +285,7 @@ QString ReplayVerification::summary() const
             + resetTopic + u' ' + verificationResultName(result) + u" from the committed offsets read back"_s
             + (recordedAt.isValid() ? u" at "_s + recordedAt.toString(Qt::ISODateWithMs) : QString()) + u'\n';
         for (const OffsetResetPartitionOutcome &p : resetPartitions)
-            s += u"  partition "_s + QString::number(p.partition) + u": target "_s + QString::number(p.target)
-                 + u", committed "_s + QString::number(p.committed)
-                 + (p.verified()   ? u""_s
-                    : p.movedSince ? u" (moved since the reset: left where it is)"_s
-                                   : u" (differs)"_s)
-                 + u'\n';
+            s += u"  "_s + OffsetResetExecutor::partitionText(p) + u'\n';
         return s;
     }
     QString s = u"Request "_s + QString::number(requestId) + u": "_s + verificationResultName(result)
