@@ -30,23 +30,17 @@ KafkaProducer::~KafkaProducer()
 {
     if (m_rk)
         rd_kafka_flush(m_rk.get(), 2000);
-    for (rd_kafka_topic_t *handle : std::as_const(m_topics))
-        rd_kafka_topic_destroy(handle);
+    for (rd_kafka_topic_t *handle : std::as_const(m_topics)) {
+        if (handle)
+            rd_kafka_topic_destroy(handle);
+    }
 }
 
 rd_kafka_topic_t *KafkaProducer::topicHandle(const QString &topic)
 {
-    if (m_lastHandle && topic == m_lastTopic)
-        return m_lastHandle;
-    rd_kafka_topic_t *handle = m_topics.value(topic);
-    if (!handle) {
+    rd_kafka_topic_t *&handle = m_topics[topic];
+    if (!handle)
         handle = rd_kafka_topic_new(m_rk.get(), topic.toUtf8().constData(), nullptr);
-        if (!handle)
-            return nullptr;
-        m_topics.insert(topic, handle);
-    }
-    m_lastTopic = topic;
-    m_lastHandle = handle;
     return handle;
 }
 

@@ -57,9 +57,7 @@ private:
     rd_kafka_topic_t *topicHandle(const QString &topic);
     // Handles of the topics produced to, destroyed before the client: a record names its topic by handle
     // instead of by name (no UTF-8 copy and no look-up of the name per record).
-    QHash<QString, rd_kafka_topic_t *> m_topics;
-    QString m_lastTopic;
-    rd_kafka_topic_t *m_lastHandle = nullptr;
+    QHash<QString, rd_kafka_topic_t *> m_topics; // a null handle: rd_kafka_topic_new failed, tried again
     QString m_lastError; // written on the thread that polls (the producing thread)
     std::function<void(const DeliveryReport &)> m_handler;
 };

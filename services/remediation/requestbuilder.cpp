@@ -265,8 +265,9 @@ BuiltRequest build(const RequestDraft &draft, const RequestBuilderContext &conte
     input.reclaim = draft.isReclaim();
     input.reclaimIdleMs = draft.reclaim.olderThanMs;
     out.dryRun = DryRun::evaluate(input, context.inboxDb);
+    const KeyMask mask(context.policy);
     if (draft.isReclaim())
-        out.dryRun.reclaim = draft.reclaim.masked(KeyMask(context.policy)).toJson();
+        out.dryRun.reclaim = draft.reclaim.masked(mask).toJson();
     out.dryRun.mergedCopies = mergedCopies;
     out.dryRun.mergedCopySamples = mergedSamples;
     // The rows to release, pinned with the status the dry run saw (a row that changed is refused later).
@@ -276,7 +277,6 @@ BuiltRequest build(const RequestDraft &draft, const RequestBuilderContext &conte
     }
     // What the audit database keeps: masked keys by digest alone (ARCHITECTURE.md, Masking: request items).
     // The pins the dry run used keep the values, in memory only.
-    const KeyMask mask(context.policy);
     for (qsizetype i = 0; i < req.items.size(); ++i)
         RequestItemDigests::seal(mask, req.items[i], out.pinned.at(i).originalTopic);
     req.dryRun = out.dryRun.toJson();
