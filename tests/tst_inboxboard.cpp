@@ -1,10 +1,10 @@
 #include "models/inboxboardmodel.h"
 #include "models/inboxrowsmodel.h"
 #include "services/demo/temppostgres.h"
-#include "services/payload/keymask.h"
-#include "services/policy/policyloader.h"
 #include "services/inbox/inboxboardquery.h"
 #include "services/inbox/pgsession.h"
+#include "services/payload/keymask.h"
+#include "services/policy/policyloader.h"
 #include "support/testsupport.h"
 #include "views/inboxboardview.h"
 
@@ -397,6 +397,75 @@ private Q_SLOTS:
         QCOMPARE(model.index(1, InboxRowsModel::MessageId).data().toString(), other.messageId);
         QCOMPARE(model.index(1, InboxRowsModel::Error).data().toString(), other.error);
         QCOMPARE(model.page().rows.first().messageId, secret.messageId);
+    }
+
+    // The Parked view's filter never finds a row by the value of a masked message id, nor by the error
+    // beside it (which may quote the id), and says so; another consumer's rows are searched as before.
+    void maskedMessageIdsAreNotSearched()
+    {
+        QVERIFY(freshSchema());
+        const PgResult planted =
+            m_db.exec(u"INSERT INTO processed_message (consumer_name, message_id, status, first_seen_at, "
+                      u"updated_at, error_code) "
+                      u"VALUES ('orders', 'card-4111-1111', 'PARKED', now(), now(), 'dup card-4111-1111'), "
+                      u"('emails', 'mail-4222-2222', 'PARKED', now(), now(), 'bounce mail-4222-2222')"_s);
+        QVERIFY2(planted.ok, qPrintable(planted.error));
+        const PolicyLoadResult loaded = loadPolicy(
+            "deliverySemantics:\n  consumers:\n"
+            "    orders:\n      topics: [orders]\n      idempotencyKey: {header: idempotency-key}\n"
+            "    emails:\n      topics: [notifications]\n      idempotencyKey: {header: idempotency-key}\n"
+            "masking:\n  - topic: orders\n    headers: [idempotency-key]\n",
+            u"masked.yaml"_s);
+        QVERIFY2(loaded.ok(), qPrintable(loaded.messages().join(u"; "_s)));
+        const KeyMask mask(loaded.policy);
+        const QList<InboxState> states{InboxState::Parked, InboxState::FailedTerminal};
+        const auto ids = [](const InboxRowsPage &page) {
+            QStringList out;
+            for (const InboxRow &row : page.rows)
+                out << row.messageId;
+            return out;
+        };
+
+        // One table, both consumers (the consumer column): the masked consumer's rows match no text.
+        const InboxMapping shared = mapping(u"seed000"_s);
+        QCOMPARE(ids(InboxRowsQuery::read(m_db, shared, states, u"4111"_s)),
+                 QStringList{u"card-4111-1111"_s});
+        const InboxRowsPage byId = InboxRowsQuery::read(m_db, shared, states, u"4111"_s, 100, mask);
+        QVERIFY2(byId.error.isEmpty(), qPrintable(byId.error));
+        QVERIFY(byId.rows.isEmpty());
+        QCOMPARE(byId.maskedIdConsumers, QStringList{u"orders"_s});
+        QVERIFY(InboxRowsQuery::read(m_db, shared, states, u"o-pk-1"_s, 100, mask).rows.isEmpty());
+        QVERIFY(InboxRowsQuery::read(m_db, shared, states, u"E_SCHEMA"_s, 100, mask).rows.isEmpty());
+        QCOMPARE(ids(InboxRowsQuery::read(m_db, shared, states, u"4222"_s, 100, mask)),
+                 QStringList{u"mail-4222-2222"_s});
+        QCOMPARE(ids(InboxRowsQuery::read(m_db, shared, states, u"bounce"_s, 100, mask)),
+                 QStringList{u"mail-4222-2222"_s});
+        // Without text every row is listed, the masked ones too (shown masked by the model).
+        QVERIFY(ids(InboxRowsQuery::read(m_db, shared, states, {}, 100, mask)).contains(u"card-4111-1111"_s));
+
+        // The view says so: in the status line of a filtered page and in the filter's placeholder.
+        InboxRowsModel model;
+        model.setKeyMask(mask);
+        model.setPage(byId);
+        QVERIFY2(model.statusLine().contains(u"The message ids of orders are masked"_s),
+                 qPrintable(model.statusLine()));
+        QVERIFY(model.filterPlaceholder().contains(u"orders"_s));
+
+        // A mapping of the masked consumer alone: no text finds anything; the other consumer's still works.
+        InboxMapping orders = shared;
+        orders.consumerValue = u"orders"_s;
+        QVERIFY(InboxRowsQuery::read(m_db, orders, states, u"4111"_s, 100, mask).rows.isEmpty());
+        QVERIFY(InboxRowsQuery::read(m_db, orders, states, u"dup"_s, 100, mask).rows.isEmpty());
+        QCOMPARE(InboxRowsQuery::read(m_db, orders, states, u"dup"_s, 100, mask).maskedIdConsumers,
+                 QStringList{u"orders"_s});
+        InboxMapping emails = shared;
+        emails.consumerValue = u"emails"_s;
+        const InboxRowsPage mail = InboxRowsQuery::read(m_db, emails, states, u"4222"_s, 100, mask);
+        QCOMPARE(ids(mail), QStringList{u"mail-4222-2222"_s});
+        QVERIFY(mail.maskedIdConsumers.isEmpty());
+        model.setPage(mail);
+        QVERIFY2(!model.statusLine().contains(u"are masked"_s), qPrintable(model.statusLine()));
+        QVERIFY(!model.filterPlaceholder().contains(u"masked"_s));
     }
 
     void topErrorsMatch_data()

@@ -84,3 +84,16 @@ KeyMask::Keys KeyMask::shown(const QString &topic, const QString &originalTopic,
     out.idempotencyKeyMasked = out.idempotencyKey != idempotencyKey;
     return out;
 }
+
+bool KeyMask::masksIdempotencyKeysOf(const QString &consumer) const
+{
+    const ConsumerPolicy *c = isEmpty() ? nullptr : m_policy.consumer(consumer);
+    if (!c)
+        return false;
+    // Whether shown() masks a key does not depend on its value, only on there being one.
+    for (const QString &topic : c->topics) {
+        if (shown(topic, {}, std::nullopt, u"-"_s).idempotencyKeyMasked)
+            return true;
+    }
+    return false;
+}
