@@ -1,6 +1,7 @@
 #include "models/inboxboardmodel.h"
 #include "models/inboxrowsmodel.h"
 #include "services/demo/temppostgres.h"
+#include "services/inbox/inboxboardjson.h"
 #include "services/inbox/inboxboardquery.h"
 #include "services/inbox/pgsession.h"
 #include "services/payload/keymask.h"
@@ -12,6 +13,7 @@
 #include <QComboBox>
 #include <QFile>
 #include <QHeaderView>
+#include <QJsonDocument>
 #include <QLabel>
 #include <QScrollBar>
 #include <QSignalSpy>
@@ -466,6 +468,47 @@ private Q_SLOTS:
         model.setPage(mail);
         QVERIFY2(!model.statusLine().contains(u"are masked"_s), qPrintable(model.statusLine()));
         QVERIFY(!model.filterPlaceholder().contains(u"masked"_s));
+    }
+
+    // The board's oldest stuck row names its message id: where the policy masks that consumer's ids, the
+    // board as shown, alerted on and printed (MonitorService, berth lag) says "(masked)", also in the top
+    // errors quoting it; another consumer's id shows as it is.
+    void maskedStuckIdIsNotShown()
+    {
+        QVERIFY(freshSchema());
+        const PgResult quoted = m_db.exec(
+            u"UPDATE processed_message SET error_code = 'still busy with e-ip-stuck' WHERE message_id = 'e-ip-stuck'"_s);
+        QVERIFY2(quoted.ok && quoted.affected == 1, qPrintable(quoted.error));
+        InboxMapping m = mapping(u"seed000"_s);
+        const InboxBoard read = board(m);
+        QVERIFY2(read.ok(), qPrintable(read.error));
+        QVERIFY(read.hasStuck);
+        QCOMPARE(read.oldestStuck.messageId, u"e-ip-stuck"_s); // the fixture's oldest stuck row (emails)
+        const auto policy = [](const char *maskedTopic) {
+            return KeyMask(loadPolicy(QByteArray("deliverySemantics:\n  consumers:\n"
+                                                 "    orders:\n      topics: [orders]\n      idempotencyKey: "
+                                                 "{header: idempotency-key}\n"
+                                                 "    emails:\n      topics: [notifications]\n      "
+                                                 "idempotencyKey: {header: idempotency-key}\n"
+                                                 "masking:\n  - topic: ")
+                                          + maskedTopic + "\n    headers: [idempotency-key]\n",
+                                      u"masked.yaml"_s)
+                               .policy);
+        };
+        const InboxBoard shown = read.masked(policy("notifications"));
+        QCOMPARE(shown.oldestStuck.messageId, u"(masked)"_s);
+        QCOMPARE(shown.oldestStuck.consumer, u"emails"_s);
+        QCOMPARE(shown.stuckCount, read.stuckCount);
+        InboxBoardModel model;
+        model.setBoard(shown);
+        QVERIFY2(!model.stuckLine().contains(u"e-ip-stuck"_s), qPrintable(model.stuckLine()));
+        const QByteArray json = QJsonDocument(inboxBoardToJson(shown)).toJson();
+        QVERIFY2(!json.contains("e-ip-stuck"), json.constData());
+        for (const InboxErrorCount &error : shown.topErrors)
+            QVERIFY2(!error.error.contains(u"e-ip-stuck"_s), qPrintable(error.error));
+        // Another consumer's ids masked: this one shows.
+        QCOMPARE(read.masked(policy("orders")).oldestStuck.messageId, u"e-ip-stuck"_s);
+        QCOMPARE(read.masked(KeyMask()).oldestStuck.messageId, u"e-ip-stuck"_s);
     }
 
     void topErrorsMatch_data()
