@@ -62,7 +62,11 @@ int lag(const QStringList &arguments)
     for (const InboxMapping &mapping : std::as_const(inboxes.mappings)) {
         QString problem;
         const QString conninfo = inboxes.conninfoFor(mapping, &problem);
-        InboxBoard board = conninfo.isEmpty() ? InboxBoard{} : InboxBoardQuery::collect(conninfo, mapping);
+        InboxBoard board = conninfo.isEmpty()
+                               ? InboxBoard{}
+                               : InboxBoardQuery::collect(conninfo, mapping, JobControl(),
+                                                          InboxBoardQuery::DefaultStatementTimeoutMs, nullptr,
+                                                          nullptr, keyMask.idMaskedConsumersOf(mapping));
         if (conninfo.isEmpty()) {
             board.mappingName = mapping.name;
             board.table = mapping.qualifiedTable();

@@ -509,6 +509,35 @@ private Q_SLOTS:
         // Another consumer's ids masked: this one shows.
         QCOMPARE(read.masked(policy("orders")).oldestStuck.messageId, u"e-ip-stuck"_s);
         QCOMPARE(read.masked(KeyMask()).oldestStuck.messageId, u"e-ip-stuck"_s);
+
+        // Any row's error quoting its masked id: the board counts it with the id taken out.
+        const PgResult parked =
+            m_db.exec(u"INSERT INTO processed_message (consumer_name, message_id, status, first_seen_at, "
+                      u"updated_at, error_code) "
+                      u"VALUES ('orders', 'card-4111-1111', 'PARKED', now(), now(), 'dup card-4111-1111')"_s);
+        QVERIFY2(parked.ok, qPrintable(parked.error));
+        const auto errors = [](const InboxBoard &b) {
+            QStringList out;
+            for (const InboxErrorCount &e : b.topErrors)
+                out << e.error;
+            return out;
+        };
+        QVERIFY(errors(board(m)).contains(u"dup card-4111-1111"_s)); // no policy: as written
+        const KeyMask orders = policy("orders");
+        QCOMPARE(orders.idMaskedConsumersOf(m), QStringList{u"orders"_s});
+        for (const bool one : {false, true}) {
+            InboxMapping scoped = m;
+            if (one)
+                scoped.consumerValue = u"orders"_s;
+            const InboxBoard counted = InboxBoardQuery::collect(
+                m_pg->conninfo(), scoped, JobControl(), InboxBoardQuery::DefaultStatementTimeoutMs, nullptr,
+                nullptr, orders.idMaskedConsumersOf(scoped));
+            QVERIFY2(counted.ok(), qPrintable(counted.error));
+            QVERIFY2(errors(counted).contains(u"dup (masked)"_s), qPrintable(errors(counted).join(u" | "_s)));
+            QVERIFY2(!errors(counted).join(u' ').contains(u"4111"_s),
+                     qPrintable(errors(counted).join(u" | "_s)));
+            QVERIFY(errors(counted).contains(u"E_SCHEMA"_s)); // errors without an id as they are
+        }
     }
 
     void topErrorsMatch_data()

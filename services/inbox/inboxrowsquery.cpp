@@ -52,15 +52,7 @@ InboxRowsPage InboxRowsQuery::read(PgSession &session, const InboxMapping &mappi
     // Whose rows' ids are masked, named as the Parked view names a row's consumer (inboxRefFor: the
     // consumer column's value, else the mapping's consumer; a row without one by the mapping's name).
     const bool oneConsumer = mapping.consumerColumn.isEmpty() || mapping.filtersConsumer();
-    if (oneConsumer) {
-        if (mask.masksIdempotencyKeysOf(mapping.consumerLabel()))
-            page.maskedIdConsumers << mapping.consumerLabel();
-    } else {
-        for (const ConsumerPolicy &c : mask.policy().consumers) {
-            if (mask.masksIdempotencyKeysOf(c.name))
-                page.maskedIdConsumers << c.name;
-        }
-    }
+    page.maskedIdConsumers = mask.idMaskedConsumersOf(mapping);
     if (const QString problem = mapping.validate(); !problem.isEmpty()) {
         page.error = problem;
         return page;

@@ -91,6 +91,7 @@ void MonitorService::setPolicy(const DeliveryPolicy &policy)
 {
     m_policy = policy;
     m_keyMask = KeyMask(policy);
+    m_inboxWatch->setKeyMask(m_keyMask);
     applyScope();
     applyOrderTail();
 }

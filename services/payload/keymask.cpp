@@ -97,3 +97,18 @@ bool KeyMask::masksIdempotencyKeysOf(const QString &consumer) const
     }
     return false;
 }
+
+QStringList KeyMask::idMaskedConsumersOf(const InboxMapping &mapping) const
+{
+    QStringList out;
+    if (mapping.consumerColumn.isEmpty() || mapping.filtersConsumer()) {
+        if (masksIdempotencyKeysOf(mapping.consumerLabel()))
+            out << mapping.consumerLabel();
+        return out;
+    }
+    for (const ConsumerPolicy &c : m_policy.consumers) {
+        if (masksIdempotencyKeysOf(c.name))
+            out << c.name;
+    }
+    return out;
+}
