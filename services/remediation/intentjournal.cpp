@@ -181,8 +181,11 @@ bool IntentJournal::settle(const QList<Update> &rows, const QString &skipDisposi
 
 bool IntentJournal::disposed(QList<int> *itemNos, QString *error)
 {
-    const PgResult r =
-        m_db.exec(u"SELECT DISTINCT item_no FROM berth.dispositions WHERE request_id = $1"_s, {m_requestId});
+    // Each disposition is in one of two partial indexes by request (audit schema 014): read both.
+    const PgResult r = m_db.exec(u"SELECT item_no FROM berth.dispositions WHERE request_id = $1 "
+                                 u"AND disposition = 'replayed' UNION SELECT item_no FROM berth.dispositions "
+                                 u"WHERE request_id = $1 AND disposition <> 'replayed'"_s,
+                                 {m_requestId});
     if (!r.ok) {
         *error = r.error;
         return false;
