@@ -12,6 +12,8 @@
 #include "services/support/logging.h"
 
 #include <QDateTime>
+#include <QScopeGuard>
+#include <QSet>
 #include <QThread>
 
 using namespace Qt::StringLiterals;
@@ -19,21 +21,25 @@ using namespace Qt::StringLiterals;
 namespace {
 constexpr char16_t DlqTopic[] = u"orders-dlt";
 constexpr int CompletedItems = 2;
-constexpr int PendingItems = 3;
+constexpr int ReplayableItems = 4;
 constexpr char16_t Projection[] = u"order-projection";
 
-// A dead letter of order-projection whose inbox row is parked (an event type it does not handle), after
-// the ones the requests already name: the pending request releases and replays it. Invalid when none
-// appears in time.
-DlqSelection findParked(TopicRangeReader &reader, PgSession &db, const InboxMappingSet &mappings,
-                        const QList<DlqSelection> &taken, const std::function<bool()> &stopping,
-                        qint64 deadline)
+// Dead letters of order-projection that its fixed version processes when replayed: the ones its inbox
+// keeps as FAILED_RETRYABLE (the database timeouts; the consumer takes them again) or PARKED (the event
+// type it had no handler for; released first), oldest first per partition, one per key, none the
+// executed request replayed and no replay's return. At most `count`; it waits until one of each kind
+// exists, and takes what there is when the deadline passes.
+QList<DlqSelection> findReplayable(TopicRangeReader &reader, PgSession &db, const InboxMappingSet &mappings,
+                                   const QList<DlqSelection> &taken, int count,
+                                   const std::function<bool()> &stopping, qint64 deadline)
 {
     const InboxMapping *mapping = mappings.find(QString::fromUtf16(Projection));
     const QString topic = QString::fromUtf16(DlqTopic);
     QString error;
-    while (mapping && !stopping() && QDateTime::currentMSecsSinceEpoch() < deadline) {
-        QHash<QString, DlqSelection> byKey;
+    QList<DlqSelection> found;
+    while (mapping && !stopping()) {
+        QList<QPair<QString, DlqSelection>> byKey; // in reading order
+        QSet<QString> seen;
         const int partitions = reader.partitionCount(topic, 5000, &error);
         QList<TopicRangeReader::Range> ranges;
         for (int p = 0; p < partitions; ++p) {
@@ -46,24 +52,46 @@ DlqSelection findParked(TopicRangeReader &reader, PgSession &db, const InboxMapp
             ranges,
             [&](const rd_kafka_message_t *m) {
                 const KafkaRecord record = KafkaRecord::fromMessage(m);
-                const DlqSelection at{topic, record.partition, record.offset};
                 const QString key = QString::fromUtf8(record.header("idempotency-key"));
                 const bool isTaken = std::any_of(taken.cbegin(), taken.cend(), [&](const DlqSelection &t) {
-                    return t.partition == at.partition && t.offset == at.offset;
+                    return t.partition == record.partition && t.offset == record.offset;
                 });
-                if (!key.isEmpty() && !isTaken && !byKey.contains(key))
-                    byKey.insert(key, at);
+                if (!key.isEmpty() && record.header(RemediationHeaders::ReplayId).isEmpty()
+                    && !seen.contains(key) && !isTaken)
+                    byKey.append({key, {topic, record.partition, record.offset}});
+                if (!key.isEmpty())
+                    seen.insert(key); // a taken record's key, or a later dead letter of one already listed
                 return true;
             },
             5000, &error);
-        const InboxKeyStates states = InboxKeyLookup::lookup(db, {*mapping}, byKey.keys(), &error);
-        for (auto it = states.cbegin(); it != states.cend(); ++it) {
-            if (it->state == InboxState::Parked)
-                return byKey.value(it.key());
+        QStringList keys;
+        for (const auto &entry : std::as_const(byKey))
+            keys << entry.first;
+        const InboxKeyStates states = InboxKeyLookup::lookup(db, {*mapping}, keys, &error);
+        QList<DlqSelection> parked;
+        QList<DlqSelection> retryable;
+        for (const auto &[key, at] : std::as_const(byKey)) {
+            const auto state = states.constFind(key);
+            if (state == states.cend())
+                continue;
+            if (state->state == InboxState::Parked)
+                parked.append(at);
+            else if (state->state == InboxState::FailedRetryable)
+                retryable.append(at);
         }
+        // A parked row first (the release is what the newcomer should see), then alternately.
+        found.clear();
+        for (int i = 0; found.size() < count && (i < parked.size() || i < retryable.size()); ++i) {
+            if (i < parked.size())
+                found.append(parked.at(i));
+            if (i < retryable.size() && found.size() < count)
+                found.append(retryable.at(i));
+        }
+        if ((!parked.isEmpty() && !retryable.isEmpty()) || QDateTime::currentMSecsSinceEpoch() >= deadline)
+            break;
         QThread::msleep(1000);
     }
-    return {};
+    return found;
 }
 } // namespace
 
@@ -94,6 +122,18 @@ void DemoRequests::stop()
 
 void DemoRequests::run()
 {
+    // The warm-up ends whichever way the requests go: the world must not keep its incident because the
+    // history was kept or a request could not be filed.
+    bool warmUpEnded = false;
+    const auto endWarmUp = [&] {
+        if (!warmUpEnded && m_settings.endWarmUp)
+            m_settings.endWarmUp();
+        warmUpEnded = true;
+    };
+    const auto endAnyway = qScopeGuard([&] {
+        if (!stopping())
+            endWarmUp();
+    });
     PgSession bob;
     PgSession alice;
     QString error;
@@ -109,7 +149,7 @@ void DemoRequests::run()
     if (!bobStore.listRequests(any, &error).isEmpty() || !error.isEmpty())
         return;
 
-    // The first dead letters, oldest first per partition: enough for both requests.
+    // The first dead letters, oldest first per partition: the executed request's.
     const QString topic = QString::fromUtf16(DlqTopic);
     QList<DlqSelection> records;
     const std::unique_ptr<TopicRangeReader> reader = TopicRangeReader::create(m_settings.cluster, &error);
@@ -122,14 +162,14 @@ void DemoRequests::run()
             qint64 high = 0;
             if (!reader->watermarks(topic, p, &low, &high, 5000, &error))
                 continue;
-            for (qint64 o = low; o < high && records.size() < CompletedItems + PendingItems; ++o)
+            for (qint64 o = low; o < high && records.size() < CompletedItems; ++o)
                 records.append({topic, p, o});
         }
-        if (records.size() >= CompletedItems + PendingItems)
+        if (records.size() >= CompletedItems)
             break;
         QThread::msleep(500);
     }
-    if (stopping() || records.size() < CompletedItems + PendingItems)
+    if (stopping() || records.size() < CompletedItems)
         return;
 
     RequestBuilderContext context;
@@ -142,7 +182,7 @@ void DemoRequests::run()
 
     // Yesterday's incident, done: filed by bob, approved by alice, executed by bob.
     RequestDraft done;
-    done.selection = records.mid(0, CompletedItems);
+    done.selection = records;
     done.reasonCode = u"downstream-recovered"_s;
     done.reason =
         u"The projection database was failing over; these orders are valid and were never applied."_s;
@@ -173,19 +213,20 @@ void DemoRequests::run()
     if (stopping())
         return;
 
-    // Today's: waiting for a second pair of eyes. It releases and replays a parked row too, when one
-    // appears in time: its consumer would skip that record otherwise.
+    // Today's, after the fix (order-projection 2.4.1) is deployed: the dead letters the fix lets its
+    // consumer process, waiting for a second pair of eyes. It releases the parked rows among them: their
+    // consumer would skip those records otherwise.
+    endWarmUp();
     RequestDraft pending;
-    pending.selection = records.mid(CompletedItems, PendingItems);
-    const DlqSelection parked = findParked(
-        *reader, bob, context.inboxMappings, records, [this] { return stopping(); },
+    pending.selection = findReplayable(
+        *reader, bob, context.inboxMappings, done.selection, ReplayableItems, [this] { return stopping(); },
         QDateTime::currentMSecsSinceEpoch() + 60'000);
-    if (parked.offset >= 0) {
-        pending.selection.append(parked);
-        pending.release = true;
-    }
+    if (stopping() || pending.selection.isEmpty())
+        return;
+    pending.release = true;
     pending.reasonCode = u"poison-fixed"_s;
-    pending.reason = u"order-projection 2.4.1 reads the new currency field; replay the orders it rejected."_s;
+    pending.reason = u"order-projection 2.4.1 handles OrderTeleported and the projection database is healthy "
+                     u"again; release the parked rows and replay what it dead-lettered."_s;
     pending.ticket = u"OPS-1042"_s;
     pending.rateLimit = 100;
     const BuiltRequest pendingBuilt = RequestBuilder::build(pending, context);
