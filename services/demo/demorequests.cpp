@@ -27,8 +27,9 @@ constexpr char16_t Projection[] = u"order-projection";
 // Dead letters of order-projection that its fixed version processes when replayed: the ones its inbox
 // keeps as FAILED_RETRYABLE (the database timeouts; the consumer takes them again) or PARKED (the event
 // type it had no handler for; released first), oldest first per partition, one per key, none the
-// executed request replayed and no replay's return. At most `count`; it waits until one of each kind
-// exists, and takes what there is when the deadline passes.
+// executed request replayed and no replay's return. At most `count`. Called once the fix is deployed, when
+// no more of either kind appear: it waits only until a parked row exists (the release is the point), and
+// takes what there is when the deadline passes.
 QList<DlqSelection> findReplayable(TopicRangeReader &reader, PgSession &db, const InboxMappingSet &mappings,
                                    const QList<DlqSelection> &taken, int count,
                                    const std::function<bool()> &stopping, qint64 deadline)
@@ -87,7 +88,7 @@ QList<DlqSelection> findReplayable(TopicRangeReader &reader, PgSession &db, cons
             if (i < retryable.size() && found.size() < count)
                 found.append(retryable.at(i));
         }
-        if ((!parked.isEmpty() && !retryable.isEmpty()) || QDateTime::currentMSecsSinceEpoch() >= deadline)
+        if (!parked.isEmpty() || QDateTime::currentMSecsSinceEpoch() >= deadline)
             break;
         QThread::msleep(1000);
     }
