@@ -24,20 +24,23 @@ constexpr int CompletedItems = 2;
 constexpr int ReplayableItems = 4;
 constexpr char16_t Projection[] = u"order-projection";
 
-// Dead letters of order-projection that its fixed version processes when replayed: the ones its inbox
-// keeps as FAILED_RETRYABLE (the database timeouts; the consumer takes them again) or PARKED (the event
-// type it had no handler for; released first), oldest first per partition, one per key, none the
-// executed request replayed and no replay's return. At most `count`. Called once the fix is deployed, when
-// no more of either kind appear: it waits only until a parked row exists (the release is the point), and
-// takes what there is when the deadline passes.
-QList<DlqSelection> findReplayable(TopicRangeReader &reader, PgSession &db, const InboxMappingSet &mappings,
-                                   const QList<DlqSelection> &taken, int count,
-                                   const std::function<bool()> &stopping, qint64 deadline)
+// The dead letters of order-projection, oldest first per partition, one per key, no replay's return, in
+// two lists: the ones its fixed version processes when replayed (its inbox keeps them FAILED_RETRYABLE,
+// the database timeouts, which it takes again, or PARKED, the event type it had no handler for, released
+// first), at most `count`; and the others (malformed, invalid, done), for the executed request. It waits
+// until a parked row and `others` of the rest exist, and takes what there is when the deadline passes.
+struct DeadLetterChoice {
+    QList<DlqSelection> replayable;
+    QList<DlqSelection> others;
+};
+DeadLetterChoice chooseDeadLetters(TopicRangeReader &reader, PgSession &db, const InboxMappingSet &mappings,
+                                   int count, int others, const std::function<bool()> &stopping,
+                                   qint64 deadline)
 {
     const InboxMapping *mapping = mappings.find(QString::fromUtf16(Projection));
     const QString topic = QString::fromUtf16(DlqTopic);
     QString error;
-    QList<DlqSelection> found;
+    DeadLetterChoice choice;
     while (mapping && !stopping()) {
         QList<QPair<QString, DlqSelection>> byKey; // in reading order
         QSet<QString> seen;
@@ -54,14 +57,10 @@ QList<DlqSelection> findReplayable(TopicRangeReader &reader, PgSession &db, cons
             [&](const rd_kafka_message_t *m) {
                 const KafkaRecord record = KafkaRecord::fromMessage(m);
                 const QString key = QString::fromUtf8(record.header("idempotency-key"));
-                const bool isTaken = std::any_of(taken.cbegin(), taken.cend(), [&](const DlqSelection &t) {
-                    return t.partition == record.partition && t.offset == record.offset;
-                });
-                if (!key.isEmpty() && record.header(RemediationHeaders::ReplayId).isEmpty()
-                    && !seen.contains(key) && !isTaken)
+                if (!key.isEmpty() && record.header(RemediationHeaders::ReplayId).isEmpty() && !seen.contains(key))
                     byKey.append({key, {topic, record.partition, record.offset}});
                 if (!key.isEmpty())
-                    seen.insert(key); // a taken record's key, or a later dead letter of one already listed
+                    seen.insert(key); // a later dead letter of a key already listed is not another item
                 return true;
             },
             5000, &error);
@@ -71,28 +70,29 @@ QList<DlqSelection> findReplayable(TopicRangeReader &reader, PgSession &db, cons
         const InboxKeyStates states = InboxKeyLookup::lookup(db, {*mapping}, keys, &error);
         QList<DlqSelection> parked;
         QList<DlqSelection> retryable;
+        choice.others.clear();
         for (const auto &[key, at] : std::as_const(byKey)) {
             const auto state = states.constFind(key);
-            if (state == states.cend())
-                continue;
-            if (state->state == InboxState::Parked)
+            if (state != states.cend() && state->state == InboxState::Parked)
                 parked.append(at);
-            else if (state->state == InboxState::FailedRetryable)
+            else if (state != states.cend() && state->state == InboxState::FailedRetryable)
                 retryable.append(at);
+            else if (choice.others.size() < others)
+                choice.others.append(at);
         }
         // A parked row first (the release is what the newcomer should see), then alternately.
-        found.clear();
-        for (int i = 0; found.size() < count && (i < parked.size() || i < retryable.size()); ++i) {
+        choice.replayable.clear();
+        for (int i = 0; choice.replayable.size() < count && (i < parked.size() || i < retryable.size()); ++i) {
             if (i < parked.size())
-                found.append(parked.at(i));
-            if (i < retryable.size() && found.size() < count)
-                found.append(retryable.at(i));
+                choice.replayable.append(parked.at(i));
+            if (i < retryable.size() && choice.replayable.size() < count)
+                choice.replayable.append(retryable.at(i));
         }
-        if (!parked.isEmpty() || QDateTime::currentMSecsSinceEpoch() >= deadline)
+        if ((!parked.isEmpty() && choice.others.size() >= others) || QDateTime::currentMSecsSinceEpoch() >= deadline)
             break;
         QThread::msleep(1000);
     }
-    return found;
+    return choice;
 }
 } // namespace
 
@@ -150,29 +150,11 @@ void DemoRequests::run()
     if (!bobStore.listRequests(any, &error).isEmpty() || !error.isEmpty())
         return;
 
-    // The first dead letters, oldest first per partition: the executed request's.
-    const QString topic = QString::fromUtf16(DlqTopic);
-    QList<DlqSelection> records;
     const std::unique_ptr<TopicRangeReader> reader = TopicRangeReader::create(m_settings.cluster, &error);
-    const qint64 deadline = QDateTime::currentMSecsSinceEpoch() + m_settings.waitForDeadLettersMs;
-    while (reader && !stopping() && QDateTime::currentMSecsSinceEpoch() < deadline) {
-        records.clear();
-        const int partitions = reader->partitionCount(topic, 5000, &error);
-        for (int p = 0; p < partitions; ++p) {
-            qint64 low = 0;
-            qint64 high = 0;
-            if (!reader->watermarks(topic, p, &low, &high, 5000, &error))
-                continue;
-            for (qint64 o = low; o < high && records.size() < CompletedItems; ++o)
-                records.append({topic, p, o});
-        }
-        if (records.size() >= CompletedItems)
-            break;
-        QThread::msleep(500);
-    }
-    if (stopping() || records.size() < CompletedItems)
+    if (!reader) {
+        qCWarning(lcDemo).noquote() << "demo requests:" << error;
         return;
-
+    }
     RequestBuilderContext context;
     context.cluster = m_settings.cluster;
     context.inboxDb = &bob;
@@ -181,9 +163,17 @@ void DemoRequests::run()
     context.inboxMappings = InboxMappingSet::resolve(context.policy.inboxMappings(), {}, QString());
     context.cancelled = [this] { return stopping(); };
 
+    // Today's request names the dead letters the fix will let order-projection process, yesterday's the
+    // first others; both chosen now, today's filed once the fix is deployed.
+    const DeadLetterChoice chosen = chooseDeadLetters(
+        *reader, bob, context.inboxMappings, ReplayableItems, CompletedItems, [this] { return stopping(); },
+        QDateTime::currentMSecsSinceEpoch() + m_settings.waitForDeadLettersMs);
+    if (stopping() || chosen.others.isEmpty())
+        return;
+
     // Yesterday's incident, done: filed by bob, approved by alice, executed by bob.
     RequestDraft done;
-    done.selection = records;
+    done.selection = chosen.others;
     done.reasonCode = u"downstream-recovered"_s;
     done.reason =
         u"The projection database was failing over; these orders are valid and were never applied."_s;
@@ -219,10 +209,8 @@ void DemoRequests::run()
     // consumer would skip those records otherwise.
     endWarmUp();
     RequestDraft pending;
-    pending.selection = findReplayable(
-        *reader, bob, context.inboxMappings, done.selection, ReplayableItems, [this] { return stopping(); },
-        QDateTime::currentMSecsSinceEpoch() + 60'000);
-    if (stopping() || pending.selection.isEmpty())
+    pending.selection = chosen.replayable;
+    if (pending.selection.isEmpty())
         return;
     pending.release = true;
     pending.reasonCode = u"poison-fixed"_s;
