@@ -180,6 +180,8 @@ private Q_SLOTS:
         for (qint64 id = 1; id <= 12; ++id)
             requests.append(request(id, RemediationAction::Replay));
         panel.setListing(requests, operatorIdentity());
+        panel.selectRequest(12); // the detail pane under the list fills
+        QCoreApplication::processEvents();
         const int rowHeight = panel.table()->verticalHeader()->defaultSectionSize();
         QVERIFY2(panel.table()->viewport()->height() >= 6 * rowHeight,
                  qPrintable(QString::number(panel.table()->viewport()->height())));
@@ -191,7 +193,10 @@ private Q_SLOTS:
         again.resize(1400, 760);
         again.show();
         QVERIFY(QTest::qWaitForWindowExposed(&again));
+        again.setListing(requests, operatorIdentity());
+        again.selectRequest(12);
         again.restoreState(state);
+        QCoreApplication::processEvents();
         QCOMPARE(again.splitter()->sizes(), chosen);
     }
 

@@ -118,16 +118,17 @@ ReplayExecutionPanel::ReplayExecutionPanel(QWidget *parent)
     m_outcomes->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Ignored);
 
     // The request list above, the selected request's run below; the operator moves the split (kept with
-    // ViewState), the list starting with about two fifths of the height.
+    // ViewState), the list starting with two fifths of the height (showEvent).
     auto *listArea = new QWidget(m_split);
     auto *listLayout = new QVBoxLayout(listArea);
     listLayout->setContentsMargins(0, 0, 0, 0);
     listLayout->addWidget(m_table, 1);
-    // The request's reason is free text: the selected row is shown whole under the table.
-    listLayout->addWidget(TableColumns::apply(m_table)->detailPane());
     auto *runArea = new QWidget(m_split);
     auto *runLayout = new QVBoxLayout(runArea);
     runLayout->setContentsMargins(0, 0, 0, 0);
+    // The request's reason is free text: the selected row is shown whole, at the head of its run's area
+    // (under the list it would take the list's rows).
+    runLayout->addWidget(TableColumns::apply(m_table)->detailPane());
     runLayout->addLayout(run);
     runLayout->addWidget(m_why);
     runLayout->addWidget(m_progress);
@@ -608,7 +609,21 @@ QByteArray ReplayExecutionPanel::saveState() const
 
 void ReplayExecutionPanel::restoreState(const QByteArray &state)
 {
+    const QList<int> before = m_split->sizes();
     ViewState::restore(m_split, m_table->horizontalHeader(), state);
+    m_splitPlaced = m_split->sizes() != before;
+}
+
+void ReplayExecutionPanel::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    // Laid out while hidden, the split follows the size hints, which leave the list a couple of rows once
+    // the detail pane under it fills: the first time it is shown, the list gets two fifths of the height.
+    if (!m_splitPlaced && m_split->height() > 0) {
+        m_splitPlaced = true;
+        const int total = m_split->height() - m_split->handleWidth();
+        m_split->setSizes({total * 2 / 5, total - total * 2 / 5});
+    }
 }
 
 void ReplayExecutionPanel::setStartRefused(const QString &why)

@@ -78,6 +78,9 @@ Q_SIGNALS:
     void runbookRequested(qint64 requestId, const QString &path);
     void storedVerificationRequested(qint64 requestId);
 
+protected:
+    void showEvent(QShowEvent *event) override;
+
 private:
     const RemediationRequest *current() const;
     void updateButtons();
@@ -92,6 +95,7 @@ private:
     bool m_paused = false;
     qint64 m_shownVerificationId = 0; // whose verification the Verification area shows (or is reading)
     qint64 m_liveVerificationId = 0;  // run or followed on this desk: stored answers do not replace it
+    bool m_splitPlaced = false;       // the split was restored or placed when first shown
 
     QSplitter *m_split;
     QTableWidget *m_table;
