@@ -171,12 +171,12 @@ void DemoRequests::run()
     if (stopping() || chosen.others.isEmpty())
         return;
 
-    // Yesterday's incident, done: filed by bob, approved by alice, executed by bob.
+    // Yesterday's check, done: filed by bob, approved by alice, executed by bob.
     RequestDraft done;
     done.selection = chosen.others;
-    done.reasonCode = u"downstream-recovered"_s;
-    done.reason =
-        u"The projection database was failing over; these orders are valid and were never applied."_s;
+    done.reasonCode = u"other"_s;
+    done.reason = u"Replayed to check whether order-projection takes these again: its inbox already holds each, "
+                  u"so each is a no-op, as the dry run predicted."_s;
     done.ticket = u"OPS-1041"_s;
     done.rateLimit = 50;
     const BuiltRequest doneBuilt = RequestBuilder::build(done, context);
