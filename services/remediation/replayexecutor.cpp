@@ -4,6 +4,7 @@
 #include "services/remediation/remediationtypes.h"
 #include "services/remediation/replayrun.h"
 
+#include <QElapsedTimer>
 #include <QThread>
 
 #include <algorithm>
@@ -244,8 +245,11 @@ ReplayOutcome Run::execute()
                     + u": nothing is executed"_s);
     }
     m_out.started = true;
+    QElapsedTimer itemsClock;
+    itemsClock.start();
     if (!loadItems(&error))
         return fail(error);
+    m_out.timings.itemsMs = itemsClock.elapsed();
     m_out.total = int(m_items.size());
     report(ReplayPhase::Starting, true);
     if (!m_journal.load(&m_intents, &error))
@@ -292,6 +296,7 @@ ReplayOutcome Run::execute()
                 todo.append(item.itemNo);
         }
         m_paceClock.start();
+        m_out.timings.setupMs = m_clock.elapsed();
         if (ok)
             ok = produceItems(todo, false, &error);
         // Retry rounds for failed deliveries: reconcile first (a timeout may have been written), then
