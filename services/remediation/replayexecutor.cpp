@@ -175,11 +175,16 @@ bool Run::loadRequest(QString *error)
     return true;
 }
 
+// The first page is a batch's worth, so its sources are primed early; the rest comes in large pages. Each
+// page costs the server the items after it (a request just filed has no statistics yet, so the planner sorts
+// the remaining rows rather than walk the primary key): few pages keep the start of a run short
+// (ARCHITECTURE.md, Performance notes).
 bool Run::loadItems(QString *error)
 {
     int after = 0;
     for (;;) {
-        const QList<RequestItem> page = m_store.items(m_requestId, after, 10'000, error);
+        const int pageSize = m_items.isEmpty() ? 10'000 : 100'000;
+        const QList<RequestItem> page = m_store.items(m_requestId, after, pageSize, error);
         if (!error->isEmpty())
             return false;
         if (page.isEmpty())

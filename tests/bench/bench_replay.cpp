@@ -24,7 +24,8 @@
 // of each record and its headers are the largest Berth-side cost, and its journal INSERT).
 // replay_phase_setup_s is the serial start, execute until the first batch starts (lock, request, status,
 // items, journal, marks, sessions); replay_phase_items_s is its largest part, the request's items read in
-// pages of 10,000 (AuditStore::items, binary results decoded without a QVariant per cell).
+// a first page of 10,000 and then pages of 100,000 (AuditStore::items, binary results decoded without a
+// QVariant per cell).
 //
 // --pg-stats: after the replay, the server's time per trigger function (track_functions), the rows each
 // berth table took, and the plans of statements over 150 ms (auto_explain, nested statements included: a
