@@ -230,8 +230,8 @@ bool InboxKeyStage::probe(PgSession &db, const Batch &batch, Rows *found, QStrin
     PGresult *res = PQexecParams(db.handle(), m_sql.constData(), m_mapping.filtersConsumer() ? 2 : 1, nullptr,
                                  values, nullptr, nullptr, 0);
     if (!res || PQresultStatus(res) != PGRES_TUPLES_OK) {
-        *problem = res && PQresultErrorMessage(res)[0] ? PgSession::readableError(PQresultErrorMessage(res))
-                                                       : db.lastError();
+        *problem =
+            res && PQresultErrorMessage(res)[0] ? PgSession::resultError(res, db.handle()) : db.lastError();
         PQclear(res);
         return false;
     }
@@ -322,8 +322,8 @@ bool InboxKeyStage::mergeJoin(PgSession &db, Batch &batch, Rows *found, QString 
     PGresult *set = PQexec(conn, "BEGIN; SET LOCAL enable_hashjoin = off; SET LOCAL enable_nestloop = off; "
                                  "SET LOCAL work_mem = '64MB'");
     if (!set || PQresultStatus(set) != PGRES_COMMAND_OK) {
-        *problem = set && PQresultErrorMessage(set)[0] ? PgSession::readableError(PQresultErrorMessage(set))
-                                                       : db.lastError();
+        *problem =
+            set && PQresultErrorMessage(set)[0] ? PgSession::resultError(set, db.handle()) : db.lastError();
         PQclear(set);
         clearResult(conn, "ROLLBACK");
         return false;
@@ -332,8 +332,8 @@ bool InboxKeyStage::mergeJoin(PgSession &db, Batch &batch, Rows *found, QString 
     PGresult *res = PQexecParams(conn, m_sql.constData(), m_mapping.filtersConsumer() ? 3 : 2, types, values,
                                  lengths, formats, 1);
     if (!res || PQresultStatus(res) != PGRES_TUPLES_OK) {
-        *problem = res && PQresultErrorMessage(res)[0] ? PgSession::readableError(PQresultErrorMessage(res))
-                                                       : db.lastError();
+        *problem =
+            res && PQresultErrorMessage(res)[0] ? PgSession::resultError(res, db.handle()) : db.lastError();
         PQclear(res);
         clearResult(conn, "ROLLBACK");
         return false;
