@@ -346,6 +346,55 @@ private Q_SLOTS:
         }
     }
 
+    // AuditStore::items decodes libpq's binary result itself: every field comes back as filed, offsets past
+    // 2^32, an empty key apart from no key, text beyond ASCII, digests and the inbox reference included.
+    void itemsReadBackAsFiled()
+    {
+        QVERIFY(prepare());
+        auto alice = desk(u"alice"_s);
+        QVERIFY(alice);
+        NewRemediationRequest filed = sampleRequest(3);
+        filed.items[0].sourceOffset = 5'000'000'123;
+        filed.items[0].sourcePartition = 7;
+        filed.items[0].key = QByteArray();
+        filed.items[0].idempotencyKey = u"idem-\u00fc\u20ac"_s;
+        filed.items[1].key.reset();
+        filed.items[2].key.reset();
+        filed.items[2].idempotencyKey.clear();
+        filed.items[2].keySha256 = sha256("card-4111");
+        filed.items[2].idempotencyKeySha256 = sha256("idem-card-4111");
+        filed.items[2].inboxRef =
+            QJsonObject{{u"mapping"_s, u"orders"_s},
+                        {u"messageIdSha256"_s, QString::fromLatin1(filed.items[2].idempotencyKeySha256.toHex())}};
+        QString error;
+        const qint64 id = alice->store.createRequest(filed, &error);
+        QVERIFY2(id > 0, qPrintable(error));
+        const QList<RequestItem> items = alice->store.items(id, 0, 10, &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(items.size(), 3);
+        for (int i = 0; i < 3; ++i) {
+            const RequestItem &want = filed.items.at(i);
+            const RequestItem &got = items.at(i);
+            QCOMPARE(got.itemNo, i + 1);
+            QCOMPARE(got.sourceTopic, want.sourceTopic);
+            QCOMPARE(got.sourcePartition, want.sourcePartition);
+            QCOMPARE(got.sourceOffset, want.sourceOffset);
+            QCOMPARE(got.payloadSha256, want.payloadSha256);
+            QCOMPARE(got.key, want.key);
+            QCOMPARE(got.idempotencyKey, want.idempotencyKey);
+            QCOMPARE(got.keySha256, want.keySha256);
+            QCOMPARE(got.idempotencyKeySha256, want.idempotencyKeySha256);
+            QCOMPARE(got.editedPayload, want.editedPayload);
+            QCOMPARE(got.inboxRef, want.inboxRef);
+            QCOMPARE(got.offsetReset, want.offsetReset);
+        }
+        QVERIFY(items.at(0).key && items.at(0).key->isEmpty());
+        // A page after an item, and a page of none.
+        const QList<RequestItem> rest = alice->store.items(id, 1, 1, &error);
+        QVERIFY2(rest.size() == 1 && rest.at(0).itemNo == 2, qPrintable(error));
+        QVERIFY(alice->store.items(id, 3, 10, &error).isEmpty() && error.isEmpty());
+    }
+
     void selfApprovalIsRefused()
     {
         QVERIFY(prepare());

@@ -5,8 +5,11 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QtEndian>
 
 #include <algorithm>
+
+#include <libpq-fe.h>
 
 using namespace Qt::StringLiterals;
 
@@ -90,30 +93,38 @@ RemediationRequest requestFromRow(const QVariantList &row)
     return r;
 }
 
-const QString ItemColumns =
-    u"item_no, source_topic, source_partition, source_offset, payload_sha256, record_key, "
+// Columns of items(), in the order itemFromResult reads them, cast to the binary forms it decodes.
+const char ItemColumns[] =
+    "item_no::int4, source_topic, source_partition::int4, source_offset::int8, payload_sha256, record_key, "
     "idempotency_key, edited_payload, inbox_ref::text, offset_reset::text, record_key_sha256, "
-    "idempotency_key_sha256"_s;
+    "idempotency_key_sha256";
 
-RequestItem itemFromRow(const QVariantList &row)
+// A request's items are what a replay reads before its first record can go out (ARCHITECTURE.md,
+// Performance): read straight from libpq's binary result, each cell once, without a QVariant per cell.
+RequestItem itemFromResult(const PGresult *res, int row)
 {
+    auto isNull = [&](int col) { return PQgetisnull(res, row, col) != 0; };
+    auto bytes = [&](int col) { return QByteArray(PQgetvalue(res, row, col), PQgetlength(res, row, col)); };
+    auto text = [&](int col) {
+        return isNull(col) ? QString() : QString::fromUtf8(PQgetvalue(res, row, col), PQgetlength(res, row, col));
+    };
     RequestItem item;
-    item.itemNo = row.value(0).toInt();
-    item.sourceTopic = row.value(1).toString();
-    item.sourcePartition = row.value(2).isValid() ? row.value(2).toInt() : -1;
-    item.sourceOffset = row.value(3).isValid() ? row.value(3).toLongLong() : -1;
-    item.payloadSha256 = row.value(4).toByteArray();
-    if (row.value(5).isValid())
-        item.key = row.value(5).toByteArray();
-    item.idempotencyKey = row.value(6).toString();
-    if (row.value(7).isValid())
-        item.editedPayload = row.value(7).toByteArray();
-    if (row.value(8).isValid())
-        item.inboxRef = parseObject(row.value(8));
-    if (row.value(9).isValid())
-        item.offsetReset = parseObject(row.value(9));
-    item.keySha256 = row.value(10).toByteArray();
-    item.idempotencyKeySha256 = row.value(11).toByteArray();
+    item.itemNo = qFromBigEndian<qint32>(PQgetvalue(res, row, 0));
+    item.sourceTopic = text(1);
+    item.sourcePartition = isNull(2) ? -1 : qFromBigEndian<qint32>(PQgetvalue(res, row, 2));
+    item.sourceOffset = isNull(3) ? -1 : qFromBigEndian<qint64>(PQgetvalue(res, row, 3));
+    item.payloadSha256 = bytes(4);
+    if (!isNull(5))
+        item.key = bytes(5);
+    item.idempotencyKey = text(6);
+    if (!isNull(7))
+        item.editedPayload = bytes(7);
+    if (!isNull(8))
+        item.inboxRef = QJsonDocument::fromJson(bytes(8)).object();
+    if (!isNull(9))
+        item.offsetReset = QJsonDocument::fromJson(bytes(9)).object();
+    item.keySha256 = bytes(10);
+    item.idempotencyKeySha256 = bytes(11);
     return item;
 }
 
@@ -354,14 +365,35 @@ std::optional<RequestDetail> AuditStore::requestDetail(qint64 requestId, QString
 
 QList<RequestItem> AuditStore::items(qint64 requestId, int afterItemNo, int limit, QString *error)
 {
-    const PgResult r = run(u"SELECT "_s + ItemColumns
-                               + u" FROM berth.request_items WHERE request_id = $1 AND item_no > $2 "
-                                 "ORDER BY item_no LIMIT $3",
-                           {requestId, afterItemNo, std::max(0, limit)}, error);
+    static const QByteArray sql = QByteArray("SELECT ") + ItemColumns
+                                  + " FROM berth.request_items WHERE request_id = $1 AND item_no > $2 "
+                                    "ORDER BY item_no LIMIT $3";
+    const QByteArray id = QByteArray::number(requestId);
+    const QByteArray after = QByteArray::number(afterItemNo);
+    const QByteArray count = QByteArray::number(std::max(0, limit));
+    const char *values[] = {id.constData(), after.constData(), count.constData()};
     QList<RequestItem> out;
-    out.reserve(r.rows.size());
-    for (const QVariantList &row : r.rows)
-        out << itemFromRow(row);
+    m_lastOk = false;
+    m_lastSqlState.clear();
+    if (!m_db.handle()) {
+        if (error)
+            *error = u"Not connected to the audit database"_s;
+        return out;
+    }
+    PGresult *res = PQexecParams(m_db.handle(), sql.constData(), 3, nullptr, values, nullptr, nullptr, 1);
+    if (PQresultStatus(res) != PGRES_TUPLES_OK) {
+        m_lastSqlState = QString::fromLatin1(PQresultErrorField(res, PG_DIAG_SQLSTATE));
+        if (error)
+            *error = PgSession::readableError(res ? PQresultErrorMessage(res) : PQerrorMessage(m_db.handle()));
+        PQclear(res);
+        return out;
+    }
+    const int rows = PQntuples(res);
+    out.reserve(rows);
+    for (int row = 0; row < rows; ++row)
+        out << itemFromResult(res, row);
+    PQclear(res);
+    m_lastOk = true;
     return out;
 }
 

@@ -4,6 +4,7 @@
 #include "services/remediation/remediationtypes.h"
 #include "services/remediation/replayrun.h"
 
+#include <QElapsedTimer>
 #include <QThread>
 
 #include <algorithm>
@@ -174,11 +175,16 @@ bool Run::loadRequest(QString *error)
     return true;
 }
 
+// The first page is a batch's worth, so its sources are primed early; the rest comes in large pages. Each
+// page costs the server the items after it (a request just filed has no statistics yet, so the planner sorts
+// the remaining rows rather than walk the primary key): few pages keep the start of a run short
+// (ARCHITECTURE.md, Performance notes).
 bool Run::loadItems(QString *error)
 {
     int after = 0;
     for (;;) {
-        const QList<RequestItem> page = m_store.items(m_requestId, after, 10'000, error);
+        const int pageSize = m_items.isEmpty() ? 10'000 : 100'000;
+        const QList<RequestItem> page = m_store.items(m_requestId, after, pageSize, error);
         if (!error->isEmpty())
             return false;
         if (page.isEmpty())
@@ -244,8 +250,11 @@ ReplayOutcome Run::execute()
                     + u": nothing is executed"_s);
     }
     m_out.started = true;
+    QElapsedTimer itemsClock;
+    itemsClock.start();
     if (!loadItems(&error))
         return fail(error);
+    m_out.timings.itemsMs = itemsClock.elapsed();
     m_out.total = int(m_items.size());
     report(ReplayPhase::Starting, true);
     if (!m_journal.load(&m_intents, &error))
@@ -292,6 +301,7 @@ ReplayOutcome Run::execute()
                 todo.append(item.itemNo);
         }
         m_paceClock.start();
+        m_out.timings.setupMs = m_clock.elapsed();
         if (ok)
             ok = produceItems(todo, false, &error);
         // Retry rounds for failed deliveries: reconcile first (a timeout may have been written), then

@@ -61,6 +61,8 @@ struct ReplayItemProblem {
 // Where a run's time went, per kind of work, in milliseconds summed over the run. The kinds overlap: the
 // next batch is re-read and journaled while this one is produced, and settles run on their own sessions.
 struct ReplayTimings {
+    qint64 itemsMs = 0;     // the request's items read from the audit database (part of setupMs)
+    qint64 setupMs = 0;     // execute until the first batch starts: lock, request, items, journal, marks
     qint64 readMs = 0;      // source records re-read and checked against their SHA-256 pins
     qint64 journalMs = 0;   // intents INSERTed (durable before their records are produced)
     qint64 aheadWaitMs = 0; // the producing thread waiting for the batch prepared ahead

@@ -22,6 +22,10 @@
 // replay_phase_* say where the time went (ReplayTimings: summed per kind of work, overlapping): the
 // producer waits mostly for the batch prepared ahead (replay_phase_ahead_wait_s: its re-read, whose copies
 // of each record and its headers are the largest Berth-side cost, and its journal INSERT).
+// replay_phase_setup_s is the serial start, execute until the first batch starts (lock, request, status,
+// items, journal, marks, sessions); replay_phase_items_s is its largest part, the request's items read in
+// a first page of 10,000 and then pages of 100,000 (AuditStore::items, binary results decoded without a
+// QVariant per cell).
 //
 // --pg-stats: after the replay, the server's time per trigger function (track_functions), the rows each
 // berth table took, and the plans of statements over 150 ms (auto_explain, nested statements included: a
@@ -200,6 +204,8 @@ int main(int argc, char **argv)
     figure("replay_ratio_vs_kcat_read_and_produce", (readSeconds + kcatSeconds) / deliveredSeconds, "x");
     // Where Berth's time went (summed per kind of work; they overlap, see ReplayTimings).
     const ReplayTimings &t = outcome.timings;
+    figure("replay_phase_setup_s", double(t.setupMs) / 1e3, "s");
+    figure("replay_phase_items_s", double(t.itemsMs) / 1e3, "s");
     figure("replay_phase_read_s", double(t.readMs) / 1e3, "s");
     figure("replay_phase_journal_s", double(t.journalMs) / 1e3, "s");
     figure("replay_phase_ahead_wait_s", double(t.aheadWaitMs) / 1e3, "s");
