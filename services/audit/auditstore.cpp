@@ -384,7 +384,7 @@ QList<RequestItem> AuditStore::items(qint64 requestId, int afterItemNo, int limi
     if (PQresultStatus(res) != PGRES_TUPLES_OK) {
         m_lastSqlState = QString::fromLatin1(PQresultErrorField(res, PG_DIAG_SQLSTATE));
         if (error)
-            *error = PgSession::readableError(res ? PQresultErrorMessage(res) : PQerrorMessage(m_db.handle()));
+            *error = PgSession::resultError(res, m_db.handle());
         PQclear(res);
         return out;
     }
