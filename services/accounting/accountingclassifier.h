@@ -11,6 +11,7 @@ struct AccountingEvidence {
     bool hasInbox = false;                   // the consumer has an inbox mapping
     QHash<quint32, InboxState> inbox;        // idempotency key id -> its row's state; absent: no row
     QSet<quint32> inboxUnanswered;           // keys the inbox could not be asked about (unreachable)
+    QSet<quint32> inboxUncastable;           // keys the inbox's id column cannot hold: no row has them
     QHash<int, QSet<qint64>> deadLetteredAt; // source partition -> offsets a dead letter names
     QSet<quint32> deadLetteredKeys;          // idempotency key ids dead letters carry
     QHash<int, qint64> committed;            // partition -> the group's committed offset

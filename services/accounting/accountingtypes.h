@@ -49,8 +49,9 @@ enum : quint16 {
     Unverified = 1 << 5,        // processed by the committed offset alone (no inbox to check)
     KeyPayloadDiffers = 1 << 6, // an earlier record of the window has the same key and another payload
     Tombstone = 1 << 7,         // a NULL value (a compacted topic's delete marker)
+    KeyNotInboxType = 1 << 8,   // the inbox's id column cannot hold the key (its type): no row can have it
 };
-inline constexpr int Count = 8;
+inline constexpr int Count = 9;
 // "noKey", "notJson", ... for JSON; one per set bit.
 QStringList names(quint16 notes);
 } // namespace AccountNote

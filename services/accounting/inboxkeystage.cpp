@@ -26,6 +26,14 @@ InboxKeyStage::InboxKeyStage(const InboxMappingSet &set, const InboxMapping &map
 
 InboxKeyStage::~InboxKeyStage()
 {
+    bool working = false;
+    {
+        const std::lock_guard lock(m_mutex);
+        working = m_busy > 0 || !m_queue.empty();
+    }
+    // A batch still in flight is cancelled on the server rather than waited for.
+    if (working)
+        cancel();
     {
         const std::lock_guard lock(m_mutex);
         m_stop = true;
@@ -33,6 +41,21 @@ InboxKeyStage::~InboxKeyStage()
     m_wake.notify_all();
     for (std::thread &thread : m_threads)
         thread.join();
+}
+
+void InboxKeyStage::cancel()
+{
+    {
+        const std::lock_guard lock(m_mutex);
+        m_cancelled = true;
+        for (const Batch &batch : m_queue)
+            m_answers.unanswered.unite(QSet<quint32>(batch.ids.cbegin(), batch.ids.cend()));
+        m_queue.clear();
+        if (m_busy == 0)
+            m_drained.notify_all();
+    }
+    for (const std::unique_ptr<PgStatementCanceller> &canceller : m_cancellers)
+        canceller->cancel();
 }
 
 bool InboxKeyStage::open(qint64 expectedKeys, int probeBatch, QString *error)
@@ -78,11 +101,13 @@ bool InboxKeyStage::open(qint64 expectedKeys, int probeBatch, QString *error)
     const qint64 mergeBatch = std::max<qint64>(probeBatch, (expectedKeys + MergeBatches - 1) / MergeBatches);
     m_merge = !info.isView && info.estimatedRows > 0 && mergeBatch * MergeMinShareOfRows >= info.estimatedRows;
     m_batchSize = int(std::min<qint64>(m_merge ? mergeBatch : probeBatch, std::numeric_limits<int>::max()));
+    m_probeBatch = std::max(1, probeBatch);
 
     // The key compared as the column's own type (without a length, which would truncate a longer key
     // into a false match), so the comparison is the index's.
     QString keyType = info.types.value(m_mapping.messageIdColumn);
     keyType.remove(QRegularExpression(u"\\([^)]*\\)"_s));
+    m_uuidKeys = keyType == u"uuid"_s;
     const QString table = db->escapeTable(m_mapping.schema, m_mapping.table);
     const QString status = u"r."_s + db->escapeIdentifier(m_mapping.statusColumn) + u"::text"_s;
     const QString id = u"r."_s + db->escapeIdentifier(m_mapping.messageIdColumn);
@@ -91,26 +116,26 @@ bool InboxKeyStage::open(qint64 expectedKeys, int probeBatch, QString *error)
                                                  + u"::text = $"_s + QString::number(parameter)
                                            : QString();
     };
-    if (m_merge) {
-        // The planner would hash the whole table per batch or probe it key by key; the session's settings
-        // for this statement leave it the merge with the key index, and the sort of the batch in memory.
-        m_sql = (u"SELECT t.status, array_agg(t.id) FROM (SELECT "_s + status + u" AS status, k.id FROM "_s
-                 u"unnest($1::text[], $2::int4[]) AS k(key, id) JOIN "_s
-                 + table + u" AS r ON "_s + id + u" = k.key::"_s + keyType + consumer(3)
-                 + u") AS t GROUP BY t.status"_s)
-                    .toUtf8();
-    } else {
-        // OFFSET 0 keeps the probe a parameterised subquery (a nested loop), whatever the batch size.
-        const QString probe = u"SELECT "_s + status + u" AS status FROM "_s + table + u" AS r WHERE "_s + id
-                              + u" = k.key::"_s + keyType + consumer(2);
-        m_sql = (u"SELECT k.ord, t.status FROM unnest($1::text[]) WITH ORDINALITY AS k(key, ord) "_s
-                 u"CROSS JOIN LATERAL ("_s
-                 + probe + u" OFFSET 0) AS t"_s)
-                    .toUtf8();
-    }
+    // OFFSET 0 keeps the probe a parameterised subquery (a nested loop), whatever the batch size.
+    const QString probe = u"SELECT "_s + status + u" AS status FROM "_s + table + u" AS r WHERE "_s + id
+                          + u" = k.key::"_s + keyType + consumer(2);
+    m_probeSql = (u"SELECT k.ord, t.status FROM unnest($1::text[]) WITH ORDINALITY AS k(key, ord) "_s
+                  u"CROSS JOIN LATERAL ("_s
+                  + probe + u" OFFSET 0) AS t"_s)
+                     .toUtf8();
+    // The planner would hash the whole table per batch or probe it key by key; the session's settings
+    // for this statement leave it the merge with the key index, and the sort of the batch in memory.
+    m_sql = m_merge ? (u"SELECT t.status, array_agg(t.id) FROM (SELECT "_s + status + u" AS status, k.id FROM "_s
+                       u"unnest($1::text[], $2::int4[]) AS k(key, id) JOIN "_s
+                       + table + u" AS r ON "_s + id + u" = k.key::"_s + keyType + consumer(3)
+                       + u") AS t GROUP BY t.status"_s)
+                          .toUtf8()
+                    : m_probeSql;
     m_sessions.push_back(std::make_unique<InboxSessions>(m_set)); // connects on its first batch
-    for (const std::unique_ptr<InboxSessions> &sessions : m_sessions)
-        m_threads.emplace_back([this, s = sessions.get()] { loop(*s); });
+    for (const std::unique_ptr<InboxSessions> &sessions : m_sessions) {
+        m_cancellers.push_back(std::make_unique<PgStatementCanceller>());
+        m_threads.emplace_back([this, s = sessions.get(), c = m_cancellers.back().get()] { loop(*s, *c); });
+    }
     return true;
 }
 
@@ -128,7 +153,7 @@ void InboxKeyStage::enqueue(std::vector<quint32> ids, const std::vector<QByteArr
     m_wake.notify_one();
 }
 
-void InboxKeyStage::loop(InboxSessions &sessions)
+void InboxKeyStage::loop(InboxSessions &sessions, PgStatementCanceller &canceller)
 {
     std::unique_lock lock(m_mutex);
     for (;;) {
@@ -140,6 +165,9 @@ void InboxKeyStage::loop(InboxSessions &sessions)
         ++m_busy;
         lock.unlock();
 
+        // Keys the column cannot hold never go out: they would fail the whole statement.
+        std::vector<quint32> uncastable;
+        dropUncastable(batch, &uncastable);
         // Probes in key order (sorted here, off the reading thread): consecutive probes descend to
         // neighbouring index pages, which stay in the buffers. A merge has the server sort its batch.
         if (!m_merge) {
@@ -161,19 +189,29 @@ void InboxKeyStage::loop(InboxSessions &sessions)
         QString problem;
         Rows found;
         if (PgSession *db = sessions.sessionFor(m_mapping, &problem)) {
-            if (m_merge)
-                mergeJoin(*db, batch, &found, &problem);
-            else
-                probe(*db, batch, &found, &problem);
+            canceller.arm(*db);
+            // A cancel from here on interrupts the statement; one that came before stops it being sent.
+            const Outcome outcome = canceller.isCancelled() ? (problem = u"cancelled"_s, Outcome::Failed)
+                                    : m_merge               ? mergeJoin(*db, batch, &found, &problem)
+                                                            : probe(*db, batch, &found, &problem);
+            // A key the server could not cast (a type this side does not check): the batch again, probed so
+            // that only the keys that do not cast are left out.
+            if (outcome == Outcome::KeyDoesNotCast) {
+                problem.clear();
+                found.clear();
+                probeIsolating(*db, batch, &found, &uncastable, &problem);
+            }
         }
 
         lock.lock();
         --m_busy;
+        m_answers.uncastable.unite(QSet<quint32>(uncastable.cbegin(), uncastable.cend()));
         if (!problem.isEmpty()) {
+            // A cancelled run says so itself; what its batches did not answer is only unanswered.
             const QString said =
                 u"The inbox of %1 did not answer for some keys (%2): those records are not verified"_s.arg(
                     m_mapping.name, problem);
-            if (!m_answers.problems.contains(said))
+            if (!m_cancelled && !m_answers.problems.contains(said))
                 m_answers.problems << said;
             for (const quint32 id : batch.ids)
                 m_answers.unanswered.insert(id);
@@ -196,13 +234,110 @@ InboxKeyStage::Answers InboxKeyStage::finish(const std::function<bool()> &cancel
     std::unique_lock lock(m_mutex);
     while (!m_drained.wait_for(lock, std::chrono::milliseconds(100),
                                [this] { return m_queue.empty() && m_busy == 0; })) {
-        if (cancelled && cancelled())
-            break;
+        if (cancelled && cancelled() && !m_cancelled) {
+            // The statements in flight are cancelled on the server; the threads come back at once.
+            lock.unlock();
+            cancel();
+            lock.lock();
+        }
     }
     return std::move(m_answers);
 }
 
-bool InboxKeyStage::probe(PgSession &db, const Batch &batch, Rows *found, QString *problem)
+namespace {
+// PostgreSQL's uuid syntax (uuid_in): an optional opening brace, 32 hex digits in pairs with an optional
+// hyphen after every fourth digit but the last, the closing brace when opened, and nothing else.
+bool isUuidText(QByteArrayView key)
+{
+    qsizetype at = 0;
+    const bool braces = !key.isEmpty() && key[0] == '{';
+    if (braces)
+        ++at;
+    const auto hex = [](char c) {
+        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+    };
+    for (int i = 0; i < 16; ++i) {
+        if (at + 2 > key.size() || !hex(key[at]) || !hex(key[at + 1]))
+            return false;
+        at += 2;
+        if (at < key.size() && key[at] == '-' && i % 2 == 1 && i < 15)
+            ++at;
+    }
+    if (braces) {
+        if (at >= key.size() || key[at] != '}')
+            return false;
+        ++at;
+    }
+    return at == key.size();
+}
+
+bool isDataException(PGresult *res)
+{
+    const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : nullptr;
+    return state && state[0] == '2' && state[1] == '2';
+}
+} // namespace
+
+void InboxKeyStage::dropUncastable(Batch &batch, std::vector<quint32> *uncastable) const
+{
+    if (!m_uuidKeys)
+        return;
+    size_t kept = 0;
+    for (size_t i = 0; i < batch.ids.size(); ++i) {
+        if (!isUuidText(QByteArrayView(batch.keys[i]))) {
+            uncastable->push_back(batch.ids[i]);
+            continue;
+        }
+        if (kept != i) {
+            batch.ids[kept] = batch.ids[i];
+            batch.keys[kept] = std::move(batch.keys[i]);
+        }
+        ++kept;
+    }
+    batch.ids.resize(kept);
+    batch.keys.resize(kept);
+}
+
+bool InboxKeyStage::probeIsolating(PgSession &db, const Batch &batch, Rows *found,
+                                   std::vector<quint32> *uncastable, QString *problem)
+{
+    // Ranges still to probe, as [first, last) of the batch: chunks of the probe size, split on refusal.
+    std::vector<std::pair<size_t, size_t>> todo;
+    for (size_t first = batch.ids.size(); first > 0;) {
+        const size_t from = first > size_t(m_probeBatch) ? first - size_t(m_probeBatch) : 0;
+        todo.emplace_back(from, first);
+        first = from;
+    }
+    while (!todo.empty()) {
+        const auto [first, last] = todo.back();
+        todo.pop_back();
+        Batch part;
+        part.ids.assign(batch.ids.begin() + qsizetype(first), batch.ids.begin() + qsizetype(last));
+        part.keys.assign(batch.keys.begin() + qsizetype(first), batch.keys.begin() + qsizetype(last));
+        Rows rows;
+        QString failed;
+        switch (probe(db, part, &rows, &failed)) {
+        case Outcome::Answered:
+            found->insert(found->end(), rows.begin(), rows.end());
+            break;
+        case Outcome::KeyDoesNotCast:
+            if (last - first == 1) {
+                uncastable->push_back(part.ids.front());
+            } else {
+                const size_t middle = first + (last - first) / 2;
+                todo.emplace_back(middle, last);
+                todo.emplace_back(first, middle);
+            }
+            break;
+        case Outcome::Failed:
+            *problem = failed;
+            return false;
+        }
+    }
+    return true;
+}
+
+InboxKeyStage::Outcome InboxKeyStage::probe(PgSession &db, const Batch &batch, Rows *found, QString *problem)
 {
     // The keys as one text[] literal; a key that is not UTF-8 goes in with its bad bytes replaced, one with
     // a NUL byte not at all (neither can match a key a text column holds, which is what they are: no row).
@@ -224,16 +359,17 @@ bool InboxKeyStage::probe(PgSession &db, const Batch &batch, Rows *found, QStrin
     }
     keys += '}';
     if (sent.empty())
-        return true;
+        return Outcome::Answered;
     const QByteArray consumer = m_mapping.consumerValue.toUtf8();
     const char *values[2] = {keys.constData(), consumer.constData()};
-    PGresult *res = PQexecParams(db.handle(), m_sql.constData(), m_mapping.filtersConsumer() ? 2 : 1, nullptr,
+    PGresult *res = PQexecParams(db.handle(), m_probeSql.constData(), m_mapping.filtersConsumer() ? 2 : 1, nullptr,
                                  values, nullptr, nullptr, 0);
     if (!res || PQresultStatus(res) != PGRES_TUPLES_OK) {
         *problem = res && PQresultErrorMessage(res)[0] ? PgSession::readableError(PQresultErrorMessage(res))
                                                        : db.lastError();
+        const bool cast = isDataException(res);
         PQclear(res);
-        return false;
+        return cast ? Outcome::KeyDoesNotCast : Outcome::Failed;
     }
     QHash<QByteArray, InboxState> words; // the few status words of a table, each turned into a state once
     const int rows = PQntuples(res);
@@ -248,7 +384,7 @@ bool InboxKeyStage::probe(PgSession &db, const Batch &batch, Rows *found, QStrin
         found->emplace_back(batch.ids[sent[size_t(ord)]], *state);
     }
     PQclear(res);
-    return true;
+    return Outcome::Answered;
 }
 
 namespace {
@@ -278,7 +414,7 @@ void clearResult(PGconn *conn, const char *sql)
 }
 } // namespace
 
-bool InboxKeyStage::mergeJoin(PgSession &db, Batch &batch, Rows *found, QString *problem)
+InboxKeyStage::Outcome InboxKeyStage::mergeJoin(PgSession &db, const Batch &batch, Rows *found, QString *problem)
 {
     constexpr Oid TextOid = 25, Int4Oid = 23, TextArrayOid = 1009, Int4ArrayOid = 1007;
     // The keys and their ids as binary arrays (no quoting, no parsing of a literal). A key that is not
@@ -305,9 +441,8 @@ bool InboxKeyStage::mergeJoin(PgSession &db, Batch &batch, Rows *found, QString 
         appendInt32(ids, qint32(batch.ids[i]));
         ++count;
     }
-    batch.keys = {}; // sent: the window's key table holds them
     if (count == 0)
-        return true;
+        return Outcome::Answered;
     writeArrayHeader(keys.data(), TextOid, count);
     writeArrayHeader(ids.data(), Int4Oid, count);
     const QByteArray consumer = m_mapping.consumerValue.toUtf8();
@@ -326,7 +461,7 @@ bool InboxKeyStage::mergeJoin(PgSession &db, Batch &batch, Rows *found, QString 
                                                        : db.lastError();
         PQclear(set);
         clearResult(conn, "ROLLBACK");
-        return false;
+        return Outcome::Failed;
     }
     PQclear(set);
     PGresult *res = PQexecParams(conn, m_sql.constData(), m_mapping.filtersConsumer() ? 3 : 2, types, values,
@@ -334,9 +469,10 @@ bool InboxKeyStage::mergeJoin(PgSession &db, Batch &batch, Rows *found, QString 
     if (!res || PQresultStatus(res) != PGRES_TUPLES_OK) {
         *problem = res && PQresultErrorMessage(res)[0] ? PgSession::readableError(PQresultErrorMessage(res))
                                                        : db.lastError();
+        const bool cast = isDataException(res);
         PQclear(res);
         clearResult(conn, "ROLLBACK");
-        return false;
+        return cast ? Outcome::KeyDoesNotCast : Outcome::Failed;
     }
     clearResult(conn, "COMMIT");
     // One row per status word: the word (binary text is its bytes) and the ids of the keys with such a row.
@@ -365,5 +501,5 @@ bool InboxKeyStage::mergeJoin(PgSession &db, Batch &batch, Rows *found, QString 
         }
     }
     PQclear(res);
-    return true;
+    return Outcome::Answered;
 }
