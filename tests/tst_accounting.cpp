@@ -645,8 +645,7 @@ void TestAccounting::inboxJoinAnswersAlikeByProbeAndByMerge()
              qPrintable(error));
     const InboxMapping mapping = inboxMapping(u"joined"_s);
     const InboxMappingSet set = InboxMappingSet::resolve({mapping}, {}, m_pg->conninfo());
-    const std::vector<QByteArray> keys{{}, "a", "b", "c", "d", "missing", "\xc3\xa9", QByteArray("\xff\xfe"),
-                                       QByteArray("a\0b", 3)};
+    const KeyTable keys{{}, "a", "b", "c", "d", "missing", "\xc3\xa9", QByteArray("\xff\xfe"), QByteArray("a\0b", 3)};
     const auto answer = [&](qint64 estimatedRows, bool merges) -> QHash<quint32, InboxState> {
         QString sqlError;
         if (!m_pg->exec(u"UPDATE pg_class SET reltuples = %1 WHERE oid = 'joined'::regclass"_s.arg(estimatedRows),
@@ -754,7 +753,7 @@ void TestAccounting::keyTheIdColumnCannotHoldIsANoteOnItsRecord()
                         u"ANALYZE int_inbox;"_s,
                         &error),
              qPrintable(error));
-    const auto answer = [&](const QString &table, const std::vector<QByteArray> &keys, qint64 estimatedRows,
+    const auto answer = [&](const QString &table, const KeyTable &keys, qint64 estimatedRows,
                             bool merges) -> InboxKeyStage::Answers {
         QString sqlError;
         if (!m_pg->exec(u"UPDATE pg_class SET reltuples = %1 WHERE oid = '%2'::regclass"_s.arg(estimatedRows).arg(table),
@@ -775,14 +774,14 @@ void TestAccounting::keyTheIdColumnCannotHoldIsANoteOnItsRecord()
         stage.enqueue(std::move(ids), keys);
         return stage.finish({});
     };
-    const std::vector<QByteArray> uuids{{},
+    const KeyTable uuids{{},
                                         "6F1C2A4E-0B7D-4C1E-9A53-2F9D8E7C6B5A", // the first row, in capitals
                                         "not-a-uuid",
                                         "0b7d6f1c-2a4e-4c1e-9a53-2f9d8e7c6b5a", // the second row, hyphenated
                                         "6f1c2a4e-0b7d-4c1e-9a53-2f9d8e7c6b5b", // no row
                                         "6f1c2a4e-0b7d-4c1e-9a53-2f9d8e7c6b5a-", // one hyphen too many
                                         "{6f1c2a4e0b7d4c1e9a532f9d8e7c6b5a"};    // an unclosed brace
-    const std::vector<QByteArray> numbers{{}, "41", "12x", "42", "7", "43", "99999999999999999999", "-5"};
+    const KeyTable numbers{{}, "41", "12x", "42", "7", "43", "99999999999999999999", "-5"};
     for (const bool merges : {true, false}) {
         const qint64 rows = merges ? 2 : 100'000'000;
         const InboxKeyStage::Answers u = answer(u"uuid_inbox"_s, uuids, rows, merges);

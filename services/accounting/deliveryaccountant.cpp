@@ -487,7 +487,8 @@ bool Run::readWindow(TopicRangeReader &reader)
         ranges.append({m_request.topic, p.partition, p.from, p.to});
     res.records.reserve(size_t(std::min(m_total, m_request.maxRecords)));
     // About a key per record (an idempotency key is usually new): the key table grows without copies.
-    res.keys.reserve(res.keys.size() + size_t(std::min(m_total, m_request.maxRecords)));
+    const size_t expected = size_t(std::min(m_total, m_request.maxRecords));
+    res.keys.reserve(res.keys.size() + expected, res.keys.byteCount() + expected * 16);
     progress(u"Reading "_s + m_request.topic);
     QString error;
     bool bounded = false;

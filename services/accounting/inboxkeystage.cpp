@@ -108,6 +108,17 @@ bool InboxKeyStage::open(qint64 expectedKeys, int probeBatch, QString *error)
     QString keyType = info.types.value(m_mapping.messageIdColumn);
     keyType.remove(QRegularExpression(u"\\([^)]*\\)"_s));
     m_uuidKeys = keyType == u"uuid"_s;
+    // A text key under the C collation sorts as its bytes do: a merge batch sorted here reaches the server
+    // in the index's order, and the server's sort only checks that it is (one pass instead of a sort).
+    if (m_merge && (keyType == u"text"_s || keyType == u"character varying"_s)) {
+        const PgResult collation = db->exec(
+            u"SELECT COALESCE(NULLIF(c.collname, 'default'), (SELECT datcollate FROM pg_database WHERE "
+            u"datname = current_database())) FROM pg_attribute a LEFT JOIN pg_collation c ON c.oid = "
+            u"a.attcollation WHERE a.attrelid = $1::regclass AND a.attname = $2"_s,
+            {db->escapeTable(m_mapping.schema, m_mapping.table), m_mapping.messageIdColumn});
+        const QString name = collation.ok ? collation.rows.value(0).value(0).toString() : QString();
+        m_sortedByBytes = name == u"C"_s || name == u"POSIX"_s;
+    }
     const QString table = db->escapeTable(m_mapping.schema, m_mapping.table);
     const QString status = u"r."_s + db->escapeIdentifier(m_mapping.statusColumn) + u"::text"_s;
     const QString id = u"r."_s + db->escapeIdentifier(m_mapping.messageIdColumn);
@@ -139,10 +150,13 @@ bool InboxKeyStage::open(qint64 expectedKeys, int probeBatch, QString *error)
     return true;
 }
 
-void InboxKeyStage::enqueue(std::vector<quint32> ids, const std::vector<QByteArray> &keys)
+void InboxKeyStage::enqueue(std::vector<quint32> ids, const KeyTable &keys)
 {
     Batch batch;
-    batch.keys.reserve(ids.size());
+    size_t bytes = 0;
+    for (const quint32 id : ids)
+        bytes += size_t(keys[id].size());
+    batch.keys.reserve(ids.size(), bytes);
     for (const quint32 id : ids)
         batch.keys.push_back(keys[id]);
     batch.ids = std::move(ids);
@@ -169,21 +183,14 @@ void InboxKeyStage::loop(InboxSessions &sessions, PgStatementCanceller &cancelle
         std::vector<quint32> uncastable;
         dropUncastable(batch, &uncastable);
         // Probes in key order (sorted here, off the reading thread): consecutive probes descend to
-        // neighbouring index pages, which stay in the buffers. A merge has the server sort its batch.
-        if (!m_merge) {
-            std::vector<quint32> order(batch.ids.size());
-            for (quint32 i = 0; i < order.size(); ++i)
-                order[i] = i;
-            std::sort(order.begin(), order.end(),
-                      [&batch](quint32 a, quint32 b) { return batch.keys[a] < batch.keys[b]; });
-            Batch sorted;
-            sorted.ids.reserve(order.size());
-            sorted.keys.reserve(order.size());
-            for (const quint32 i : order) {
-                sorted.ids.push_back(batch.ids[i]);
-                sorted.keys.push_back(std::move(batch.keys[i]));
-            }
-            batch = std::move(sorted);
+        // neighbouring index pages, which stay in the buffers. A merge has the server sort its batch, which
+        // costs it one pass when the batch comes in its order (m_sortedByBytes).
+        if (!m_merge || m_sortedByBytes) {
+            batch.order.resize(batch.size());
+            for (quint32 i = 0; i < batch.order.size(); ++i)
+                batch.order[i] = i;
+            std::sort(batch.order.begin(), batch.order.end(),
+                      [&keys = batch.keys](quint32 a, quint32 b) { return keys[a] < keys[b]; });
         }
 
         QString problem;
@@ -282,20 +289,18 @@ void InboxKeyStage::dropUncastable(Batch &batch, std::vector<quint32> *uncastabl
 {
     if (!m_uuidKeys)
         return;
-    size_t kept = 0;
-    for (size_t i = 0; i < batch.ids.size(); ++i) {
-        if (!isUuidText(QByteArrayView(batch.keys[i]))) {
+    Batch kept;
+    kept.keys.reserve(batch.size(), batch.keys.byteCount());
+    for (size_t i = 0; i < batch.size(); ++i) {
+        if (!isUuidText(batch.keys[i])) {
             uncastable->push_back(batch.ids[i]);
             continue;
         }
-        if (kept != i) {
-            batch.ids[kept] = batch.ids[i];
-            batch.keys[kept] = std::move(batch.keys[i]);
-        }
-        ++kept;
+        kept.ids.push_back(batch.ids[i]);
+        kept.keys.push_back(batch.keys[i]);
     }
-    batch.ids.resize(kept);
-    batch.keys.resize(kept);
+    if (kept.size() != batch.size())
+        batch = std::move(kept);
 }
 
 bool InboxKeyStage::probeIsolating(PgSession &db, const Batch &batch, Rows *found,
@@ -303,7 +308,7 @@ bool InboxKeyStage::probeIsolating(PgSession &db, const Batch &batch, Rows *foun
 {
     // Ranges still to probe, as [first, last) of the batch: chunks of the probe size, split on refusal.
     std::vector<std::pair<size_t, size_t>> todo;
-    for (size_t first = batch.ids.size(); first > 0;) {
+    for (size_t first = batch.size(); first > 0;) {
         const size_t from = first > size_t(m_probeBatch) ? first - size_t(m_probeBatch) : 0;
         todo.emplace_back(from, first);
         first = from;
@@ -312,8 +317,10 @@ bool InboxKeyStage::probeIsolating(PgSession &db, const Batch &batch, Rows *foun
         const auto [first, last] = todo.back();
         todo.pop_back();
         Batch part;
-        part.ids.assign(batch.ids.begin() + qsizetype(first), batch.ids.begin() + qsizetype(last));
-        part.keys.assign(batch.keys.begin() + qsizetype(first), batch.keys.begin() + qsizetype(last));
+        for (size_t i = first; i < last; ++i) {
+            part.ids.push_back(batch.ids[batch.at(i)]);
+            part.keys.push_back(batch.keys[batch.at(i)]);
+        }
         Rows rows;
         QString failed;
         switch (probe(db, part, &rows, &failed)) {
@@ -344,12 +351,13 @@ InboxKeyStage::Outcome InboxKeyStage::probe(PgSession &db, const Batch &batch, R
     // sent[i]: the batch position of the literal's i-th key.
     QByteArray keys = "{";
     std::vector<quint32> sent;
-    sent.reserve(batch.keys.size());
-    for (size_t i = 0; i < batch.keys.size(); ++i) {
-        if (batch.keys[i].contains('\0'))
+    sent.reserve(batch.size());
+    for (size_t n = 0; n < batch.size(); ++n) {
+        const size_t i = batch.at(n);
+        const QByteArrayView raw = batch.keys[i];
+        if (raw.contains('\0'))
             continue;
-        QByteArray key = QUtf8StringView(batch.keys[i]).isValidUtf8() ? batch.keys[i]
-                                                                     : QString::fromUtf8(batch.keys[i]).toUtf8();
+        QByteArray key = QUtf8StringView(raw).isValidUtf8() ? raw.toByteArray() : QString::fromUtf8(raw).toUtf8();
         if (key.contains('\\') || key.contains('"'))
             key.replace('\\', "\\\\").replace('"', "\\\"");
         if (!sent.empty())
@@ -420,23 +428,27 @@ InboxKeyStage::Outcome InboxKeyStage::mergeJoin(PgSession &db, const Batch &batc
     // The keys and their ids as binary arrays (no quoting, no parsing of a literal). A key that is not
     // UTF-8 goes in with its bad bytes replaced, one with a NUL byte not at all: neither can match a key
     // the column holds, which is what they are (no row).
-    qsizetype keyBytes = 0;
-    for (const QByteArray &key : batch.keys)
-        keyBytes += key.size();
+    const qsizetype keyBytes = qsizetype(batch.keys.byteCount());
     const qsizetype Header = 20;
     QByteArray keys, ids;
-    keys.reserve(Header + qsizetype(batch.keys.size()) * 4 + keyBytes + 64);
-    ids.reserve(Header + qsizetype(batch.keys.size()) * 8);
+    keys.reserve(Header + qsizetype(batch.size()) * 4 + keyBytes + 64);
+    ids.reserve(Header + qsizetype(batch.size()) * 8);
     keys.resize(Header);
     ids.resize(Header);
     qint32 count = 0;
-    for (size_t i = 0; i < batch.keys.size(); ++i) {
-        const QByteArray &raw = batch.keys[i];
+    for (size_t n = 0; n < batch.size(); ++n) {
+        const size_t i = batch.at(n);
+        const QByteArrayView raw = batch.keys[i];
         if (raw.contains('\0'))
             continue;
-        const QByteArray key = QUtf8StringView(raw).isValidUtf8() ? raw : QString::fromUtf8(raw).toUtf8();
-        appendInt32(keys, qint32(key.size()));
-        keys += key;
+        if (QUtf8StringView(raw).isValidUtf8()) {
+            appendInt32(keys, qint32(raw.size()));
+            keys += raw;
+        } else {
+            const QByteArray key = QString::fromUtf8(raw).toUtf8();
+            appendInt32(keys, qint32(key.size()));
+            keys += key;
+        }
         appendInt32(ids, 4);
         appendInt32(ids, qint32(batch.ids[i]));
         ++count;
@@ -452,10 +464,11 @@ InboxKeyStage::Outcome InboxKeyStage::mergeJoin(PgSession &db, const Batch &batc
     const Oid types[3] = {TextArrayOid, Int4ArrayOid, TextOid};
 
     // The settings hold for this transaction only: the merge with the key index, and the batch's sort
-    // in memory (a batch of keys and ids is a few tens of MB at most).
+    // in memory (a batch of keys and ids is a few tens of MB at most). No parallel workers: each would sort
+    // the whole batch again for its share of the index.
     PGconn *conn = db.handle();
     PGresult *set = PQexec(conn, "BEGIN; SET LOCAL enable_hashjoin = off; SET LOCAL enable_nestloop = off; "
-                                 "SET LOCAL work_mem = '64MB'");
+                                 "SET LOCAL work_mem = '64MB'; SET LOCAL max_parallel_workers_per_gather = 0");
     if (!set || PQresultStatus(set) != PGRES_COMMAND_OK) {
         *problem = set && PQresultErrorMessage(set)[0] ? PgSession::readableError(PQresultErrorMessage(set))
                                                        : db.lastError();

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "services/accounting/keytable.h"
 #include "services/inbox/inboxmappingset.h"
 
 #include <QHash>
@@ -58,7 +59,7 @@ public:
     // covering key index (InboxBoardQuery::keyIndexRequirement), with the statement that creates it.
     QStringList notes() const { return m_notes; }
     // Queues the keys with these ids (bytes from `keys`); returns at once.
-    void enqueue(std::vector<quint32> ids, const std::vector<QByteArray> &keys);
+    void enqueue(std::vector<quint32> ids, const KeyTable &keys);
 
     struct Answers {
         QHash<quint32, InboxState> states; // keys with a row
@@ -75,7 +76,10 @@ public:
 private:
     struct Batch {
         std::vector<quint32> ids;
-        std::vector<QByteArray> keys;
+        KeyTable keys;              // keys[i] is the key of ids[i], copied out of the window's table
+        std::vector<quint32> order; // the positions to send them in (empty: as they are)
+        size_t size() const { return ids.size(); }
+        size_t at(size_t i) const { return order.empty() ? i : order[i]; } // the i-th position to send
     };
     void loop(InboxSessions &sessions, PgStatementCanceller &canceller);
     // One batch's rows: the key id and state of each row (a key may have several; the answers keep a
@@ -98,7 +102,8 @@ private:
     QByteArray m_sql;      // the merge join or the probe, built once from the table's catalogue
     QByteArray m_probeSql; // the probe (also what a merge batch refused for a key falls back to)
     bool m_merge = false;
-    bool m_uuidKeys = false; // the id column is a uuid
+    bool m_uuidKeys = false;      // the id column is a uuid
+    bool m_sortedByBytes = false; // merge batches are sent in byte order, the index's (text under C)
     int m_batchSize = 0;
     int m_probeBatch = 0;
     QStringList m_notes;
