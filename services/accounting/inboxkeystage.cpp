@@ -185,13 +185,8 @@ void InboxKeyStage::loop(InboxSessions &sessions, PgStatementCanceller &cancelle
         // Probes in key order (sorted here, off the reading thread): consecutive probes descend to
         // neighbouring index pages, which stay in the buffers. A merge has the server sort its batch, which
         // costs it one pass when the batch comes in its order (m_sortedByBytes).
-        if (!m_merge || m_sortedByBytes) {
-            batch.order.resize(batch.size());
-            for (quint32 i = 0; i < batch.order.size(); ++i)
-                batch.order[i] = i;
-            std::sort(batch.order.begin(), batch.order.end(),
-                      [&keys = batch.keys](quint32 a, quint32 b) { return keys[a] < keys[b]; });
-        }
+        if (!m_merge || m_sortedByBytes)
+            sortByBytes(batch);
 
         QString problem;
         Rows found;
@@ -284,6 +279,31 @@ bool isDataException(PGresult *res)
     return state && state[0] == '2' && state[1] == '2';
 }
 } // namespace
+
+void InboxKeyStage::sortByBytes(Batch &batch)
+{
+    // Each key's first eight bytes as a big-endian number order the keys as memcmp does; only keys that
+    // share them are compared whole. The comparisons stay in one flat array instead of the key bytes.
+    struct Entry {
+        quint64 prefix;
+        quint32 index;
+    };
+    std::vector<Entry> entries(batch.size());
+    for (quint32 i = 0; i < entries.size(); ++i) {
+        const QByteArrayView key = batch.keys[i];
+        quint64 prefix = 0;
+        const qsizetype n = std::min<qsizetype>(8, key.size());
+        for (qsizetype b = 0; b < n; ++b)
+            prefix |= quint64(quint8(key[b])) << (56 - 8 * b);
+        entries[i] = {prefix, i};
+    }
+    std::sort(entries.begin(), entries.end(), [&keys = batch.keys](const Entry &a, const Entry &b) {
+        return a.prefix != b.prefix ? a.prefix < b.prefix : keys[a.index] < keys[b.index];
+    });
+    batch.order.resize(entries.size());
+    for (size_t i = 0; i < entries.size(); ++i)
+        batch.order[i] = entries[i].index;
+}
 
 void InboxKeyStage::dropUncastable(Batch &batch, std::vector<quint32> *uncastable) const
 {

@@ -97,6 +97,8 @@ private:
     // The keys the column's type surely cannot take, moved out of the batch (checked on this side for the
     // types whose syntax is fixed: uuid).
     void dropUncastable(Batch &batch, std::vector<quint32> *uncastable) const;
+    // Fills the batch's order with its keys' positions in byte order (memcmp, a shorter key first).
+    static void sortByBytes(Batch &batch);
 
     InboxMapping m_mapping;
     QByteArray m_sql;      // the merge join or the probe, built once from the table's catalogue
