@@ -646,7 +646,7 @@ void TestAccounting::inboxJoinAnswersAlikeByProbeAndByMerge()
     const InboxMapping mapping = inboxMapping(u"joined"_s);
     const InboxMappingSet set = InboxMappingSet::resolve({mapping}, {}, m_pg->conninfo());
     const KeyTable keys{{}, "a", "b", "c", "d", "missing", "\xc3\xa9", QByteArray("\xff\xfe"), QByteArray("a\0b", 3)};
-    const auto answer = [&](qint64 estimatedRows, bool merges) -> QHash<quint32, InboxState> {
+    const auto answer = [&](qint64 estimatedRows, bool merges) -> InboxKeyStates {
         QString sqlError;
         if (!m_pg->exec(u"UPDATE pg_class SET reltuples = %1 WHERE oid = 'joined'::regclass"_s.arg(estimatedRows),
                         &sqlError)) {
@@ -672,8 +672,8 @@ void TestAccounting::inboxJoinAnswersAlikeByProbeAndByMerge()
                                               {3, InboxState::Completed}, // PARKED and DONE: done wins
                                               {4, mapping.stateOf(u"SKIP"_s)},
                                               {6, InboxState::Completed}};
-    const QHash<quint32, InboxState> merged = answer(7, true);
-    const QHash<quint32, InboxState> probed = answer(100'000'000, false);
+    const InboxKeyStates merged = answer(7, true);
+    const InboxKeyStates probed = answer(100'000'000, false);
     QCOMPARE(merged.size(), expected.size());
     QCOMPARE(probed.size(), expected.size());
     for (auto it = expected.cbegin(); it != expected.cend(); ++it) {

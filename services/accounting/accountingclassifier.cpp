@@ -111,9 +111,9 @@ void AccountingClassifier::classify(AccountingResult &result, const AccountingEv
     enum : quint8 { HasRow = 0x80, Unanswered = 0x40, DeadLetteredKey = 0x20, Uncastable = 0x10, StateBits = 0x0f };
     std::vector<quint8> keyFacts(result.keys.size(), 0);
     const auto factsOf = [&keyFacts](quint32 id) -> quint8 { return id < keyFacts.size() ? keyFacts[id] : 0; };
-    for (auto it = evidence.inbox.cbegin(); it != evidence.inbox.cend(); ++it) {
-        if (it.key() < keyFacts.size())
-            keyFacts[it.key()] |= quint8(HasRow | (quint8(it.value()) & StateBits));
+    for (quint32 id = 0; id < std::min(keyFacts.size(), evidence.inbox.idBound()); ++id) {
+        if (evidence.inbox.contains(id))
+            keyFacts[id] |= quint8(HasRow | (quint8(evidence.inbox.value(id)) & StateBits));
     }
     for (const quint32 id : evidence.inboxUnanswered) {
         if (id < keyFacts.size())

@@ -218,13 +218,8 @@ void InboxKeyStage::loop(InboxSessions &sessions, PgStatementCanceller &cancelle
             for (const quint32 id : batch.ids)
                 m_answers.unanswered.insert(id);
         } else {
-            for (const auto &[id, state] : found) {
-                auto it = m_answers.states.find(id);
-                if (it == m_answers.states.end())
-                    m_answers.states.insert(id, state);
-                else if (state == InboxState::Completed)
-                    *it = state;
-            }
+            for (const auto &[id, state] : found)
+                m_answers.states.merge(id, state);
         }
         if (m_queue.empty() && m_busy == 0)
             m_drained.notify_all();

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "services/accounting/inboxkeystates.h"
 #include "services/accounting/keytable.h"
 #include "services/inbox/inboxmappingset.h"
 
@@ -62,7 +63,7 @@ public:
     void enqueue(std::vector<quint32> ids, const KeyTable &keys);
 
     struct Answers {
-        QHash<quint32, InboxState> states; // keys with a row
+        InboxKeyStates states;             // keys with a row
         QSet<quint32> unanswered;          // keys the inbox could not be asked about (or cancelled before)
         QSet<quint32> uncastable;          // keys the id column's type cannot hold: no row has them
         QStringList problems;              // what went wrong, in words (each problem once)
