@@ -207,6 +207,7 @@ void Console::wirePolicy()
         m_dlqView->model()->setDeliveryPolicy(m_policy); // whose inbox each dead letter is asked about
         m_desk->setMasking(result.policy);
         m_inboxRowsModel->setKeyMask(KeyMask(m_policy));
+        m_inboxRowsQuery->setKeyMask(KeyMask(m_policy));
         m_accountingView->setGroups(m_policy.consumerGroups() + m_profile.namedGroups);
         applyPolicyScope();
         if (mappingsChanged)

@@ -5,8 +5,9 @@
 #include "services/inbox/inboxboardquery.h"
 #include "services/kafka/clusterinspector.h"
 #include "services/monitor/lagsampler.h"
-#include "services/monitor/offsetpeeker.h"
 #include "services/monitor/lagsnapshotjson.h"
+#include "services/monitor/offsetpeeker.h"
+#include "services/payload/keymask.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -57,17 +58,22 @@ int lag(const QStringList &arguments)
     const LagSnapshot snapshot = LagSampler::sampleOnce(*inspector, settings, history, peeker.get());
     // Every mapped inbox, each in its own database.
     QList<InboxBoard> boards;
+    const KeyMask keyMask(policy); // a masked message id is printed "(masked)" (ARCHITECTURE.md, Masking)
     for (const InboxMapping &mapping : std::as_const(inboxes.mappings)) {
         QString problem;
         const QString conninfo = inboxes.conninfoFor(mapping, &problem);
-        InboxBoard board = conninfo.isEmpty() ? InboxBoard{} : InboxBoardQuery::collect(conninfo, mapping);
+        InboxBoard board = conninfo.isEmpty()
+                               ? InboxBoard{}
+                               : InboxBoardQuery::collect(conninfo, mapping, JobControl(),
+                                                          InboxBoardQuery::DefaultStatementTimeoutMs, nullptr,
+                                                          nullptr, keyMask.idMaskedConsumersOf(mapping));
         if (conninfo.isEmpty()) {
             board.mappingName = mapping.name;
             board.table = mapping.qualifiedTable();
             board.error = problem;
         }
         board.database = inboxes.databaseLabel(mapping);
-        boards << board;
+        boards << board.masked(keyMask);
     }
     QTextStream out(stdout);
     if (parser.isSet(u"json"_s)) {

@@ -42,11 +42,27 @@ QString InboxRowsModel::statusLine() const
         return tr("Choose an inbox and the states to list.");
     if (!m_page.error.isEmpty())
         return tr("Could not read %1: %2").arg(m_page.table, m_page.error);
+    // A filter never searches masked message ids, nor the errors beside them (ARCHITECTURE.md, Masking).
+    const QString unsearched = m_page.text.isEmpty() || m_page.maskedIdConsumers.isEmpty()
+                                   ? QString()
+                                   : u' '
+                                         + tr("The message ids of %1 are masked: the filter searched neither "
+                                              "them nor those rows' errors.")
+                                               .arg(m_page.maskedIdConsumers.join(u", "));
     if (m_page.rows.isEmpty())
-        return tr("%1: no rows in these states.").arg(m_page.table);
-    return m_page.more ? tr("%1: the %2 longest-waiting rows (more match; narrow the filter).")
-                             .arg(m_page.table, QLocale().toString(m_page.rows.size()))
-                       : tr("%1: %2 row(s), longest-waiting first.").arg(m_page.table, QLocale().toString(m_page.rows.size()));
+        return tr("%1: no rows in these states.").arg(m_page.table) + unsearched;
+    return (m_page.more ? tr("%1: the %2 longest-waiting rows (more match; narrow the filter).")
+                              .arg(m_page.table, QLocale().toString(m_page.rows.size()))
+                        : tr("%1: %2 row(s), longest-waiting first.")
+                              .arg(m_page.table, QLocale().toString(m_page.rows.size())))
+           + unsearched;
+}
+
+QString InboxRowsModel::filterPlaceholder() const
+{
+    return m_page.maskedIdConsumers.isEmpty() ? tr("Filter by message id or error")
+                                              : tr("Filter by message id or error (not the masked ids of %1)")
+                                                    .arg(m_page.maskedIdConsumers.join(u", "));
 }
 
 int InboxRowsModel::rowCount(const QModelIndex &parent) const

@@ -21,6 +21,8 @@ public:
     void setKeyMask(const KeyMask &mask);
     const InboxRowsPage &page() const { return m_page; }
     QString statusLine() const;
+    // The filter's placeholder: says whose masked message ids the filter does not search.
+    QString filterPlaceholder() const;
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;

@@ -119,6 +119,7 @@ private Q_SLOTS:
     void stuckInProgressPerMapping();
     void outboxGrowingHoldsAndClears();
     void accountingUnaccountedAndOrderBreaks();
+    void accountingExampleKeysAreMasked();
     void liveOrderTailBreaksFireAndClear();
     void snoozeNeedsAReasonAndSilencesRepeats();
     void thresholdsNameTheirSource();
@@ -511,6 +512,39 @@ void TestAlertRules::accountingUnaccountedAndOrderBreaks()
     rig.rules.observeAccounting(run, t0 + 3 * second); // the next run finds none: both clear
     QCOMPARE(rig.clearedOf(AlertRules::unaccountedRecord), 1);
     QCOMPARE(rig.clearedOf(AlertRules::orderBreak), 1);
+}
+
+// Where the topic's rule masks its keys, the alerts' messages name them "(masked)".
+void TestAlertRules::accountingExampleKeysAreMasked()
+{
+    Rig rig;
+    AccountingResult run;
+    run.group = u"order-projection"_s;
+    run.topic = u"orders"_s;
+    run.keys = {QByteArray(), "card-4111-1111", "card-4222-2222"};
+    run.recordKeyMasked = true;
+    run.idempotencyKeyMasked = true;
+    AccountedRecord lost;
+    lost.cls = AccountClass::Unaccounted;
+    lost.idempotencyKey = 1;
+    AccountedRecord keyed = lost;
+    keyed.idempotencyKey = 0;
+    keyed.recordKey = 2;
+    run.records = {lost, keyed};
+    run.counts[size_t(AccountClass::Unaccounted)] = 2;
+    SequenceFinding gap;
+    gap.kind = SequenceFinding::Kind::Gap;
+    gap.key = 2;
+    run.sequence = {gap};
+    rig.rules.observeAccounting(run, t0);
+    QCOMPARE(rig.firedOf(AlertRules::unaccountedRecord).size(), 1);
+    QCOMPARE(rig.firedOf(AlertRules::orderBreak).size(), 1);
+    for (const Alert &a : rig.firedOf(AlertRules::unaccountedRecord) + rig.firedOf(AlertRules::orderBreak)) {
+        QVERIFY2(!a.message.contains(u"card-4"_s) && a.message.contains(u"(masked)"_s),
+                 qPrintable(a.message));
+        for (const QString &value : {a.subject, a.owner, a.note})
+            QVERIFY2(!value.contains(u"card-4"_s), qPrintable(value));
+    }
 }
 
 // The live order tail's counts per topic: a break within its window fires at once, naming the topic's

@@ -830,11 +830,21 @@ private Q_SLOTS:
         again.destTopic = u"orders"_s;
         again.destPartition = 5;
         again.destOffset = 501;
+        again.sourceTopic = u"orders"_s; // item 1 is orders/0/100
+        again.sourcePartition = 0;
+        again.sourceOffset = 100;
         QVERIFY(!journal.settle({again}, {}, {}, &error));
         QVERIFY2(error.contains(u"dispositions_delivered_once"_s), qPrintable(error));
         IntentJournal::Update second = again;
         second.itemNo = 2;
         second.destOffset = 502;
+        second.sourcePartition = 1; // item 2 is orders/1/101
+        second.sourceOffset = 101;
+        // The source coordinates a settle sends are the item's, or the database refuses the delivery.
+        IntentJournal::Update moved = second;
+        moved.sourceOffset = 999;
+        QVERIFY(!journal.settle({moved}, {}, {}, &error));
+        QVERIFY2(error.contains(u"is not orders/1/999"_s), qPrintable(error));
         QVERIFY2(journal.settle({second}, {}, {}, &error), qPrintable(error));
         QVERIFY2(journal.load(&intents, &error), qPrintable(error));
         QCOMPARE(intents.value(1).destOffset, qint64(500));

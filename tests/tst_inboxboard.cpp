@@ -1,10 +1,11 @@
 #include "models/inboxboardmodel.h"
 #include "models/inboxrowsmodel.h"
 #include "services/demo/temppostgres.h"
-#include "services/payload/keymask.h"
-#include "services/policy/policyloader.h"
+#include "services/inbox/inboxboardjson.h"
 #include "services/inbox/inboxboardquery.h"
 #include "services/inbox/pgsession.h"
+#include "services/payload/keymask.h"
+#include "services/policy/policyloader.h"
 #include "support/testsupport.h"
 #include "views/inboxboardview.h"
 
@@ -12,6 +13,7 @@
 #include <QComboBox>
 #include <QFile>
 #include <QHeaderView>
+#include <QJsonDocument>
 #include <QLabel>
 #include <QScrollBar>
 #include <QSignalSpy>
@@ -397,6 +399,145 @@ private Q_SLOTS:
         QCOMPARE(model.index(1, InboxRowsModel::MessageId).data().toString(), other.messageId);
         QCOMPARE(model.index(1, InboxRowsModel::Error).data().toString(), other.error);
         QCOMPARE(model.page().rows.first().messageId, secret.messageId);
+    }
+
+    // The Parked view's filter never finds a row by the value of a masked message id, nor by the error
+    // beside it (which may quote the id), and says so; another consumer's rows are searched as before.
+    void maskedMessageIdsAreNotSearched()
+    {
+        QVERIFY(freshSchema());
+        const PgResult planted =
+            m_db.exec(u"INSERT INTO processed_message (consumer_name, message_id, status, first_seen_at, "
+                      u"updated_at, error_code) "
+                      u"VALUES ('orders', 'card-4111-1111', 'PARKED', now(), now(), 'dup card-4111-1111'), "
+                      u"('emails', 'mail-4222-2222', 'PARKED', now(), now(), 'bounce mail-4222-2222')"_s);
+        QVERIFY2(planted.ok, qPrintable(planted.error));
+        const PolicyLoadResult loaded = loadPolicy(
+            "deliverySemantics:\n  consumers:\n"
+            "    orders:\n      topics: [orders]\n      idempotencyKey: {header: idempotency-key}\n"
+            "    emails:\n      topics: [notifications]\n      idempotencyKey: {header: idempotency-key}\n"
+            "masking:\n  - topic: orders\n    headers: [idempotency-key]\n",
+            u"masked.yaml"_s);
+        QVERIFY2(loaded.ok(), qPrintable(loaded.messages().join(u"; "_s)));
+        const KeyMask mask(loaded.policy);
+        const QList<InboxState> states{InboxState::Parked, InboxState::FailedTerminal};
+        const auto ids = [](const InboxRowsPage &page) {
+            QStringList out;
+            for (const InboxRow &row : page.rows)
+                out << row.messageId;
+            return out;
+        };
+
+        // One table, both consumers (the consumer column): the masked consumer's rows match no text.
+        const InboxMapping shared = mapping(u"seed000"_s);
+        QCOMPARE(ids(InboxRowsQuery::read(m_db, shared, states, u"4111"_s)),
+                 QStringList{u"card-4111-1111"_s});
+        const InboxRowsPage byId = InboxRowsQuery::read(m_db, shared, states, u"4111"_s, 100, mask);
+        QVERIFY2(byId.error.isEmpty(), qPrintable(byId.error));
+        QVERIFY(byId.rows.isEmpty());
+        QCOMPARE(byId.maskedIdConsumers, QStringList{u"orders"_s});
+        QVERIFY(InboxRowsQuery::read(m_db, shared, states, u"o-pk-1"_s, 100, mask).rows.isEmpty());
+        QVERIFY(InboxRowsQuery::read(m_db, shared, states, u"E_SCHEMA"_s, 100, mask).rows.isEmpty());
+        QCOMPARE(ids(InboxRowsQuery::read(m_db, shared, states, u"4222"_s, 100, mask)),
+                 QStringList{u"mail-4222-2222"_s});
+        QCOMPARE(ids(InboxRowsQuery::read(m_db, shared, states, u"bounce"_s, 100, mask)),
+                 QStringList{u"mail-4222-2222"_s});
+        // Without text every row is listed, the masked ones too (shown masked by the model).
+        QVERIFY(ids(InboxRowsQuery::read(m_db, shared, states, {}, 100, mask)).contains(u"card-4111-1111"_s));
+
+        // The view says so: in the status line of a filtered page and in the filter's placeholder.
+        InboxRowsModel model;
+        model.setKeyMask(mask);
+        model.setPage(byId);
+        QVERIFY2(model.statusLine().contains(u"The message ids of orders are masked"_s),
+                 qPrintable(model.statusLine()));
+        QVERIFY(model.filterPlaceholder().contains(u"orders"_s));
+
+        // A mapping of the masked consumer alone: no text finds anything; the other consumer's still works.
+        InboxMapping orders = shared;
+        orders.consumerValue = u"orders"_s;
+        QVERIFY(InboxRowsQuery::read(m_db, orders, states, u"4111"_s, 100, mask).rows.isEmpty());
+        QVERIFY(InboxRowsQuery::read(m_db, orders, states, u"dup"_s, 100, mask).rows.isEmpty());
+        QCOMPARE(InboxRowsQuery::read(m_db, orders, states, u"dup"_s, 100, mask).maskedIdConsumers,
+                 QStringList{u"orders"_s});
+        InboxMapping emails = shared;
+        emails.consumerValue = u"emails"_s;
+        const InboxRowsPage mail = InboxRowsQuery::read(m_db, emails, states, u"4222"_s, 100, mask);
+        QCOMPARE(ids(mail), QStringList{u"mail-4222-2222"_s});
+        QVERIFY(mail.maskedIdConsumers.isEmpty());
+        model.setPage(mail);
+        QVERIFY2(!model.statusLine().contains(u"are masked"_s), qPrintable(model.statusLine()));
+        QVERIFY(!model.filterPlaceholder().contains(u"masked"_s));
+    }
+
+    // The board's oldest stuck row names its message id: where the policy masks that consumer's ids, the
+    // board as shown, alerted on and printed (MonitorService, berth lag) says "(masked)", also in the top
+    // errors quoting it; another consumer's id shows as it is.
+    void maskedStuckIdIsNotShown()
+    {
+        QVERIFY(freshSchema());
+        const PgResult quoted = m_db.exec(
+            u"UPDATE processed_message SET error_code = 'still busy with e-ip-stuck' WHERE message_id = 'e-ip-stuck'"_s);
+        QVERIFY2(quoted.ok && quoted.affected == 1, qPrintable(quoted.error));
+        InboxMapping m = mapping(u"seed000"_s);
+        const InboxBoard read = board(m);
+        QVERIFY2(read.ok(), qPrintable(read.error));
+        QVERIFY(read.hasStuck);
+        QCOMPARE(read.oldestStuck.messageId, u"e-ip-stuck"_s); // the fixture's oldest stuck row (emails)
+        const auto policy = [](const char *maskedTopic) {
+            return KeyMask(loadPolicy(QByteArray("deliverySemantics:\n  consumers:\n"
+                                                 "    orders:\n      topics: [orders]\n      idempotencyKey: "
+                                                 "{header: idempotency-key}\n"
+                                                 "    emails:\n      topics: [notifications]\n      "
+                                                 "idempotencyKey: {header: idempotency-key}\n"
+                                                 "masking:\n  - topic: ")
+                                          + maskedTopic + "\n    headers: [idempotency-key]\n",
+                                      u"masked.yaml"_s)
+                               .policy);
+        };
+        const InboxBoard shown = read.masked(policy("notifications"));
+        QCOMPARE(shown.oldestStuck.messageId, u"(masked)"_s);
+        QCOMPARE(shown.oldestStuck.consumer, u"emails"_s);
+        QCOMPARE(shown.stuckCount, read.stuckCount);
+        InboxBoardModel model;
+        model.setBoard(shown);
+        QVERIFY2(!model.stuckLine().contains(u"e-ip-stuck"_s), qPrintable(model.stuckLine()));
+        const QByteArray json = QJsonDocument(inboxBoardToJson(shown)).toJson();
+        QVERIFY2(!json.contains("e-ip-stuck"), json.constData());
+        for (const InboxErrorCount &error : shown.topErrors)
+            QVERIFY2(!error.error.contains(u"e-ip-stuck"_s), qPrintable(error.error));
+        // Another consumer's ids masked: this one shows.
+        QCOMPARE(read.masked(policy("orders")).oldestStuck.messageId, u"e-ip-stuck"_s);
+        QCOMPARE(read.masked(KeyMask()).oldestStuck.messageId, u"e-ip-stuck"_s);
+
+        // Any row's error quoting its masked id: the board counts it with the id taken out.
+        const PgResult parked =
+            m_db.exec(u"INSERT INTO processed_message (consumer_name, message_id, status, first_seen_at, "
+                      u"updated_at, error_code) "
+                      u"VALUES ('orders', 'card-4111-1111', 'PARKED', now(), now(), 'dup card-4111-1111')"_s);
+        QVERIFY2(parked.ok, qPrintable(parked.error));
+        const auto errors = [](const InboxBoard &b) {
+            QStringList out;
+            for (const InboxErrorCount &e : b.topErrors)
+                out << e.error;
+            return out;
+        };
+        QVERIFY(errors(board(m)).contains(u"dup card-4111-1111"_s)); // no policy: as written
+        const KeyMask orders = policy("orders");
+        QCOMPARE(orders.idMaskedConsumersOf(m), QStringList{u"orders"_s});
+        for (const bool one : {false, true}) {
+            InboxMapping scoped = m;
+            if (one)
+                scoped.consumerValue = u"orders"_s;
+            const InboxBoard counted = InboxBoardQuery::collect(
+                m_pg->conninfo(), scoped, JobControl(), InboxBoardQuery::DefaultStatementTimeoutMs, nullptr,
+                nullptr, orders.idMaskedConsumersOf(scoped));
+            QVERIFY2(counted.ok(), qPrintable(counted.error));
+            QVERIFY2(errors(counted).contains(u"dup (masked)"_s), qPrintable(errors(counted).join(u" | "_s)));
+            QVERIFY2(!errors(counted).join(u' ').contains(u"4111"_s),
+                     qPrintable(errors(counted).join(u" | "_s)));
+            QVERIFY(errors(counted).contains(u"E_SCHEMA"_s)); // errors without an id as they are
+        }
     }
 
     void topErrorsMatch_data()

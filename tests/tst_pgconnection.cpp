@@ -1,7 +1,10 @@
 #include "services/demo/temppostgres.h"
 #include "services/inbox/pgconnection.h"
+#include "services/inbox/pgsession.h"
 
 #include <QElapsedTimer>
+#include <QLoggingCategory>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTest>
 #include <QThread>
@@ -22,6 +25,11 @@ PgResult await(PgConnection &db, const QString &sql, const QVariantList &params 
     if (!QTest::qWaitFor([&] { return result->has_value(); }, 10'000))
         return PgResult::failure(u"test timed out waiting for the result"_s);
     return **result;
+}
+QStringList g_log; // every message logged while a test captures them
+void captureMessage(QtMsgType, const QMessageLogContext &, const QString &message)
+{
+    g_log << message;
 }
 } // namespace
 
@@ -154,6 +162,70 @@ private Q_SLOTS:
         QCOMPARE(r.rows.value(0).value(0), QVariant(qlonglong(42)));
         QCOMPARE(db.state(), State::Connected);
         QCOMPARE(states.count(), 0);
+    }
+
+    // A server error never quotes row values (ARCHITECTURE.md, Masking: server errors): an integrity
+    // violation's DETAIL ("Key (id)=(...) already exists", "Failing row contains (...)") and a data
+    // exception's quoted input could hold masked keys or payload fields. The error names the constraint
+    // and table instead; errors of other classes keep their DETAIL. Neither the error nor the log holds
+    // the marker, on the desk's connection and on a blocking session alike.
+    void serverErrorsDoNotQuoteRowValues()
+    {
+        QVERIFY(startServer());
+        const QString marker = u"MARKER-4111-1111"_s;
+        QLoggingCategory::setFilterRules(u"*.debug=true"_s);
+        g_log.clear();
+        const QtMessageHandler previous = qInstallMessageHandler(captureMessage);
+        const auto restore = qScopeGuard([previous] {
+            qInstallMessageHandler(previous);
+            QLoggingCategory::setFilterRules(QString());
+        });
+        PgConnection db;
+        QVERIFY2(openConnected(db), qPrintable(db.lastError()));
+        PgResult r = await(db, u"CREATE TABLE parked (id text PRIMARY KEY, card text CONSTRAINT card_short "
+                               u"CHECK (length(card) < 8), n int NOT NULL, sku uuid)"_s);
+        QVERIFY2(r.ok, qPrintable(r.error));
+        r = await(db, u"INSERT INTO parked (id, card, n) VALUES ($1, 'x', 1)"_s, {marker});
+        QVERIFY2(r.ok, qPrintable(r.error));
+
+        const auto check = [&](const PgResult &failed, const QString &state, const QString &named) {
+            QVERIFY(!failed.ok);
+            QCOMPARE(failed.sqlState, state);
+            QVERIFY2(!failed.error.contains(marker), qPrintable(failed.error));
+            QVERIFY2(!failed.error.contains(u"4111"_s), qPrintable(failed.error));
+            QVERIFY2(failed.error.contains(named), qPrintable(failed.error));
+        };
+        // unique: "Key (id)=(MARKER...) already exists"
+        check(await(db, u"INSERT INTO parked (id, card, n) VALUES ($1, 'x', 1)"_s, {marker}), u"23505"_s,
+              u"parked_pkey"_s);
+        // check: "Failing row contains (..., MARKER...)"
+        check(await(db, u"INSERT INTO parked (id, card, n) VALUES ('a', $1, 1)"_s, {marker}), u"23514"_s,
+              u"card_short"_s);
+        // not null: "Failing row contains (MARKER..., ...)"
+        check(await(db, u"INSERT INTO parked (id, card) VALUES ($1 || '-2', 'x')"_s, {marker}), u"23502"_s,
+              u"parked"_s);
+        // data exception: `invalid input syntax for type uuid: "MARKER..."`
+        check(await(db, u"INSERT INTO parked (id, card, n, sku) VALUES ('b', 'x', 1, $1)"_s, {marker}),
+              u"22P02"_s, u"uuid"_s);
+
+        // The same rule on a blocking session (the audit database's, the inbox tables').
+        PgSession session;
+        QString error;
+        QVERIFY2(session.connect(m_pg->conninfo(), &error), qPrintable(error));
+        check(session.exec(u"INSERT INTO parked (id, card, n) VALUES ($1, 'x', 1)"_s, {marker}), u"23505"_s,
+              u"parked_pkey"_s);
+        QVERIFY(!session.execScript(
+            u"INSERT INTO parked (id, card, n) VALUES ('"_s + marker + u"', 'x', 1)"_s, &error));
+        QVERIFY2(!error.contains(marker) && error.contains(u"parked_pkey"_s), qPrintable(error));
+
+        // Another class keeps its DETAIL: a refused DROP says what depends on the table.
+        QVERIFY(session.exec(u"CREATE VIEW parked_view AS SELECT id FROM parked"_s).ok);
+        const PgResult drop = session.exec(u"DROP TABLE parked"_s);
+        QCOMPARE(drop.sqlState, u"2BP01"_s);
+        QVERIFY2(drop.error.contains(u"parked_view"_s), qPrintable(drop.error));
+
+        for (const QString &line : std::as_const(g_log))
+            QVERIFY2(!line.contains(marker), qPrintable(line));
     }
 
     void resultsArriveOnTheContextThread()

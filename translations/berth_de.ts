@@ -3786,6 +3786,18 @@ Beispiel: %5</translation>
         <source>Topic</source>
         <translation>Topic</translation>
     </message>
+    <message>
+        <source>The message ids of %1 are masked: the filter searched neither them nor those rows&apos; errors.</source>
+        <translation>Die Nachrichten-IDs von %1 sind maskiert: Der Filter hat weder sie noch die Fehler dieser Zeilen durchsucht.</translation>
+    </message>
+    <message>
+        <source>Filter by message id or error</source>
+        <translation>Nach Nachrichten-ID oder Fehler filtern</translation>
+    </message>
+    <message>
+        <source>Filter by message id or error (not the masked ids of %1)</source>
+        <translation>Nach Nachrichten-ID oder Fehler filtern (nicht die maskierten IDs von %1)</translation>
+    </message>
 </context>
 <context>
     <name>InboxRowsView</name>
@@ -3808,10 +3820,6 @@ Beispiel: %5</translation>
     <message>
         <source>Inbox:</source>
         <translation>Inbox:</translation>
-    </message>
-    <message>
-        <source>Filter by message id or error</source>
-        <translation>Nach Nachrichten-ID oder Fehler filtern</translation>
     </message>
     <message>
         <source>Refresh</source>

@@ -55,7 +55,7 @@ InboxRowsView::InboxRowsView(InboxRowsModel *model, QWidget *parent)
     // The filter and the actions on a row of their own: in one row with the states, longer labels (German)
     // made the view, and so the window, wider than the screen.
     auto *actions = new QHBoxLayout;
-    m_filter->setPlaceholderText(tr("Filter by message id or error"));
+    m_filter->setPlaceholderText(m_model->filterPlaceholder());
     m_filter->setClearButtonEnabled(true);
     actions->addWidget(m_filter, 1);
     auto *refresh = new QPushButton(tr("Refresh"), this);
@@ -97,6 +97,7 @@ InboxRowsView::InboxRowsView(InboxRowsModel *model, QWidget *parent)
     connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
         m_clock->readFinished(m_model->page().readAt);
         m_status->setText(m_model->statusLine() + u" — "_s + m_clock->freshness());
+        m_filter->setPlaceholderText(m_model->filterPlaceholder());
         restoreSelection();
     });
     m_status->setText(m_model->statusLine());

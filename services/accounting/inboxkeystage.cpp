@@ -388,8 +388,8 @@ InboxKeyStage::Outcome InboxKeyStage::probe(PgSession &db, const Batch &batch, R
     PGresult *res = PQexecParams(db.handle(), m_probeSql.constData(), m_mapping.filtersConsumer() ? 2 : 1, nullptr,
                                  values, nullptr, nullptr, 0);
     if (!res || PQresultStatus(res) != PGRES_TUPLES_OK) {
-        *problem = res && PQresultErrorMessage(res)[0] ? PgSession::readableError(PQresultErrorMessage(res))
-                                                       : db.lastError();
+        *problem =
+            res && PQresultErrorMessage(res)[0] ? PgSession::resultError(res, db.handle()) : db.lastError();
         const bool cast = isDataException(res);
         PQclear(res);
         return cast ? Outcome::KeyDoesNotCast : Outcome::Failed;
@@ -485,8 +485,8 @@ InboxKeyStage::Outcome InboxKeyStage::mergeJoin(PgSession &db, const Batch &batc
     PGresult *set = PQexec(conn, "BEGIN; SET LOCAL enable_hashjoin = off; SET LOCAL enable_nestloop = off; "
                                  "SET LOCAL work_mem = '64MB'; SET LOCAL max_parallel_workers_per_gather = 0");
     if (!set || PQresultStatus(set) != PGRES_COMMAND_OK) {
-        *problem = set && PQresultErrorMessage(set)[0] ? PgSession::readableError(PQresultErrorMessage(set))
-                                                       : db.lastError();
+        *problem =
+            set && PQresultErrorMessage(set)[0] ? PgSession::resultError(set, db.handle()) : db.lastError();
         PQclear(set);
         clearResult(conn, "ROLLBACK");
         return Outcome::Failed;
@@ -495,8 +495,8 @@ InboxKeyStage::Outcome InboxKeyStage::mergeJoin(PgSession &db, const Batch &batc
     PGresult *res = PQexecParams(conn, m_sql.constData(), m_mapping.filtersConsumer() ? 3 : 2, types, values,
                                  lengths, formats, 1);
     if (!res || PQresultStatus(res) != PGRES_TUPLES_OK) {
-        *problem = res && PQresultErrorMessage(res)[0] ? PgSession::readableError(PQresultErrorMessage(res))
-                                                       : db.lastError();
+        *problem =
+            res && PQresultErrorMessage(res)[0] ? PgSession::resultError(res, db.handle()) : db.lastError();
         const bool cast = isDataException(res);
         PQclear(res);
         clearResult(conn, "ROLLBACK");

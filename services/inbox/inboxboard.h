@@ -10,6 +10,8 @@
 
 #include <array>
 
+class KeyMask;
+
 using InboxStateCounts = std::array<qint64, InboxStateCount>;
 
 struct InboxConsumerCounts {
@@ -139,5 +141,10 @@ struct InboxBoard {
             sum += c;
         return sum;
     }
+
+    // The board as it may be shown, alerted on and printed where the delivery policy masks the message ids
+    // of the oldest stuck row's consumer (RequestItemDigests::shownMessageId, as the Parked view shows an
+    // id; ARCHITECTURE.md, Masking): its id "(masked)" and taken out of the top errors quoting it.
+    InboxBoard masked(const KeyMask &mask) const;
 };
 Q_DECLARE_METATYPE(InboxBoard)

@@ -4,6 +4,7 @@
 #include "services/inbox/inboxtableinfo.h"
 #include "services/inbox/inboxwatch.h"
 #include "services/inbox/pgsession.h"
+#include "services/payload/payloadmask.h"
 #include "services/support/logging.h"
 
 #include <QElapsedTimer>
@@ -123,6 +124,8 @@ public:
         if (!mapping.consumerColumn.isEmpty())
             m_consumer = m_db.escapeIdentifier(mapping.consumerColumn);
     }
+
+    void setIdMaskedConsumers(const QStringList &consumers) { m_idMaskedConsumers = consumers; }
 
     void read(InboxBoard &board, int statementTimeoutMs)
     {
@@ -802,6 +805,21 @@ private:
         if (!board.hasErrors || m_openStatuses.isEmpty() || (!m_consumer.isEmpty() && m_consumers.isEmpty()))
             return true;
         const QString error = m_db.escapeIdentifier(m_mapping.errorColumn);
+        // A masked message id quoted in its row's error is taken out, as the Parked view shows the error
+        // (ARCHITECTURE.md, Masking): values of four characters or more, like PayloadMask's.
+        QVariantList params = seekParams(m_openStatuses);
+        QString err = u"t."_s + error + u"::text"_s;
+        if (!m_idMaskedConsumers.isEmpty()) {
+            const bool oneConsumer = m_consumer.isEmpty() || m_mapping.filtersConsumer();
+            QString masked =
+                u"length(t."_s + m_id + u"::text) >= "_s + QString::number(PayloadMask::kMinVerbatim);
+            if (!oneConsumer) {
+                params << QVariant(m_idMaskedConsumers);
+                masked = u"c.consumer = ANY("_s + nextParam() + u"::text[]) AND "_s + masked;
+            }
+            err = u"CASE WHEN "_s + masked + u" THEN replace("_s + err + u", t."_s + m_id + u"::text, '"_s
+                  + QLatin1StringView(PayloadMask::kMasked) + u"') ELSE "_s + err + u" END"_s;
+        }
         if (m_large) {
             // A huge table: the errors of each pair's latest rows (newest first, from the index), not of
             // every open row, which could mean reading much of the table.
@@ -810,12 +828,12 @@ private:
             const qsizetype perPair = std::max<qsizetype>(InboxBoardQuery::ErrorSampleMinPerState,
                                                           InboxBoardQuery::ErrorSampleRows / pairs);
             const QString sql = u"SELECT x.err, count(*)::int8 AS n FROM "_s + seekSource()
-                                + u" CROSS JOIN LATERAL (SELECT t."_s + error + u"::text AS err FROM "_s + m_table
+                                + u" CROSS JOIN LATERAL (SELECT "_s + err + u" AS err FROM "_s + m_table
                                 + u" AS t WHERE "_s + seekCondition() + u" ORDER BY t."_s + m_updated
                                 + u" DESC LIMIT "_s + QString::number(perPair)
                                 + u") AS x WHERE x.err <> '' GROUP BY x.err ORDER BY n DESC, x.err LIMIT "_s
                                 + QString::number(InboxBoardQuery::TopErrorLimit);
-            const PgResult r = run(board, u"top errors"_s, sql, seekParams(m_openStatuses));
+            const PgResult r = run(board, u"top errors"_s, sql, params);
             if (!r.ok)
                 return false;
             for (qsizetype row = 0; row < r.rows.size(); ++row)
@@ -824,13 +842,12 @@ private:
         }
         // Grouped inside LATERAL for the same reason as the stuck count: one index range per pair.
         const QString sql = u"SELECT x.err, sum(x.n)::int8 AS n FROM "_s + seekSource()
-                            + u" CROSS JOIN LATERAL (SELECT t."_s + error
-                            + u"::text AS err, count(*) AS n FROM "_s + m_table + u" AS t WHERE "_s
-                            + seekCondition() + u" AND t."_s + error
+                            + u" CROSS JOIN LATERAL (SELECT "_s + err + u" AS err, count(*) AS n FROM "_s
+                            + m_table + u" AS t WHERE "_s + seekCondition() + u" AND t."_s + error
                             + u" IS NOT NULL GROUP BY 1) AS x "_s
                               u"WHERE x.err <> '' GROUP BY x.err ORDER BY n DESC, x.err LIMIT "_s
                             + QString::number(InboxBoardQuery::TopErrorLimit);
-        const PgResult r = run(board, u"top errors"_s, sql, seekParams(m_openStatuses));
+        const PgResult r = run(board, u"top errors"_s, sql, params);
         if (!r.ok)
             return false;
         for (qsizetype row = 0; row < r.rows.size(); ++row)
@@ -1026,6 +1043,7 @@ private:
     QString m_id;
     QString m_consumer; // empty: the mapping has no consumer column
     QStringList m_consumers;
+    QStringList m_idMaskedConsumers; // whose rows' errors are counted with their ids taken out
     QStringList m_openStatuses; // seen statuses that are not completed
     bool m_isView = false;
     bool m_large = false;
@@ -1103,7 +1121,8 @@ void InboxBoardQuery::refresh(const InboxMapping &mapping)
 
 InboxBoard InboxBoardQuery::collect(const QString &conninfo, const InboxMapping &mapping,
                                     const JobControl &control, int statementTimeoutMs,
-                                    PgStatementCanceller *canceller, InboxBoardHelperSession *helper)
+                                    PgStatementCanceller *canceller, InboxBoardHelperSession *helper,
+                                    const QStringList &idMaskedConsumers)
 {
     QElapsedTimer clock;
     clock.start();
@@ -1120,9 +1139,10 @@ InboxBoard InboxBoardQuery::collect(const QString &conninfo, const InboxMapping 
                            clock.elapsed());
     if (canceller)
         canceller->arm(session);
-    InboxBoard board = canceller && canceller->isCancelled()
-                           ? failedBoard(mapping, u"cancelled"_s, clock.elapsed())
-                           : collect(session, mapping, control, statementTimeoutMs, helper);
+    InboxBoard board =
+        canceller && canceller->isCancelled()
+            ? failedBoard(mapping, u"cancelled"_s, clock.elapsed())
+            : collect(session, mapping, control, statementTimeoutMs, helper, idMaskedConsumers);
     if (canceller)
         canceller->disarm();
     board.elapsedMs = clock.elapsed();
@@ -1131,7 +1151,7 @@ InboxBoard InboxBoardQuery::collect(const QString &conninfo, const InboxMapping 
 
 InboxBoard InboxBoardQuery::collect(PgSession &session, const InboxMapping &mapping,
                                     const JobControl &control, int statementTimeoutMs,
-                                    InboxBoardHelperSession *helper)
+                                    InboxBoardHelperSession *helper, const QStringList &idMaskedConsumers)
 {
     QElapsedTimer clock;
     clock.start();
@@ -1147,6 +1167,7 @@ InboxBoard InboxBoardQuery::collect(PgSession &session, const InboxMapping &mapp
         const bool shared = helper && helper->tryAcquire();
         InboxBoardHelperSession &second = shared ? *helper : oneShot;
         BoardReader reader(session, mapping, control, second);
+        reader.setIdMaskedConsumers(idMaskedConsumers);
         reader.read(board, statementTimeoutMs);
         second.finish();
         if (shared)

@@ -16,7 +16,7 @@ void InboxRowsQuery::fetch(const InboxMapping &mapping, const QList<InboxState> 
 {
     m_jobs.start(
         [conninfo = m_set.find(mapping.name) ? m_set.conninfoFor(mapping) : m_conninfo, mapping, states, text,
-         limit](const JobControl &) {
+         limit, mask = m_mask](const JobControl &) {
             PgSession session;
             QString error;
             bool connected = !conninfo.isEmpty() && session.connect(conninfo, &error);
@@ -33,20 +33,26 @@ void InboxRowsQuery::fetch(const InboxMapping &mapping, const QList<InboxState> 
                 page.readAt = QDateTime::currentDateTimeUtc();
                 return page;
             }
-            InboxRowsPage page = read(session, mapping, states, text, limit);
+            InboxRowsPage page = read(session, mapping, states, text, limit, mask);
             page.readAt = QDateTime::currentDateTimeUtc();
             return page;
         },
         [this](const InboxRowsPage &page) { Q_EMIT pageReady(page); });
 }
 
-InboxRowsPage InboxRowsQuery::read(PgSession &session, const InboxMapping &mapping, const QList<InboxState> &states,
-                                   const QString &text, int limit)
+InboxRowsPage InboxRowsQuery::read(PgSession &session, const InboxMapping &mapping,
+                                   const QList<InboxState> &states, const QString &text, int limit,
+                                   const KeyMask &mask)
 {
     InboxRowsPage page;
     page.mappingName = mapping.name;
     page.table = mapping.qualifiedTable();
     page.states = states;
+    page.text = text;
+    // Whose rows' ids are masked, named as the Parked view names a row's consumer (inboxRefFor: the
+    // consumer column's value, else the mapping's consumer; a row without one by the mapping's name).
+    const bool oneConsumer = mapping.consumerColumn.isEmpty() || mapping.filtersConsumer();
+    page.maskedIdConsumers = mask.idMaskedConsumersOf(mapping);
     if (const QString problem = mapping.validate(); !problem.isEmpty()) {
         page.error = problem;
         return page;
@@ -106,6 +112,13 @@ InboxRowsPage InboxRowsQuery::read(PgSession &session, const InboxMapping &mappi
                                                       : u" OR "_s + session.escapeIdentifier(mapping.errorColumn)
                                                             + u"::text ILIKE "_s + p)
                      + u')';
+        // A masked id is not searched by value (ARCHITECTURE.md, Masking), nor the error beside it, which
+        // may quote it: such rows match no text.
+        if (oneConsumer && !page.maskedIdConsumers.isEmpty())
+            textFilter = u" AND false"_s;
+        else if (!page.maskedIdConsumers.isEmpty())
+            textFilter += u" AND coalesce(nullif("_s + consumer + u"::text, ''), "_s + param(mapping.name)
+                          + u") <> ALL("_s + param(page.maskedIdConsumers) + u"::text[])"_s;
     }
     const QString pageLimit = u" LIMIT "_s + QString::number(std::max(1, limit) + 1);
     const bool large = !info.isView && info.estimatedRows >= LargeTableRows;

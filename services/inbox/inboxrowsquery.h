@@ -2,6 +2,7 @@
 
 #include "services/inbox/inboxmapping.h"
 #include "services/inbox/inboxmappingset.h"
+#include "services/payload/keymask.h"
 #include "services/support/jobtracker.h"
 
 #include <QDateTime>
@@ -34,6 +35,10 @@ struct InboxRowsPage {
     QString error;                  // one readable line
     bool isView = false;            // read from a view: skip and delete are refused
     QDateTime readAt;               // when the table was read (UTC)
+    QString text;                   // the filter text asked for (empty: none)
+    // The consumers whose message ids the delivery policy masks (KeyMask::masksIdempotencyKeysOf): the
+    // filter text is matched against neither their ids nor their errors, which may quote the id.
+    QStringList maskedIdConsumers;
 };
 Q_DECLARE_METATYPE(InboxRowsPage)
 
@@ -55,14 +60,18 @@ public:
     void setConninfo(const QString &conninfo) { m_conninfo = conninfo; }
     // Each mapping's rows are read from its own database; mappings not in the set use the conninfo above.
     void setMappingSet(const InboxMappingSet &set) { m_set = set; }
+    // The delivery policy's masking: masked message ids are never searched by value (ARCHITECTURE.md,
+    // Masking).
+    void setKeyMask(const KeyMask &mask) { m_mask = mask; }
     // Asynchronous; a newer fetch supersedes an older one. text: a case-insensitive part of the message id
-    // or error (empty: any).
+    // or error (empty: any), not of the rows whose ids are masked.
     void fetch(const InboxMapping &mapping, const QList<InboxState> &states, const QString &text = {},
                int limit = DefaultLimit);
 
     // Blocking, for worker threads, the command line and tests.
-    static InboxRowsPage read(PgSession &session, const InboxMapping &mapping, const QList<InboxState> &states,
-                              const QString &text = {}, int limit = DefaultLimit);
+    static InboxRowsPage read(PgSession &session, const InboxMapping &mapping,
+                              const QList<InboxState> &states, const QString &text = {},
+                              int limit = DefaultLimit, const KeyMask &mask = {});
 
 Q_SIGNALS:
     void pageReady(const InboxRowsPage &page);
@@ -70,5 +79,6 @@ Q_SIGNALS:
 private:
     QString m_conninfo;
     InboxMappingSet m_set;
+    KeyMask m_mask;
     JobTracker m_jobs{this};
 };

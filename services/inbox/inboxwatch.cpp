@@ -108,9 +108,10 @@ void InboxWatch::read(Watched &w)
     const int timeoutMs = m_statementTimeoutMs;
     w.canceller = std::make_shared<PgStatementCanceller>();
     w.jobs->start(
-        [conninfo = w.conninfo, mapping = w.mapping, timeoutMs, canceller = w.canceller,
-         helper = w.helper](const JobControl &control) {
-            return InboxBoardQuery::collect(conninfo, mapping, control, timeoutMs, canceller.get(), helper.get());
+        [conninfo = w.conninfo, mapping = w.mapping, timeoutMs, canceller = w.canceller, helper = w.helper,
+         masked = m_mask.idMaskedConsumersOf(w.mapping)](const JobControl &control) {
+            return InboxBoardQuery::collect(conninfo, mapping, control, timeoutMs, canceller.get(),
+                                            helper.get(), masked);
         },
         [this, label = w.databaseLabel](InboxBoard board) {
             board.database = label;

@@ -2,6 +2,7 @@
 
 #include "services/inbox/inboxboard.h"
 #include "services/inbox/inboxmappingset.h"
+#include "services/payload/keymask.h"
 
 #include <QHash>
 #include <QObject>
@@ -34,6 +35,9 @@ public:
     const InboxMappingSet &mappings() const { return m_set; }
     void setIntervalMs(int ms);
     void setStatementTimeoutMs(int ms) { m_statementTimeoutMs = ms; }
+    // The policy's masking: the boards count masked message ids out of their errors (ARCHITECTURE.md,
+    // Masking).
+    void setKeyMask(const KeyMask &mask) { m_mask = mask; }
 
     // Reads one mapping now (the Refresh button), or all of them.
     void refresh(const QString &mappingName);
@@ -52,6 +56,7 @@ private:
     void read(Watched &watched);
 
     InboxMappingSet m_set;
+    KeyMask m_mask;
     std::vector<std::unique_ptr<Watched>> m_watched;
     QHash<QString, InboxBoard> m_boards;
     int m_intervalMs = DefaultIntervalMs;

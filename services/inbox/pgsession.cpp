@@ -229,18 +229,6 @@ void onNotice(void *lastFatal, const char *message)
     qCDebug(lcInbox).noquote() << "server notice:" << text;
 }
 
-QString resultError(const PGresult *res, PGconn *conn)
-{
-    if (!res)
-        return PgSession::readableError(PQerrorMessage(conn));
-    const char *primary = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
-    if (!primary) // client-side failures (lost connection) carry only the full message
-        return PgSession::readableError(PQresultErrorMessage(res));
-    QString message = PgSession::readableError(primary);
-    if (const char *detail = PQresultErrorField(res, PG_DIAG_MESSAGE_DETAIL))
-        message += u" ("_s + PgSession::readableError(detail) + u')';
-    return message;
-}
 } // namespace
 
 int PgResult::columnIndex(QStringView name) const
@@ -416,7 +404,7 @@ PgResult takeResult(PGresult *res, PGconn *conn)
             result.rows << row;
         }
     } else {
-        result.error = resultError(res, conn);
+        result.error = PgSession::resultError(res, conn);
         if (res)
             result.sqlState = QString::fromLatin1(PQresultErrorField(res, PG_DIAG_SQLSTATE));
         if (result.error.isEmpty())
@@ -518,6 +506,41 @@ QString PgSession::lastError() const
     if (m_lastFatal->isEmpty() || error.contains(*m_lastFatal))
         return error;
     return *m_lastFatal + u" ("_s + error + u')';
+}
+
+QString PgSession::resultError(const PGresult *res, PGconn *conn)
+{
+    if (!res)
+        return readableError(PQerrorMessage(conn));
+    const char *primary = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
+    if (!primary) // client-side failures (lost connection) carry only the full message
+        return readableError(PQresultErrorMessage(res));
+    QString message = readableError(primary);
+    const QByteArrayView state(PQresultErrorField(res, PG_DIAG_SQLSTATE));
+    if (state.startsWith("23")) {
+        // "Key (message_id)=(...) already exists", "Failing row contains (...)": the DETAIL quotes the row,
+        // which may hold masked keys or payload fields. The constraint and the table say where instead.
+        // The audit database's refusals raised with a class-23 code are whole in their primary message.
+        const QString constraint = readableError(PQresultErrorField(res, PG_DIAG_CONSTRAINT_NAME));
+        const QString table = readableError(PQresultErrorField(res, PG_DIAG_TABLE_NAME));
+        if (!constraint.isEmpty() && !table.isEmpty() && !message.contains(constraint))
+            message += u" (constraint %1 on %2)"_s.arg(constraint, table);
+        else if (!table.isEmpty())
+            message += u" (on %1)"_s.arg(table);
+        return message;
+    }
+    if (state.startsWith("22")) {
+        // `invalid input syntax for type uuid: "..."`, `value "..." is out of range`: the primary message
+        // quotes the value the server could not take; its DETAIL may too (a JSON token).
+        const qsizetype first = message.indexOf(u'"');
+        const qsizetype last = message.lastIndexOf(u'"');
+        if (first >= 0 && last > first)
+            message.replace(first, last - first + 1, u"\"…\""_s);
+        return message;
+    }
+    if (const char *detail = PQresultErrorField(res, PG_DIAG_MESSAGE_DETAIL))
+        message += u" ("_s + readableError(detail) + u')';
+    return message;
 }
 
 QString PgSession::readableError(const char *message)

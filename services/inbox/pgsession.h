@@ -11,6 +11,7 @@
 
 typedef struct pg_conn PGconn;
 typedef struct pg_cancel PGcancel;
+typedef struct pg_result PGresult;
 
 // The outcome of one statement, as plain values (safe to copy across threads).
 struct PgResult {
@@ -81,6 +82,12 @@ public:
 
     // Shared with PgConnection: libpq's multi-line messages turned into one readable line.
     static QString readableError(const char *message);
+    // A failed result's error as Berth shows and logs it, on one line (conn: for a null result). The one
+    // rule for server errors that could quote row values (ARCHITECTURE.md, Masking: server errors): an
+    // integrity violation (SQLSTATE class 23) keeps its primary message and names the constraint and table,
+    // never the DETAIL that quotes the key or row; a data exception (class 22) has the value it quotes
+    // taken out and no DETAIL; other errors keep their DETAIL.
+    static QString resultError(const PGresult *res, PGconn *conn);
 
 private:
     PGconn *m_conn = nullptr;

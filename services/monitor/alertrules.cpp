@@ -492,11 +492,13 @@ void AccountingRule::observe(AlertEngine &engine, const AlertPolicy &policy, con
         return;
     const QString subject = subjectOf(result);
     const QString owner = policy.ownerOfGroup(result.group);
-    const auto examples = [&](const auto &keyOf, const auto &take) {
+    // The keys as the result shows them: "(masked)" where the topic's rule masks them (ARCHITECTURE.md,
+    // Masking), so an alert's message (the desk, `berth watch`) never quotes a masked key.
+    const auto examples = [&](const auto &textOf, const auto &take) {
         QStringList keys;
         for (const auto &item : take) {
-            const QString key = QString::fromUtf8(result.key(keyOf(item)));
-            if (!keyOf(item) || keys.contains(key))
+            const QString key = textOf(item);
+            if (key.isEmpty() || keys.contains(key))
                 continue;
             keys << key;
             if (keys.size() == exampleKeys)
@@ -516,8 +518,10 @@ void AccountingRule::observe(AlertEngine &engine, const AlertPolicy &policy, con
                     AlertRuleText::tr("%n record(s) committed past with no inbox row and no dead letter (possible "
                                       "loss); keys: %1.",
                                       nullptr, int(unaccounted))
-                        .arg(examples([](const AccountedRecord &r) { return r.idempotencyKey ? r.idempotencyKey : r.recordKey; },
-                                      lost)),
+                        .arg(examples([&result](const AccountedRecord &r) {
+                                 return r.idempotencyKey ? result.idempotencyKeyText(r.idempotencyKey)
+                                                         : result.recordKeyText(r.recordKey);
+                             }, lost)),
                     owner, u"accounting"_s},
                    nowMs);
 
@@ -531,7 +535,8 @@ void AccountingRule::observe(AlertEngine &engine, const AlertPolicy &policy, con
                         .arg(result.sequenceCount(SequenceFinding::Kind::OutOfOrder))
                         .arg(result.sequenceCount(SequenceFinding::Kind::Repeat))
                         .arg(result.sequenceCount(SequenceFinding::Kind::DlqAndContinue))
-                        .arg(examples([](const SequenceFinding &f) { return f.key; }, result.sequence)),
+                        .arg(examples([&result](const SequenceFinding &f) { return result.recordKeyText(f.key); },
+                                      result.sequence)),
                     owner, u"accounting"_s},
                    nowMs);
 }

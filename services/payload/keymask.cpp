@@ -84,3 +84,31 @@ KeyMask::Keys KeyMask::shown(const QString &topic, const QString &originalTopic,
     out.idempotencyKeyMasked = out.idempotencyKey != idempotencyKey;
     return out;
 }
+
+bool KeyMask::masksIdempotencyKeysOf(const QString &consumer) const
+{
+    const ConsumerPolicy *c = isEmpty() ? nullptr : m_policy.consumer(consumer);
+    if (!c)
+        return false;
+    // Whether shown() masks a key does not depend on its value, only on there being one.
+    for (const QString &topic : c->topics) {
+        if (shown(topic, {}, std::nullopt, u"-"_s).idempotencyKeyMasked)
+            return true;
+    }
+    return false;
+}
+
+QStringList KeyMask::idMaskedConsumersOf(const InboxMapping &mapping) const
+{
+    QStringList out;
+    if (mapping.consumerColumn.isEmpty() || mapping.filtersConsumer()) {
+        if (masksIdempotencyKeysOf(mapping.consumerLabel()))
+            out << mapping.consumerLabel();
+        return out;
+    }
+    for (const ConsumerPolicy &c : m_policy.consumers) {
+        if (masksIdempotencyKeysOf(c.name))
+            out << c.name;
+    }
+    return out;
+}

@@ -43,6 +43,14 @@ public:
     Keys shown(const QString &topic, const QString &originalTopic, const std::optional<QByteArray> &key,
                const QString &idempotencyKey) const;
 
+    // Whether the idempotency keys of the records `consumer` (a policy consumer) consumes are masked, as
+    // shown() masks them for some topic it consumes: then so are the message ids of its inbox rows, which
+    // nothing may show or search by value (ARCHITECTURE.md, Masking: keys without the record).
+    bool masksIdempotencyKeysOf(const QString &consumer) const;
+    // Of the consumers whose rows an inbox table holds (the mapping's one consumer, or with an unfiltered
+    // consumer column any of the policy's), those whose message ids are masked.
+    QStringList idMaskedConsumersOf(const InboxMapping &mapping) const;
+
 private:
     QList<const ConsumerPolicy *> consumersOf(const QString &topic, const QString &originalTopic) const;
 

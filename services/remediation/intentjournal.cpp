@@ -107,6 +107,9 @@ bool IntentJournal::settle(const QList<Update> &rows, const QString &skipDisposi
     QStringList dispTopics;
     QStringList dispPartitions;
     QStringList dispOffsets;
+    QStringList dispSourceTopics;
+    QStringList dispSourcePartitions;
+    QStringList dispSourceOffsets;
     int lowest = rows.first().itemNo;
     int highest = lowest;
     for (const Update &u : rows) {
@@ -127,32 +130,35 @@ bool IntentJournal::settle(const QList<Update> &rows, const QString &skipDisposi
             QJsonObject details = dispositionDetails.value(u.itemNo);
             if (delivered && u.error == u"reconciled"_s)
                 details.insert(u"reconciled"_s, true); // found in the destination, not produced by this run
-            dispDetails << (details.isEmpty() ? u"{}"_s
+            // Empty: no details ({} without a JSON text to parse per row).
+            dispDetails << (details.isEmpty() ? QString()
                                               : QString::fromUtf8(QJsonDocument(details).toJson(QJsonDocument::Compact)));
             dispTopics << (delivered ? u.destTopic : QString());
             dispPartitions << (delivered ? QString::number(u.destPartition) : QString());
             dispOffsets << (delivered ? QString::number(u.destOffset) : QString());
+            dispSourceTopics << u.sourceTopic;
+            dispSourcePartitions << (u.sourcePartition >= 0 ? QString::number(u.sourcePartition) : QString());
+            dispSourceOffsets << (u.sourceOffset >= 0 ? QString::number(u.sourceOffset) : QString());
         }
     }
     // One statement: atomic without a transaction, and the audit chain's lock (taken by the journal triggers
     // at the end of the statement) is held only for its commit, so other sessions' writes proceed meanwhile.
     // A batch that only delivered is one INSERT: its items' intents stay as journaled. attempts counts produce
     // attempts; a reconciled failure or a skip does not add one.
-    // The look-ups go by primary key for the batch's items only (a range of item numbers the index reads, and
-    // a LATERAL probe the planner cannot turn into a join): without statistics the planner would otherwise
-    // hash every item of the request for each batch, and a large replay would slow down with the square of
-    // its size.
+    // The source coordinates come with the rows (the database checks them against the items, 013), so the
+    // statement reads no item itself.
     const QString insert =
         u"INSERT INTO berth.dispositions (request_id, item_no, source_topic, source_partition, "
         u"source_offset, disposition, details, dest_topic, dest_partition, dest_offset) "
-        u"SELECT ri.request_id, ri.item_no, ri.source_topic, ri.source_partition, ri.source_offset, d.kind, "
-        u"d.details::jsonb, NULLIF(d.dt, ''), NULLIF(d.dp, '')::int, NULLIF(d.dof, '')::bigint "
-        u"FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) WITH ORDINALITY "
-        u"AS d(item_no, kind, details, dt, dp, dof, n) "
-        u"JOIN LATERAL (SELECT * FROM berth.request_items ri WHERE ri.request_id = $1 AND ri.item_no = d.item_no "
-        u"OFFSET 0) ri ON true "_s;
-    const QVariantList dispositions = {m_requestId,   dispItems,  dispKinds,     dispDetails,
-                                       dispTopics,    dispPartitions, dispOffsets};
+        u"SELECT $1, d.item_no, NULLIF(d.st, ''), NULLIF(d.sp, '')::int, NULLIF(d.so, '')::bigint, d.kind, "
+        u"CASE WHEN d.details = '' THEN '{}'::jsonb ELSE d.details::jsonb END, NULLIF(d.dt, ''), "
+        u"NULLIF(d.dp, '')::int, NULLIF(d.dof, '')::bigint "
+        u"FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], "
+        u"$9::text[], $10::text[]) WITH ORDINALITY AS d(item_no, kind, details, dt, dp, dof, st, sp, so, n) "_s;
+    const QVariantList dispositions = {m_requestId,      dispItems,        dispKinds,
+                                       dispDetails,      dispTopics,       dispPartitions,
+                                       dispOffsets,      dispSourceTopics, dispSourcePartitions,
+                                       dispSourceOffsets};
     PgResult r;
     if (items.isEmpty()) {
         r = m_db.exec(insert + u"ORDER BY d.n"_s, dispositions);
@@ -166,9 +172,9 @@ bool IntentJournal::settle(const QList<Update> &rows, const QString &skipDisposi
             u"dest_partition = NULLIF(x.p, '')::int, dest_offset = NULLIF(x.o, '')::bigint, "
             u"error = NULLIF(x.err, ''), attempts = i.attempts + CASE WHEN x.state = 'failed' "
             u"AND x.err <> 'reconciled' THEN 1 ELSE 0 END, updated_at = clock_timestamp() "
-            u"FROM unnest($8::int[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[]) "
+            u"FROM unnest($11::int[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[]) "
             u"AS x(item_no, state, dest_topic, p, o, err) "
-            u"WHERE i.request_id = $1 AND i.item_no BETWEEN $14 AND $15 AND i.item_no = x.item_no "
+            u"WHERE i.request_id = $1 AND i.item_no BETWEEN $17 AND $18 AND i.item_no = x.item_no "
             u"RETURNING i.item_no) "_s
                 + insert
                 + u"WHERE d.kind = 'replayed' OR d.item_no IN (SELECT s.item_no FROM settled s) ORDER BY d.n"_s,
@@ -181,8 +187,11 @@ bool IntentJournal::settle(const QList<Update> &rows, const QString &skipDisposi
 
 bool IntentJournal::disposed(QList<int> *itemNos, QString *error)
 {
-    const PgResult r =
-        m_db.exec(u"SELECT DISTINCT item_no FROM berth.dispositions WHERE request_id = $1"_s, {m_requestId});
+    // Each disposition is in one of two partial indexes by request (audit schema 014): read both.
+    const PgResult r = m_db.exec(u"SELECT item_no FROM berth.dispositions WHERE request_id = $1 "
+                                 u"AND disposition = 'replayed' UNION SELECT item_no FROM berth.dispositions "
+                                 u"WHERE request_id = $1 AND disposition <> 'replayed'"_s,
+                                 {m_requestId});
     if (!r.ok) {
         *error = r.error;
         return false;

@@ -31,6 +31,11 @@ public:
         int destPartition = -1;
         qint64 destOffset = -1;
         QString error;
+        // Where the item's record was read (its request item's coordinates; empty and -1 for an inbox row):
+        // a disposition carries them, sent rather than looked up, and the database checks them (013).
+        QString sourceTopic;
+        int sourcePartition = -1;
+        qint64 sourceOffset = -1;
     };
 
     IntentJournal(PgSession &db, qint64 requestId)

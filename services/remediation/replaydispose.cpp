@@ -42,7 +42,7 @@ bool Run::disposeItems(QString *error)
         QHash<int, QJsonObject> details;
         for (int no : batch) {
             const RequestItem &item = m_items.at(m_index.value(no));
-            IntentJournal::Update u{no, State::Skipped, {}, -1, -1, {}};
+            IntentJournal::Update u = updateOf(no, State::Skipped);
             QJsonObject d = why;
             QString failure;
             if (!item.inboxRef.isEmpty()) {

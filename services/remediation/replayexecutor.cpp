@@ -91,6 +91,18 @@ void Run::settleCounts()
     m_out.skipped = skipped;
 }
 
+IntentJournal::Update Run::updateOf(int itemNo, State state) const
+{
+    IntentJournal::Update u;
+    u.itemNo = itemNo;
+    u.state = state;
+    const RequestItem &item = m_items.at(m_index.value(itemNo));
+    u.sourceTopic = item.sourceTopic;
+    u.sourcePartition = item.sourcePartition;
+    u.sourceOffset = item.sourceOffset;
+    return u;
+}
+
 void Run::report(ReplayPhase phase, bool force)
 {
     m_phase = phase;

@@ -350,9 +350,9 @@ bool Run::settleInFlight(QString *error)
     QList<IntentJournal::Update> settle;
     for (qsizetype i = 0; i < sent.consumed; ++i) {
         const int no = sent.batch.at(i);
-        IntentJournal::Update u;
-        u.itemNo = no;
-        u.destTopic = m_intents.value(no).destTopic;
+        IntentJournal::Update u = updateOf(no, State::Pending);
+        if (const auto in = m_intents.constFind(no); in != m_intents.cend())
+            u.destTopic = in->destTopic;
         if (sent.refused.contains(no)) {
             u.state = State::Failed;
             u.error = sent.refused.value(no);

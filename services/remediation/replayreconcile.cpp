@@ -142,9 +142,7 @@ bool Run::reconcile(const QList<int> &itemNos, QString *error)
                     return true;
                 }
                 seen.insert(item);
-                IntentJournal::Update u;
-                u.itemNo = item;
-                u.state = State::Delivered;
+                IntentJournal::Update u = updateOf(item, State::Delivered);
                 u.destTopic = t.key();
                 u.destPartition = m->partition;
                 u.destOffset = m->offset;

@@ -139,6 +139,8 @@ private:
     void report(ReplayPhase phase, bool force = false);
     void problem(int itemNo, const QString &error);
     void settleCounts();
+    // A row for the journal about item `itemNo`, with its request item's source coordinates.
+    IntentJournal::Update updateOf(int itemNo, State state) const;
 
     PgSession &m_audit;
     AuditStore m_store;
