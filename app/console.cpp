@@ -658,6 +658,7 @@ void Console::editInboxMappings(const QString &selected)
     const InboxMappingSet databases =
         InboxMappingSet::resolve({}, {}, m_profile.databaseConninfo, m_profile.databases);
     InboxMappingDialog dialog(databases, m_profile.inboxMappings, policyNames, m_window.get());
+    dialog.explorer()->setKeyMask(KeyMask(m_policy));
     dialog.selectMapping(selected);
     if (dialog.exec() != QDialog::Accepted)
         return;

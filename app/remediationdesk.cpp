@@ -102,10 +102,13 @@ void RemediationDesk::addTo(MainWindow *window)
     window->addTab(u"audit"_s, m_trailView, tr("A&udit trail"));
     m_queueView->restoreState(QSettings().value(u"approvals/state"_s).toByteArray());
     m_trailView->restoreState(QSettings().value(u"audit/state"_s).toByteArray());
+    m_executionPanel->restoreState(QSettings().value(u"execution/state"_s).toByteArray());
     connect(window, &MainWindow::closing, this, [this] {
         QSettings settings;
         if (m_queueView)
             settings.setValue(u"approvals/state"_s, m_queueView->saveState());
+        if (m_executionPanel)
+            settings.setValue(u"execution/state"_s, m_executionPanel->saveState());
         if (m_trailView)
             settings.setValue(u"audit/state"_s, m_trailView->saveState());
     });

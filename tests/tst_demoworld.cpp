@@ -1,4 +1,5 @@
 #include "services/accounting/deliveryaccountant.h"
+#include "services/audit/auditstore.h"
 #include "services/accounting/deliverysemantics.h"
 #include "services/demo/demofaults.h"
 #include "services/demo/demoworld.h"
@@ -9,6 +10,11 @@
 #include "services/inbox/inboxmappingset.h"
 #include "services/inbox/pgsession.h"
 #include "services/policy/policyloader.h"
+#include "services/remediation/offsetresetexecutor.h"
+#include "services/remediation/offsetresetplanner.h"
+#include "services/remediation/replayexecutor.h"
+#include "services/remediation/replayverifier.h"
+#include "services/remediation/requestbuilder.h"
 
 #include "support/testsupport.h"
 
@@ -284,6 +290,119 @@ private Q_SLOTS:
         const QMap<QString, qint64> counts = countByStatus(sql);
         QVERIFY(counts.value(u"verified"_s) >= 1);
         QVERIFY(counts.value(u"released"_s) >= 1); // the first dead letters may be parked rows too
+    }
+
+    // The pending request, approved by alice and executed by bob through the real services, ends verified:
+    // the fix deployed after the warm-up lets order-projection process every record it names, its parked
+    // rows released and COMPLETED, and none of its replays back in the DLQ.
+    void pendingRequestEndsVerifiedOnceApproved()
+    {
+        const QString pendingSql = u"SELECT 'id', max(id) FROM berth.requests WHERE status = 'pending'"_s;
+        QTRY_VERIFY_WITH_TIMEOUT(countByStatus(pendingSql).value(u"id"_s) > 0, 100'000);
+        const qint64 id = countByStatus(pendingSql).value(u"id"_s);
+        PgSession alice;
+        PgSession bob;
+        PgSession admin;
+        QString error;
+        QVERIFY2(alice.connect(m_world.conninfo(u"alice"_s), &error), qPrintable(error));
+        QVERIFY2(bob.connect(m_world.conninfo(u"bob"_s), &error), qPrintable(error));
+        QVERIFY2(admin.connect(m_world.postgres().conninfo(u"postgres"_s, QString::fromLatin1(DemoWorld::databaseName)),
+                               &error),
+                 qPrintable(error));
+        const PgResult parked = admin.exec(
+            u"SELECT idempotency_key FROM berth.request_items WHERE request_id = $1 "
+            u"AND inbox_ref->>'pinnedStatus' = 'PARKED'"_s,
+            {id});
+        QVERIFY2(parked.ok, qPrintable(parked.error));
+        QVERIFY(!parked.rows.isEmpty());
+
+        QVERIFY2(AuditStore(alice).approve(id, u"Fix deployed, release and replay."_s, &error), qPrintable(error));
+        const ConnectionProfile profile = m_world.profile(u"bob"_s);
+        const PolicyLoadResult policy = loadPolicyFile(profile.policyPath);
+        QVERIFY2(policy.ok(), qPrintable(policy.messages().join(u'\n')));
+        ReplayOptions options;
+        options.inboxMappings = mappingsOf(profile, policy.policy);
+        ReplayControl control;
+        const ReplayOutcome outcome = ReplayExecutor(bob, profile.cluster, &bob).run(id, options, control);
+        QVERIFY2(outcome.started, qPrintable(outcome.error));
+        VerifyOptions verifyOptions;
+        verifyOptions.timeoutMs = 60'000;
+        verifyOptions.policy = policy.policy;
+        verifyOptions.inboxMappings = options.inboxMappings;
+        const ReplayVerification verification = ReplayVerifier(bob, profile.cluster, &bob).verify(id, verifyOptions);
+        QVERIFY2(verification.error.isEmpty(), qPrintable(verification.error));
+        QVERIFY2(verification.result == VerificationResult::Verified, qPrintable(verification.summary()));
+
+        for (const QVariantList &row : parked.rows) {
+            const PgResult status = admin.exec(
+                u"SELECT status FROM processed_message WHERE consumer_name = 'order-projection' AND message_id = $1"_s,
+                {row.value(0)});
+            QVERIFY2(status.ok && status.rows.size() == 1, qPrintable(row.value(0).toString()));
+            QCOMPARE(status.rows.first().value(0).toString(), u"COMPLETED"_s);
+        }
+        const QByteArray replayIdPrefix = QByteArray::number(id) + '-';
+        for (const KcatRecord &r : kcatRead(u"orders-dlt"_s))
+            QVERIFY2(!headerOf(r, "berth-replay-id").startsWith(replayIdPrefix), headerOf(r, "berth-replay-id").constData());
+    }
+
+    // The group the world stops after its warm-up can be reset: filed by bob, approved by alice, executed
+    // by bob, and verified from the committed offsets, which a consumer handle of the test's own reads back.
+    void reprocessGroupCanBeReset()
+    {
+        const QString group = DemoWorld::reprocessGroup();
+        const ConnectionProfile profile = m_world.profile(u"bob"_s);
+        const PolicyLoadResult policy = loadPolicyFile(profile.policyPath);
+        QVERIFY2(policy.ok(), qPrintable(policy.messages().join(u'\n')));
+        PgSession alice;
+        PgSession bob;
+        QString error;
+        QVERIFY2(alice.connect(m_world.conninfo(u"alice"_s), &error), qPrintable(error));
+        QVERIFY2(bob.connect(m_world.conninfo(u"bob"_s), &error), qPrintable(error));
+        // The warm-up has ended once the second seeded request exists.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            countByStatus(u"SELECT 'n', count(*) FROM berth.requests"_s).value(u"n"_s) >= 2, 100'000);
+
+        OffsetResetInput input;
+        input.group = group;
+        input.topic = u"orders"_s;
+        input.to = *OffsetResetTo::parse(u"shift:-3"_s, &error);
+        input.cluster = profile.cluster;
+        input.policy = policy.policy;
+        input.inboxMappings = mappingsOf(profile, policy.policy);
+        RequestDraft draft;
+        draft.action = RemediationAction::ResetOffsets;
+        draft.offsetReset = OffsetResetPlanner::plan(input, &bob);
+        QVERIFY2(draft.offsetReset.error.isEmpty(), qPrintable(draft.offsetReset.error));
+        QVERIFY(draft.offsetReset.movedPartitions() > 0);
+        draft.reasonCode = u"reprocess"_s;
+        draft.reason = u"Reload the warehouse table from the last three orders of each partition."_s;
+        AuditStore bobStore(bob);
+        RequestBuilderContext context;
+        context.policy = policy.policy;
+        const qint64 id = RequestBuilder::submit(bobStore, RequestBuilder::build(draft, context), &error);
+        QVERIFY2(id > 0, qPrintable(error));
+        QVERIFY2(AuditStore(alice).approve(id, u"Sink is stopped."_s, &error), qPrintable(error));
+
+        const OffsetResetOutcome outcome = OffsetResetExecutor::run(bob, profile.cluster, id);
+        QVERIFY2(outcome.error.isEmpty(), qPrintable(outcome.error));
+        QVERIFY2(!outcome.refused, qPrintable(outcome.refusal));
+        QVERIFY(outcome.verified);
+
+        KafkaProperties props = profile.cluster;
+        props.append({u"group.id"_s, group});
+        KafkaHandle rk = KafkaConfig::createClient(RD_KAFKA_CONSUMER, props, &error);
+        QVERIFY2(rk, qPrintable(error));
+        rd_kafka_topic_partition_list_t *list = rd_kafka_topic_partition_list_new(6);
+        for (const OffsetResetPartition &p : std::as_const(draft.offsetReset.partitions))
+            rd_kafka_topic_partition_list_add(list, "orders", p.partition);
+        const rd_kafka_resp_err_t err = rd_kafka_committed(rk.get(), list, 10'000);
+        QHash<int, qint64> committed;
+        for (int i = 0; i < list->cnt; ++i)
+            committed.insert(list->elems[i].partition, list->elems[i].offset);
+        rd_kafka_topic_partition_list_destroy(list);
+        QCOMPARE(err, RD_KAFKA_RESP_ERR_NO_ERROR);
+        for (const OffsetResetPartition &p : std::as_const(draft.offsetReset.partitions))
+            QCOMPARE(committed.value(p.partition), p.target);
     }
 
     void operatorRolesCanLogIn()

@@ -10,6 +10,8 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QHeaderView>
+#include <QSplitter>
 #include <QTableWidget>
 #include <QTest>
 
@@ -38,6 +40,16 @@ AuditIdentity operatorIdentity()
     who.isOperator = true;
     who.isApprover = true;
     return who;
+}
+
+// A verification of request `id` at `consumer`, without items yet.
+ReplayVerification verificationOf(qint64 id, const QString &consumer, VerificationResult result)
+{
+    ReplayVerification v;
+    v.requestId = id;
+    v.consumer = consumer;
+    v.result = result;
+    return v;
 }
 
 WrappingLabel *detailPane(ReplayExecutionPanel &panel)
@@ -127,17 +139,75 @@ private Q_SLOTS:
         QCOMPARE(panel.outcomesText()->toPlainText(), u"item 1 (2-1): back in the DLQ at orders-dlt/3/9"_s);
     }
 
+    // A verification read back from its audit event lists every item's outcome, not only the failures:
+    // a request verified whole shows what became of each of its records.
+    void storedVerificationListsEachItem()
+    {
+        ReplayVerification live =
+            verificationOf(2, u"order-projection"_s, VerificationResult::VerifiedWithFailures);
+        const VerifyOutcome outcomes[] = {VerifyOutcome::Processed, VerifyOutcome::Processed, VerifyOutcome::NoOp,
+                                          VerifyOutcome::ReturnedToDlq, VerifyOutcome::Processed};
+        for (int n = 1; n <= 5; ++n) {
+            VerifiedItem item;
+            item.itemNo = n;
+            item.replayId = u"2-"_s + QString::number(n);
+            item.outcome = outcomes[n - 1];
+            item.detail = item.outcome == VerifyOutcome::ReturnedToDlq ? u"orders-dlt/1/7"_s : u"COMPLETED"_s;
+            live.items.append(item);
+            ++live.counts[size_t(item.outcome)];
+        }
+        const ReplayVerification stored = ReplayVerification::fromEventDetails(live.eventDetails());
+        ReplayExecutionPanel panel;
+        panel.setListing({request(2, RemediationAction::Replay)}, operatorIdentity());
+        panel.selectRequest(2);
+        panel.setStoredVerification(2, stored, QString());
+        const QString text = panel.outcomesText()->toPlainText();
+        QCOMPARE(text.split(u'\n').size(), 5);
+        QVERIFY2(text.startsWith(u"item 4 (2-4): back in the DLQ at orders-dlt/1/7\n"_s), qPrintable(text));
+        for (const QString &line : {u"item 1 (2-1): processed"_s, u"item 3 (2-3): no-op"_s, u"item 5 (2-5): processed"_s})
+            QVERIFY2(text.contains(line), qPrintable(text));
+    }
+
+    // At the desk's size the request list keeps a good share of the height beside the run's area, and the
+    // split the operator chose comes back with the saved state.
+    void requestListKeepsItsShareAndItsSplit()
+    {
+        ReplayExecutionPanel panel;
+        panel.resize(1400, 760);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QList<RemediationRequest> requests;
+        for (qint64 id = 1; id <= 12; ++id)
+            requests.append(request(id, RemediationAction::Replay));
+        panel.setListing(requests, operatorIdentity());
+        panel.selectRequest(12); // the detail pane under the list fills
+        QCoreApplication::processEvents();
+        const int rowHeight = panel.table()->verticalHeader()->defaultSectionSize();
+        QVERIFY2(panel.table()->viewport()->height() >= 6 * rowHeight,
+                 qPrintable(QString::number(panel.table()->viewport()->height())));
+
+        panel.splitter()->setSizes({500, 200});
+        const QList<int> chosen = panel.splitter()->sizes();
+        const QByteArray state = panel.saveState();
+        ReplayExecutionPanel again;
+        again.resize(1400, 760);
+        again.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&again));
+        again.setListing(requests, operatorIdentity());
+        again.selectRequest(12);
+        again.restoreState(state);
+        QCoreApplication::processEvents();
+        QCOMPARE(again.splitter()->sizes(), chosen);
+    }
+
     // A partition an interrupted reset found moved on when resumed is said as such, with both offsets.
     void resetPartitionMovedSinceIsSaid()
     {
         ReplayExecutionPanel panel;
         panel.setListing({request(3, RemediationAction::ResetOffsets)}, operatorIdentity());
         panel.selectRequest(3);
-        ReplayVerification v;
-        v.requestId = 3;
-        v.consumer = u"orders-sink"_s;
+        ReplayVerification v = verificationOf(3, u"orders-sink"_s, VerificationResult::VerifiedWithFailures);
         v.resetTopic = u"orders"_s;
-        v.result = VerificationResult::VerifiedWithFailures;
         OffsetResetPartitionOutcome moved;
         moved.partition = 0;
         moved.before = 4940;

@@ -9,6 +9,7 @@
 #include "services/inbox/inboxmappingexplorer.h"
 #include "services/inbox/pgsession.h"
 #include "services/policy/inboxpolicyyaml.h"
+#include "services/policy/policyloader.h"
 #include "services/support/profilestore.h"
 #include "views/inboxmappingdialog.h"
 
@@ -17,6 +18,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -259,6 +261,52 @@ private Q_SLOTS:
             InboxMappingExplorer::readTables(m_pg->conninfo(u"postgres"_s, u"no_such_db"_s));
         QVERIFY(noDb.error.startsWith(u"cannot connect"_s));
         QVERIFY(noDb.tables.isEmpty());
+    }
+
+    // The preview is a board like the desk's: message ids the policy masks are never shown by value, not
+    // as the oldest stuck row's id, nor inside the top errors quoting them.
+    void previewMasksTheIdsThePolicyMasks()
+    {
+        QString error;
+        QVERIFY2(m_sql.execScript(
+                     u"CREATE TABLE settle.card_inbox (card_key text PRIMARY KEY, state text NOT NULL, "
+                     u"changed_at timestamptz NOT NULL, failure_reason text); "
+                     u"INSERT INTO settle.card_inbox VALUES "
+                     u"('card-4111-1111', 'in_flight', now() - interval '1 hour', NULL), "
+                     u"('card-5555-4444', 'gave_up', now(), 'declined card-5555-4444')"_s,
+                     &error),
+                 qPrintable(error));
+        InboxMapping m;
+        m.name = u"cards"_s;
+        m.schema = u"settle"_s;
+        m.table = u"card_inbox"_s;
+        m.messageIdColumn = u"card_key"_s;
+        m.statusColumn = u"state"_s;
+        m.updatedColumn = u"changed_at"_s;
+        m.errorColumn = u"failure_reason"_s;
+        m.statuses = {{u"in_flight"_s, InboxState::InProgress}, {u"gave_up"_s, InboxState::FailedTerminal}};
+        const auto previewWith = [&](const KeyMask &mask) {
+            InboxMappingExplorer explorer;
+            explorer.setKeyMask(mask);
+            QSignalSpy ready(&explorer, &InboxMappingExplorer::previewReady);
+            explorer.preview(conninfo(), m);
+            return ready.wait(15000) ? ready.first().first().value<InboxBoard>() : InboxBoard();
+        };
+        const InboxBoard plain = previewWith(KeyMask());
+        QVERIFY2(plain.ok() && plain.hasStuck, qPrintable(plain.error));
+        QCOMPARE(plain.oldestStuck.messageId, u"card-4111-1111"_s); // what masking must hide
+
+        const KeyMask mask(loadPolicy("deliverySemantics:\n  consumers:\n    cards:\n      topics: [cards]\n"
+                                      "      idempotencyKey: {header: idempotency-key}\n"
+                                      "masking:\n  - topic: cards\n    headers: [idempotency-key]\n",
+                                      u"cards.yaml"_s)
+                               .policy);
+        const InboxBoard shown = previewWith(mask);
+        QVERIFY2(shown.ok() && shown.hasStuck, qPrintable(shown.error));
+        QCOMPARE(shown.oldestStuck.messageId, u"(masked)"_s);
+        QVERIFY(!shown.topErrors.isEmpty());
+        for (const InboxErrorCount &e : shown.topErrors)
+            QVERIFY2(!e.error.contains(u"card-"_s), qPrintable(e.error));
     }
 };
 

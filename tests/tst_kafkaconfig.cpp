@@ -1,8 +1,11 @@
 // The one builder of every non-committing reader's properties (KafkaConfig::readerProperties), read back
 // from the configuration librdkafka itself builds from them: what a reader counts on must hold whatever
 // the cluster's profile says.
+#include "services/demo/mockkafkacluster.h"
 #include "services/kafka/kafkaconfig.h"
 
+#include <QMutex>
+#include <QStringList>
 #include <QTest>
 
 using namespace Qt::StringLiterals;
@@ -40,6 +43,19 @@ const KafkaProperties kCluster = {{u"bootstrap.servers"_s, u"broker-1:9092"_s},
                                   {u"enable.auto.commit"_s, u"true"_s},
                                   {u"fetch.wait.max.ms"_s, u"500"_s},
                                   {u"security.protocol"_s, u"plaintext"_s}};
+
+// librdkafka's log lines as Berth's logging receives them, while one lives.
+QMutex g_capturedLock;
+QStringList g_captured;
+QtMessageHandler g_previous = nullptr;
+void capture(QtMsgType type, const QMessageLogContext &context, const QString &message)
+{
+    {
+        const QMutexLocker lock(&g_capturedLock);
+        g_captured.append(message);
+    }
+    g_previous(type, context, message);
+}
 } // namespace
 
 class TestKafkaConfig final : public QObject {
@@ -59,6 +75,35 @@ private Q_SLOTS:
         // The rest of the cluster's profile is kept.
         QCOMPARE(c["bootstrap.servers"], u"broker-1:9092"_s);
         QCOMPARE(c["security.protocol"], u"plaintext"_s);
+    }
+
+    // A reader asks the brokers for metadata before it knows their versions; librdkafka then warns
+    // (AUTOCREATE) that it cannot pass allow.auto.create.topics=false, though the broker takes it. A
+    // reader leaves the property at the consumer's default, false, whatever the profile says, and no
+    // such warning reaches the operator.
+    void readerMetadataWarnsOfNoAutoCreate()
+    {
+        MockKafkaCluster cluster(1);
+        QVERIFY2(cluster.isValid(), qPrintable(cluster.error()));
+        QVERIFY(cluster.createTopic(u"orders"_s, 2));
+        KafkaProperties profile = cluster.clientProperties();
+        profile.append({u"allow.auto.create.topics"_s, u"true"_s});
+        const KafkaProperties props = KafkaConfig::readerProperties(profile, {.clientId = u"berth-test"_s});
+        QCOMPARE(built(props)["allow.auto.create.topics"], u"false"_s);
+
+        g_previous = qInstallMessageHandler(capture);
+        QString error;
+        {
+            KafkaHandle rk = KafkaConfig::createClient(RD_KAFKA_CONSUMER, props, &error);
+            QVERIFY2(rk, qPrintable(error));
+            const rd_kafka_metadata_t *metadata = nullptr;
+            QCOMPARE(rd_kafka_metadata(rk.get(), 1, nullptr, &metadata, 10'000), RD_KAFKA_RESP_ERR_NO_ERROR);
+            rd_kafka_metadata_destroy(metadata);
+        }
+        qInstallMessageHandler(g_previous);
+        const QMutexLocker lock(&g_capturedLock);
+        for (const QString &line : std::as_const(g_captured))
+            QVERIFY2(!line.contains(u"AUTOCREATE"_s), qPrintable(line));
     }
 
     // The reader's own settings win over the profile's; unset ones keep the profile's (or librdkafka's).

@@ -1,6 +1,7 @@
 #include "profiledialog.h"
 
 #include "services/inbox/inboxmappingset.h"
+#include "services/policy/policyloader.h"
 #include "services/support/connectiontest.h"
 #include "services/support/profilesecrets.h"
 #include "services/support/secretstore.h"
@@ -449,6 +450,9 @@ void ProfileDialog::editInboxMappings()
         m_editMappings->setEnabled(true);
         const InboxMappingSet databases = InboxMappingSet::resolve({}, {}, p.databaseConninfo, p.databases);
         InboxMappingDialog dialog(databases, m_inboxMappings, {}, this);
+        // The profile's policy masks message ids in the preview as on the desk (a few kilobytes to read).
+        if (!p.policyPath.isEmpty())
+            dialog.explorer()->setKeyMask(KeyMask(loadPolicyFile(p.policyPath).policy));
         if (dialog.exec() != QDialog::Accepted)
             return;
         m_inboxMappings = dialog.mappings();

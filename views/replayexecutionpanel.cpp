@@ -1,6 +1,7 @@
 #include "replayexecutionpanel.h"
 
 #include "views/tablecolumns.h"
+#include "views/viewstate.h"
 #include "views/wrappinglabel.h"
 
 #include "actionconfirmation.h"
@@ -11,6 +12,8 @@
 
 #include <QFileDialog>
 #include <QFontDatabase>
+#include <QFontMetrics>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -19,6 +22,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -42,6 +46,7 @@ QString eta(qint64 ms)
 
 ReplayExecutionPanel::ReplayExecutionPanel(QWidget *parent)
     : QWidget(parent)
+    , m_split(new QSplitter(Qt::Vertical, this))
     , m_table(new QTableWidget(this))
     , m_canary(new QSpinBox(this))
     , m_execute(new QPushButton(tr("&Execute"), this))
@@ -98,31 +103,60 @@ ReplayExecutionPanel::ReplayExecutionPanel(QWidget *parent)
     m_problems->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_problems->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_problems->setPlaceholderText(tr("Items that are not delivered or skipped are listed here, with why."));
-    m_problems->setMaximumHeight(140);
     m_outcomes->setReadOnly(true);
     m_outcomes->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_outcomes->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_outcomes->setPlaceholderText(tr(
         "After a replay, what its consumer did with each record: processed, no-op, failed, parked, back in "
         "the DLQ, or still pending."));
-    m_outcomes->setMaximumHeight(140);
+    // The two lists grow with the run's area; a few lines at least, so the request list keeps its share.
+    const int fewLines = QFontMetrics(m_outcomes->font()).lineSpacing() * 4 + 12;
+    m_problems->setMinimumHeight(fewLines);
+    m_outcomes->setMinimumHeight(fewLines);
+    // Their own height hints would claim most of the panel before the split's stretch is applied.
+    m_problems->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Ignored);
+    m_outcomes->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Ignored);
+
+    // The request list above, the selected request's run below; the operator moves the split (kept with
+    // ViewState), the list starting with two fifths of the height (showEvent).
+    auto *listArea = new QWidget(m_split);
+    auto *listLayout = new QVBoxLayout(listArea);
+    listLayout->setContentsMargins(0, 0, 0, 0);
+    listLayout->addWidget(m_table, 1);
+    auto *runArea = new QWidget(m_split);
+    auto *runLayout = new QVBoxLayout(runArea);
+    runLayout->setContentsMargins(0, 0, 0, 0);
+    // The request's reason is free text: the selected row is shown whole, at the head of its run's area
+    // (under the list it would take the list's rows).
+    runLayout->addWidget(TableColumns::apply(m_table)->detailPane());
+    runLayout->addLayout(run);
+    runLayout->addWidget(m_why);
+    runLayout->addWidget(m_progress);
+    runLayout->addWidget(m_progressText);
+    runLayout->addLayout(control);
+    // Problems of the run and the verification's items side by side: each gets the area's full height.
+    auto *lists = new QGridLayout;
+    lists->addWidget(new QLabel(tr("Problems:"), runArea), 0, 0);
+    lists->addWidget(m_problems, 1, 0);
+    auto *verificationHead = new QVBoxLayout;
+    verificationHead->addWidget(new QLabel(tr("Verification:"), runArea));
+    verificationHead->addWidget(m_verification);
+    lists->addLayout(verificationHead, 0, 1);
+    lists->addWidget(m_outcomes, 1, 1);
+    lists->setColumnStretch(0, 2);
+    lists->setColumnStretch(1, 3);
+    lists->setRowStretch(1, 1);
+    runLayout->addWidget(m_result);
+    runLayout->addLayout(lists, 1);
+    m_split->addWidget(listArea);
+    m_split->addWidget(runArea);
+    m_split->setChildrenCollapsible(false);
+    m_split->setStretchFactor(0, 2);
+    m_split->setStretchFactor(1, 3);
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top);
-    layout->addWidget(m_table, 1);
-    // The request's reason is free text: the selected row is shown whole under the table.
-    layout->addWidget(TableColumns::apply(m_table)->detailPane());
-    layout->addLayout(run);
-    layout->addWidget(m_why);
-    layout->addWidget(m_progress);
-    layout->addWidget(m_progressText);
-    layout->addLayout(control);
-    layout->addWidget(new QLabel(tr("Problems:"), this));
-    layout->addWidget(m_problems);
-    layout->addWidget(m_result);
-    layout->addWidget(new QLabel(tr("Verification:"), this));
-    layout->addWidget(m_verification);
-    layout->addWidget(m_outcomes);
+    layout->addWidget(m_split, 1);
 
     connect(refresh, &QPushButton::clicked, this, &ReplayExecutionPanel::refreshRequested);
     connect(m_execute, &QPushButton::clicked, this, &ReplayExecutionPanel::confirmExecution);
@@ -566,6 +600,30 @@ void ReplayExecutionPanel::showVerification(const ReplayVerification &v, bool fi
         }
     }
     m_outcomes->setPlainText(lines.join(u'\n'));
+}
+
+QByteArray ReplayExecutionPanel::saveState() const
+{
+    return ViewState::save(m_split, m_table->horizontalHeader());
+}
+
+void ReplayExecutionPanel::restoreState(const QByteArray &state)
+{
+    const QList<int> before = m_split->sizes();
+    ViewState::restore(m_split, m_table->horizontalHeader(), state);
+    m_splitPlaced = m_split->sizes() != before;
+}
+
+void ReplayExecutionPanel::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    // Laid out while hidden, the split follows the size hints, which leave the list a couple of rows once
+    // the detail pane under it fills: the first time it is shown, the list gets two fifths of the height.
+    if (!m_splitPlaced && m_split->height() > 0) {
+        m_splitPlaced = true;
+        const int total = m_split->height() - m_split->handleWidth();
+        m_split->setSizes({total * 2 / 5, total - total * 2 / 5});
+    }
 }
 
 void ReplayExecutionPanel::setStartRefused(const QString &why)

@@ -13,6 +13,7 @@ class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
+class QSplitter;
 class QTableWidget;
 
 // Executing approved requests: the desk's recent requests, Execute with an optional canary, progress with
@@ -47,9 +48,13 @@ public:
     void setStoredVerification(qint64 requestId, const std::optional<ReplayVerification> &verification,
                                const QString &error);
     void showRunbookResult(const QString &path, const QString &error);
+    // The split between the request list and the run's area, and the list's columns (ViewState).
+    QByteArray saveState() const;
+    void restoreState(const QByteArray &state);
 
     // For tests and screenshots.
     QTableWidget *table() const { return m_table; }
+    QSplitter *splitter() const { return m_split; }
     QPushButton *executeButton() const { return m_execute; }
     QPushButton *pauseButton() const { return m_pause; }
     QPushButton *resumeButton() const { return m_resume; }
@@ -73,6 +78,9 @@ Q_SIGNALS:
     void runbookRequested(qint64 requestId, const QString &path);
     void storedVerificationRequested(qint64 requestId);
 
+protected:
+    void showEvent(QShowEvent *event) override;
+
 private:
     const RemediationRequest *current() const;
     void updateButtons();
@@ -87,7 +95,9 @@ private:
     bool m_paused = false;
     qint64 m_shownVerificationId = 0; // whose verification the Verification area shows (or is reading)
     qint64 m_liveVerificationId = 0;  // run or followed on this desk: stored answers do not replace it
+    bool m_splitPlaced = false;       // the split was restored or placed when first shown
 
+    QSplitter *m_split;
     QTableWidget *m_table;
     QSpinBox *m_canary;
     QPushButton *m_execute;

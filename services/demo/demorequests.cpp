@@ -12,6 +12,8 @@
 #include "services/support/logging.h"
 
 #include <QDateTime>
+#include <QScopeGuard>
+#include <QSet>
 #include <QThread>
 
 using namespace Qt::StringLiterals;
@@ -19,21 +21,29 @@ using namespace Qt::StringLiterals;
 namespace {
 constexpr char16_t DlqTopic[] = u"orders-dlt";
 constexpr int CompletedItems = 2;
-constexpr int PendingItems = 3;
+constexpr int ReplayableItems = 4;
 constexpr char16_t Projection[] = u"order-projection";
 
-// A dead letter of order-projection whose inbox row is parked (an event type it does not handle), after
-// the ones the requests already name: the pending request releases and replays it. Invalid when none
-// appears in time.
-DlqSelection findParked(TopicRangeReader &reader, PgSession &db, const InboxMappingSet &mappings,
-                        const QList<DlqSelection> &taken, const std::function<bool()> &stopping,
-                        qint64 deadline)
+// The dead letters of order-projection, oldest first per partition, one per key, no replay's return, in
+// two lists: the ones its fixed version processes when replayed (its inbox keeps them FAILED_RETRYABLE,
+// the database timeouts, which it takes again, or PARKED, the event type it had no handler for, released
+// first), at most `count`; and the others (malformed, invalid, done), for the executed request. It waits
+// until a parked row and `others` of the rest exist, and takes what there is when the deadline passes.
+struct DeadLetterChoice {
+    QList<DlqSelection> replayable;
+    QList<DlqSelection> others;
+};
+DeadLetterChoice chooseDeadLetters(TopicRangeReader &reader, PgSession &db, const InboxMappingSet &mappings,
+                                   int count, int others, const std::function<bool()> &stopping,
+                                   qint64 deadline)
 {
     const InboxMapping *mapping = mappings.find(QString::fromUtf16(Projection));
     const QString topic = QString::fromUtf16(DlqTopic);
     QString error;
-    while (mapping && !stopping() && QDateTime::currentMSecsSinceEpoch() < deadline) {
-        QHash<QString, DlqSelection> byKey;
+    DeadLetterChoice choice;
+    while (mapping && !stopping()) {
+        QList<QPair<QString, DlqSelection>> byKey; // in reading order
+        QSet<QString> seen;
         const int partitions = reader.partitionCount(topic, 5000, &error);
         QList<TopicRangeReader::Range> ranges;
         for (int p = 0; p < partitions; ++p) {
@@ -46,24 +56,43 @@ DlqSelection findParked(TopicRangeReader &reader, PgSession &db, const InboxMapp
             ranges,
             [&](const rd_kafka_message_t *m) {
                 const KafkaRecord record = KafkaRecord::fromMessage(m);
-                const DlqSelection at{topic, record.partition, record.offset};
                 const QString key = QString::fromUtf8(record.header("idempotency-key"));
-                const bool isTaken = std::any_of(taken.cbegin(), taken.cend(), [&](const DlqSelection &t) {
-                    return t.partition == at.partition && t.offset == at.offset;
-                });
-                if (!key.isEmpty() && !isTaken && !byKey.contains(key))
-                    byKey.insert(key, at);
+                if (!key.isEmpty() && record.header(RemediationHeaders::ReplayId).isEmpty() && !seen.contains(key))
+                    byKey.append({key, {topic, record.partition, record.offset}});
+                if (!key.isEmpty())
+                    seen.insert(key); // a later dead letter of a key already listed is not another item
                 return true;
             },
             5000, &error);
-        const InboxKeyStates states = InboxKeyLookup::lookup(db, {*mapping}, byKey.keys(), &error);
-        for (auto it = states.cbegin(); it != states.cend(); ++it) {
-            if (it->state == InboxState::Parked)
-                return byKey.value(it.key());
+        QStringList keys;
+        for (const auto &entry : std::as_const(byKey))
+            keys << entry.first;
+        const InboxKeyStates states = InboxKeyLookup::lookup(db, {*mapping}, keys, &error);
+        QList<DlqSelection> parked;
+        QList<DlqSelection> retryable;
+        choice.others.clear();
+        for (const auto &[key, at] : std::as_const(byKey)) {
+            const auto state = states.constFind(key);
+            if (state != states.cend() && state->state == InboxState::Parked)
+                parked.append(at);
+            else if (state != states.cend() && state->state == InboxState::FailedRetryable)
+                retryable.append(at);
+            else if (choice.others.size() < others)
+                choice.others.append(at);
         }
+        // A parked row first (the release is what the newcomer should see), then alternately.
+        choice.replayable.clear();
+        for (int i = 0; choice.replayable.size() < count && (i < parked.size() || i < retryable.size()); ++i) {
+            if (i < parked.size())
+                choice.replayable.append(parked.at(i));
+            if (i < retryable.size() && choice.replayable.size() < count)
+                choice.replayable.append(retryable.at(i));
+        }
+        if ((!parked.isEmpty() && choice.others.size() >= others) || QDateTime::currentMSecsSinceEpoch() >= deadline)
+            break;
         QThread::msleep(1000);
     }
-    return {};
+    return choice;
 }
 } // namespace
 
@@ -94,6 +123,18 @@ void DemoRequests::stop()
 
 void DemoRequests::run()
 {
+    // The warm-up ends whichever way the requests go: the world must not keep its incident because the
+    // history was kept or a request could not be filed.
+    bool warmUpEnded = false;
+    const auto endWarmUp = [&] {
+        if (!warmUpEnded && m_settings.endWarmUp)
+            m_settings.endWarmUp();
+        warmUpEnded = true;
+    };
+    const auto endAnyway = qScopeGuard([&] {
+        if (!stopping())
+            endWarmUp();
+    });
     PgSession bob;
     PgSession alice;
     QString error;
@@ -109,29 +150,11 @@ void DemoRequests::run()
     if (!bobStore.listRequests(any, &error).isEmpty() || !error.isEmpty())
         return;
 
-    // The first dead letters, oldest first per partition: enough for both requests.
-    const QString topic = QString::fromUtf16(DlqTopic);
-    QList<DlqSelection> records;
     const std::unique_ptr<TopicRangeReader> reader = TopicRangeReader::create(m_settings.cluster, &error);
-    const qint64 deadline = QDateTime::currentMSecsSinceEpoch() + m_settings.waitForDeadLettersMs;
-    while (reader && !stopping() && QDateTime::currentMSecsSinceEpoch() < deadline) {
-        records.clear();
-        const int partitions = reader->partitionCount(topic, 5000, &error);
-        for (int p = 0; p < partitions; ++p) {
-            qint64 low = 0;
-            qint64 high = 0;
-            if (!reader->watermarks(topic, p, &low, &high, 5000, &error))
-                continue;
-            for (qint64 o = low; o < high && records.size() < CompletedItems + PendingItems; ++o)
-                records.append({topic, p, o});
-        }
-        if (records.size() >= CompletedItems + PendingItems)
-            break;
-        QThread::msleep(500);
-    }
-    if (stopping() || records.size() < CompletedItems + PendingItems)
+    if (!reader) {
+        qCWarning(lcDemo).noquote() << "demo requests:" << error;
         return;
-
+    }
     RequestBuilderContext context;
     context.cluster = m_settings.cluster;
     context.inboxDb = &bob;
@@ -140,9 +163,17 @@ void DemoRequests::run()
     context.inboxMappings = InboxMappingSet::resolve(context.policy.inboxMappings(), {}, QString());
     context.cancelled = [this] { return stopping(); };
 
+    // Today's request names the dead letters the fix will let order-projection process, yesterday's the
+    // first others; both chosen now, today's filed once the fix is deployed.
+    const DeadLetterChoice chosen = chooseDeadLetters(
+        *reader, bob, context.inboxMappings, ReplayableItems, CompletedItems, [this] { return stopping(); },
+        QDateTime::currentMSecsSinceEpoch() + m_settings.waitForDeadLettersMs);
+    if (stopping() || chosen.others.isEmpty())
+        return;
+
     // Yesterday's incident, done: filed by bob, approved by alice, executed by bob.
     RequestDraft done;
-    done.selection = records.mid(0, CompletedItems);
+    done.selection = chosen.others;
     done.reasonCode = u"downstream-recovered"_s;
     done.reason =
         u"The projection database was failing over; these orders are valid and were never applied."_s;
@@ -173,19 +204,18 @@ void DemoRequests::run()
     if (stopping())
         return;
 
-    // Today's: waiting for a second pair of eyes. It releases and replays a parked row too, when one
-    // appears in time: its consumer would skip that record otherwise.
+    // Today's, after the fix (order-projection 2.4.1) is deployed: the dead letters the fix lets its
+    // consumer process, waiting for a second pair of eyes. It releases the parked rows among them: their
+    // consumer would skip those records otherwise.
+    endWarmUp();
     RequestDraft pending;
-    pending.selection = records.mid(CompletedItems, PendingItems);
-    const DlqSelection parked = findParked(
-        *reader, bob, context.inboxMappings, records, [this] { return stopping(); },
-        QDateTime::currentMSecsSinceEpoch() + 60'000);
-    if (parked.offset >= 0) {
-        pending.selection.append(parked);
-        pending.release = true;
-    }
+    pending.selection = chosen.replayable;
+    if (pending.selection.isEmpty())
+        return;
+    pending.release = true;
     pending.reasonCode = u"poison-fixed"_s;
-    pending.reason = u"order-projection 2.4.1 reads the new currency field; replay the orders it rejected."_s;
+    pending.reason = u"order-projection 2.4.1 handles OrderTeleported and the projection database is healthy "
+                     u"again; release the parked rows and replay what it dead-lettered."_s;
     pending.ticket = u"OPS-1042"_s;
     pending.rateLimit = 100;
     const BuiltRequest pendingBuilt = RequestBuilder::build(pending, context);

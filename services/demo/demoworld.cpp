@@ -1,5 +1,6 @@
 #include "demoworld.h"
 
+#include "demoincident.h"
 #include "demorequests.h"
 #include "demotraffic.h"
 #include "emailsender.h"
@@ -10,6 +11,7 @@
 #include "temppostgres.h"
 #include "services/audit/auditmigrator.h"
 #include "services/policy/policyloader.h"
+#include "services/support/logging.h"
 
 #include <QFile>
 
@@ -45,6 +47,11 @@ DemoWorld::~DemoWorld()
 QStringList DemoWorld::groups()
 {
     return {u"connect-warehouse-sink"_s, u"email-sender"_s, u"order-projection"_s, u"payment-capture"_s};
+}
+
+QString DemoWorld::reprocessGroup()
+{
+    return u"connect-warehouse-sink"_s;
 }
 
 QStringList DemoWorld::topics()
@@ -114,11 +121,15 @@ bool DemoWorld::start(const Options &options, QString *error)
     ReferenceConsumer::Config emailConfig =
         config(u"email-sender"_s, u"notifications"_s, u"error.notifications.email-sender"_s, true);
     emailConfig.conninfo = m_postgres->conninfo(u"postgres"_s, notifyDb);
-    m_consumers.push_back(std::make_unique<OrderProjection>(config(u"order-projection"_s, u"orders"_s, u"orders-dlt"_s, true)));
+    m_incident = std::make_shared<DemoIncident>();
+    m_consumers.push_back(std::make_unique<OrderProjection>(
+        config(u"order-projection"_s, u"orders"_s, u"orders-dlt"_s, true), m_incident));
     m_consumers.push_back(std::make_unique<PaymentCapture>(config(u"payment-capture"_s, u"payments"_s, u"payments-dlq"_s, true)));
     m_consumers.push_back(std::make_unique<EmailSender>(emailConfig, options.speed));
-    m_consumers.push_back(std::make_unique<WarehouseSink>(
-        config(u"connect-warehouse-sink"_s, u"orders"_s, u"dlq-warehouse-sink"_s, false)));
+    ReferenceConsumer::Config sinkConfig = config(reprocessGroup(), u"orders"_s, u"dlq-warehouse-sink"_s, false);
+    sinkConfig.assignPartitions = true;
+    m_consumers.push_back(std::make_unique<WarehouseSink>(sinkConfig));
+    m_reprocessConsumer = m_consumers.back().get();
     for (auto &consumer : m_consumers)
         consumer->start();
 
@@ -131,9 +142,20 @@ bool DemoWorld::start(const Options &options, QString *error)
     m_relay = std::make_unique<OutboxRelay>(cluster, serviceDb);
     m_relay->start();
     m_requests = std::make_unique<DemoRequests>(
-        DemoRequests::Settings{cluster, conninfo(u"bob"_s), conninfo(u"alice"_s), demoPolicyPath()});
+        DemoRequests::Settings{cluster, conninfo(u"bob"_s), conninfo(u"alice"_s), demoPolicyPath(),
+                               [this] { endWarmUp(); }});
     m_requests->start();
     return true;
+}
+
+void DemoWorld::endWarmUp()
+{
+    m_incident->deployFix();
+    m_reprocessConsumer->stop();
+    qCInfo(lcDemo).noquote() << reprocessGroup() << "stopped for a reprocess of the warehouse table: its group "
+                                "has no active member, so an offset reset of it on orders can be executed "
+                                "(berth replay request --reset-offsets --group"
+                             << reprocessGroup() << "--topic orders --to ...)";
 }
 
 void DemoWorld::stop()
@@ -146,6 +168,7 @@ void DemoWorld::stop()
     for (auto &consumer : m_consumers)
         consumer->stop();
     m_consumers.clear();
+    m_reprocessConsumer = nullptr;
     m_traffic.reset();
     m_relay.reset();
     m_cluster.reset();

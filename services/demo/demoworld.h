@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+class DemoIncident;
 class MockKafkaCluster;
 class TempPostgres;
 class DemoRequests;
@@ -40,6 +41,9 @@ public:
     QString connectionHelp() const; // what to paste into kcat and psql
 
     static QStringList groups();
+    // The group the world stops after its warm-up, "for a reprocess": it has no active member then, so an
+    // operator can file, approve and execute an offset reset on it (on `orders`).
+    static QString reprocessGroup();
     static QStringList topics();
     MockKafkaCluster &cluster() const { return *m_cluster; }
     TempPostgres &postgres() const { return *m_postgres; }
@@ -48,10 +52,16 @@ public:
     qint64 duplicatesSent() const;
 
 private:
+    // After the warm-up: the incident's fix deployed, the reprocess group's consumer stopped. Called once,
+    // on DemoRequests' thread.
+    void endWarmUp();
+
+    std::shared_ptr<DemoIncident> m_incident;
     std::unique_ptr<MockKafkaCluster> m_cluster;
     std::unique_ptr<TempPostgres> m_postgres;
     std::unique_ptr<DemoTraffic> m_traffic;
     std::unique_ptr<OutboxRelay> m_relay;
     std::vector<std::unique_ptr<ReferenceConsumer>> m_consumers;
+    ReferenceConsumer *m_reprocessConsumer = nullptr; // one of m_consumers
     std::unique_ptr<DemoRequests> m_requests; // seeds the approval queue and the trail once dead letters exist
 };

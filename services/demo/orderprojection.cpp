@@ -1,8 +1,10 @@
 #include "orderprojection.h"
 
 #include "demofaults.h"
+#include "demoincident.h"
 
 #include "services/remediation/remediationtypes.h"
+#include "services/support/logging.h"
 
 #include <QJsonObject>
 
@@ -12,9 +14,23 @@ namespace {
 const QString kOrderProjection = u"order-projection"_s;
 }
 
-OrderProjection::OrderProjection(const Config &config)
+OrderProjection::OrderProjection(const Config &config, std::shared_ptr<const DemoIncident> incident)
     : ReferenceConsumer(config)
+    , m_incident(std::move(incident))
 {
+}
+
+bool OrderProjection::incidentOver()
+{
+    if (!m_incident || !m_incident->fixed())
+        return false;
+    if (!m_fixLogged) {
+        m_fixLogged = true;
+        qCInfo(lcDemo).noquote() << "order-projection 2.4.1 deployed: it handles OrderTeleported events, and the "
+                                    "projection database timeouts are over; the records they dead-lettered "
+                                    "can be replayed (the parked ones released first)";
+    }
+    return true;
 }
 
 OrderProjection::~OrderProjection()
@@ -98,9 +114,12 @@ ReferenceConsumer::Outcome OrderProjection::handle(const KafkaRecord &record)
         return Outcome::Done;
     }
     // OrderPlaced and OrderAmended both upsert, whatever the `version` says: this projection does not
-    // guard its order (seed 000 §21), which is what a delivery accounting's sequence check reveals.
+    // guard its order (seed 000 §21), which is what a delivery accounting's sequence check reveals. Since
+    // the fix (2.4.1), OrderTeleported (an order moved to another warehouse) upserts as well.
     const QString type = order.value(u"type"_s).toString();
-    if (type != u"OrderPlaced" && type != u"OrderAmended") {
+    const bool fixed = incidentOver();
+    const bool handled = type == u"OrderPlaced" || type == u"OrderAmended" || (fixed && type == u"OrderTeleported");
+    if (!handled) {
         setStatus(db(), kOrderProjection, messageId, u"PARKED"_s, u"UNKNOWN_EVENT_TYPE"_s);
         deadLetter(record, DlqDialect::SpringDlt,
                    {.exceptionClass = u"org.springframework.kafka.listener.ListenerExecutionFailedException"_s,
@@ -122,7 +141,7 @@ ReferenceConsumer::Outcome OrderProjection::handle(const KafkaRecord &record)
         return Outcome::Done;
     }
 
-    const int failures = seq >= 0 ? DemoFaults::transientFailures(seq) : 0;
+    const int failures = seq >= 0 ? DemoFaults::transientFailures(seq, fixed) : 0;
     for (int attempt = 1; attempt <= DemoFaults::maxAttempts; ++attempt) {
         if (attempt <= failures) {
             setStatus(db(), kOrderProjection, messageId, u"FAILED_RETRYABLE"_s, u"DB_TIMEOUT"_s);

@@ -130,10 +130,31 @@ void ReferenceConsumer::run()
     }
     Consumer consumer(plain.release());
     rd_kafka_poll_set_consumer(consumer.get());
-    auto *subscription = rd_kafka_topic_partition_list_new(1);
-    rd_kafka_topic_partition_list_add(subscription, topic.constData(), RD_KAFKA_PARTITION_UA);
-    rd_kafka_subscribe(consumer.get(), subscription);
-    rd_kafka_topic_partition_list_destroy(subscription);
+    if (m_config.assignPartitions) {
+        // Every partition from the group's committed offset (auto.offset.reset where it has none). The
+        // metadata of all topics: a request naming the topic would ask the brokers to create it.
+        const rd_kafka_metadata_t *metadata = nullptr;
+        int partitions = 0;
+        while (!m_stop && rd_kafka_metadata(consumer.get(), 1, nullptr, &metadata, 5000) != RD_KAFKA_RESP_ERR_NO_ERROR)
+            std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        if (metadata) {
+            for (int t = 0; t < metadata->topic_cnt; ++t) {
+                if (topic == metadata->topics[t].topic)
+                    partitions = metadata->topics[t].partition_cnt;
+            }
+            rd_kafka_metadata_destroy(metadata);
+        }
+        auto *assignment = rd_kafka_topic_partition_list_new(std::max(partitions, 1));
+        for (int p = 0; p < partitions; ++p)
+            rd_kafka_topic_partition_list_add(assignment, topic.constData(), p)->offset = RD_KAFKA_OFFSET_STORED;
+        rd_kafka_assign(consumer.get(), assignment);
+        rd_kafka_topic_partition_list_destroy(assignment);
+    } else {
+        auto *subscription = rd_kafka_topic_partition_list_new(1);
+        rd_kafka_topic_partition_list_add(subscription, topic.constData(), RD_KAFKA_PARTITION_UA);
+        rd_kafka_subscribe(consumer.get(), subscription);
+        rd_kafka_topic_partition_list_destroy(subscription);
+    }
 
     QHash<int, qint64> pending; // partition -> next offset to commit
     QElapsedTimer sinceCommit;

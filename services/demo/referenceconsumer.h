@@ -24,6 +24,12 @@ public:
         QString dlqTopic;
         KafkaProperties cluster;
         QString conninfo; // empty: no database (a Connect-style sink)
+        // Takes every partition of its topic by assignment instead of joining its group (it still
+        // commits to the group). The mock cluster refuses every commit from outside a group that ever
+        // had members, even once it is empty (a real broker accepts one then), so only a group that
+        // never joins can be reset by an operator once its consumer is stopped (ARCHITECTURE.md, Data
+        // flows: The demo world).
+        bool assignPartitions = false;
     };
     explicit ReferenceConsumer(Config config);
     virtual ~ReferenceConsumer();

@@ -123,9 +123,11 @@ void InboxMappingExplorer::preview(const QString &conninfo, const InboxMapping &
 {
     auto canceller = freshCanceller(m_cancellers[PreviewSlot]);
     m_previewJob.start(
-        [conninfo, mapping, canceller](const JobControl &control) {
+        [conninfo, mapping, canceller, mask = m_mask](const JobControl &control) {
             return InboxBoardQuery::collect(conninfo, mapping, control,
-                                            InboxBoardQuery::DefaultStatementTimeoutMs, canceller.get());
+                                            InboxBoardQuery::DefaultStatementTimeoutMs, canceller.get(),
+                                            nullptr, mask.idMaskedConsumersOf(mapping))
+                .masked(mask);
         },
         [this](InboxBoard board) { Q_EMIT previewReady(board); });
 }

@@ -4,6 +4,7 @@
 #include "services/inbox/inboxdiscovery.h"
 #include "services/inbox/inboxmapping.h"
 #include "services/inbox/inboxtableinfo.h"
+#include "services/payload/keymask.h"
 #include "services/support/jobtracker.h"
 
 #include <QObject>
@@ -31,6 +32,9 @@ public:
     void discoverWords(Side side, const QString &conninfo, const QString &schema, const QString &table,
                        const QString &statusColumn, const QString &consumerColumn);
     void preview(const QString &conninfo, const InboxMapping &mapping);
+    // The delivery policy's masking: the preview shows masked message ids as the desk's board does, never
+    // by value (ARCHITECTURE.md, Masking).
+    void setKeyMask(const KeyMask &mask) { m_mask = mask; }
     // Drops every pending answer and cancels the statements in flight.
     void cancel();
     bool isBusy() const;
@@ -74,6 +78,7 @@ private:
     JobTracker m_inboxWordsJob{this};
     JobTracker m_outboxWordsJob{this};
     JobTracker m_previewJob{this};
+    KeyMask m_mask;
     // One per job above, in that order: the statement each job has in flight.
     std::shared_ptr<PgStatementCanceller> m_cancellers[6];
 };

@@ -69,7 +69,13 @@ KafkaProperties readerProperties(const KafkaProperties &cluster, const ReaderOpt
 {
     KafkaProperties props = {{u"client.id"_s, options.clientId}};
     for (const auto &kv : cluster) {
-        if (kv.first.trimmed() != u"group.id"_s) // never join a group, never commit
+        const QString key = kv.first.trimmed();
+        // Never join a group, never commit. Never create the topic a reader looks for: librdkafka's
+        // consumer default (false) holds where the profile says nothing else. It is left unset rather than
+        // set to false: set, librdkafka warns (AUTOCREATE) of every metadata request it makes before it
+        // knows the broker's versions, as though the broker were older than 0.11, which no cluster Berth
+        // reads is (record headers need 0.11).
+        if (key != u"group.id"_s && key != u"allow.auto.create.topics"_s)
             props.append(kv);
     }
     const auto setIf = [&props](const QString &key, int value) {
@@ -89,8 +95,6 @@ KafkaProperties readerProperties(const KafkaProperties &cluster, const ReaderOpt
     props.append({u"enable.partition.eof"_s, u"true"_s});
     props.append({u"enable.auto.commit"_s, u"false"_s});
     props.append({u"enable.auto.offset.store"_s, u"false"_s});
-    // A reader must never create the topic it looks for (where the brokers honour the flag).
-    props.append({u"allow.auto.create.topics"_s, u"false"_s});
     return props;
 }
 

@@ -15,6 +15,7 @@
 #include "services/remediation/topicrangereader.h"
 
 #include <QElapsedTimer>
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSet>
@@ -88,6 +89,9 @@ int ReplayVerification::failures() const
 
 namespace {
 constexpr int ListedInEvent = 50;
+// Every item's outcome, in item order, as runs of [outcome, first item, count]: a few runs for a typical
+// verification, bounded for one whose outcomes alternate (the event then says it lists the first ones).
+constexpr int OutcomeRunsInEvent = 20'000;
 
 QJsonObject countsJson(const ReplayVerification &v)
 {
@@ -170,8 +174,24 @@ QJsonObject ReplayVerification::eventDetails() const
                                       {u"outcome"_s, verifyOutcomeName(item.outcome)},
                                       {u"detail"_s, item.detail}});
     }
+    QJsonArray runs;
+    bool runsCut = false;
+    for (qsizetype i = 0; i < items.size();) {
+        qsizetype end = i + 1;
+        while (end < items.size() && items.at(end).outcome == items.at(i).outcome
+               && items.at(end).itemNo == items.at(end - 1).itemNo + 1)
+            ++end;
+        if (runs.size() == OutcomeRunsInEvent) {
+            runsCut = true;
+            break;
+        }
+        runs.append(QJsonArray{verifyOutcomeName(items.at(i).outcome), items.at(i).itemNo, int(end - i)});
+        i = end;
+    }
     return {{u"requestId"_s, requestId},
             {u"result"_s, verificationResultName(result)},
+            {u"outcomes"_s, runs},
+            {u"outcomesCut"_s, runsCut},
             {u"consumer"_s, consumer},
             {u"alsoReceives"_s, QJsonArray::fromStringList(alsoReceives)},
             {u"inboxTable"_s, inboxTable},
@@ -223,12 +243,34 @@ ReplayVerification ReplayVerification::fromEventDetails(const QJsonObject &detai
         i.detail = detail;
         return i;
     };
-    for (const QJsonValue &p : details.value(u"pending"_s).toArray())
-        v.items.append(item(p.toString(), VerifyOutcome::Pending, {}));
+    QHash<QString, QString> failureDetails; // replay id -> detail
     for (const QJsonValue &f : details.value(u"failures"_s).toArray()) {
         const QJsonObject o = f.toObject();
-        v.items.append(item(o.value(u"replayId"_s).toString(), outcomeOf(o.value(u"outcome"_s).toString()),
-                            o.value(u"detail"_s).toString()));
+        failureDetails.insert(o.value(u"replayId"_s).toString(), o.value(u"detail"_s).toString());
+    }
+    const QJsonArray runs = details.value(u"outcomes"_s).toArray();
+    if (!runs.isEmpty()) {
+        // Every item's outcome (events written since the runs were recorded).
+        const QString prefix = QString::number(v.requestId) + u'-';
+        for (const QJsonValue &r : runs) {
+            const QJsonArray run = r.toArray();
+            const VerifyOutcome outcome = outcomeOf(run.at(0).toString());
+            const int first = run.at(1).toInt();
+            const int count = std::min(run.at(2).toInt(), VerifyOutcomeListLimit);
+            for (int n = first; n < first + count && v.items.size() < VerifyOutcomeListLimit; ++n) {
+                const QString replayId = prefix + QString::number(n);
+                v.items.append(item(replayId, outcome, failureDetails.value(replayId)));
+            }
+        }
+    } else {
+        // An older event: only the pending and failed items it lists.
+        for (const QJsonValue &p : details.value(u"pending"_s).toArray())
+            v.items.append(item(p.toString(), VerifyOutcome::Pending, {}));
+        for (const QJsonValue &f : details.value(u"failures"_s).toArray()) {
+            const QJsonObject o = f.toObject();
+            v.items.append(item(o.value(u"replayId"_s).toString(), outcomeOf(o.value(u"outcome"_s).toString()),
+                                o.value(u"detail"_s).toString()));
+        }
     }
     for (const QJsonValue &n : details.value(u"notes"_s).toArray())
         v.notes << n.toString();

@@ -36,6 +36,8 @@ inline constexpr int VerifyOutcomeCount = int(VerifyOutcome::NoInboxRow) + 1;
 // "no_inbox_row": JSON, the audit event and the command line.
 QString verifyOutcomeName(VerifyOutcome outcome);
 bool isVerifyFailure(VerifyOutcome outcome);
+// Items a verification read back from its event holds at most (a view lists a few hundred of them).
+inline constexpr int VerifyOutcomeListLimit = 100'000;
 
 enum class VerificationResult { Verified, VerifiedWithFailures, Unverified };
 QString
@@ -82,8 +84,9 @@ struct ReplayVerification {
     // What the audit event keeps: counts, rates and the first unresolved items, never payloads.
     QJsonObject eventDetails() const;
     QString summary() const; // a few lines for the terminal
-    // A verification as its audit event keeps it: counts, rates, notes, and as items only the pending and
-    // failed ones the event lists (their item numbers from the replay ids).
+    // A verification as its audit event keeps it: counts, rates, notes, and each item's outcome (at most
+    // VerifyOutcomeListLimit items; the failures with their detail). An event written before the outcomes
+    // were recorded gives only the pending and failed items it lists.
     static ReplayVerification fromEventDetails(const QJsonObject &details);
     // An offset reset's `offsets.verified` event: verified when every partition was read back at its target.
     static ReplayVerification fromResetEventDetails(const QJsonObject &details);
