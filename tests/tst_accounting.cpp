@@ -11,6 +11,7 @@
 #include "services/demo/temppostgres.h"
 #include "services/dlq/dlqheadercodec.h"
 #include "services/inbox/inboxboardquery.h"
+#include "services/inbox/inboxsessions.h"
 #include "services/inbox/pgsession.h"
 #include "services/kafka/kafkaproducer.h"
 #include "services/kafka/offsetcommitter.h"
@@ -23,6 +24,9 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <atomic>
+#include <thread>
 
 using namespace Qt::StringLiterals;
 
@@ -108,6 +112,8 @@ private Q_SLOTS:
     void cliJsonMasksTheKeysThePolicyMasks();
     void inboxJoinAnswersAlikeByProbeAndByMerge();
     void largeInboxWithoutCoveringKeyIndexIsNoted();
+    void keyTheIdColumnCannotHoldIsANoteOnItsRecord();
+    void cancelDoesNotWaitForAMergeInFlight();
 
 private:
     std::unique_ptr<MockKafkaCluster> m_cluster;
@@ -639,9 +645,8 @@ void TestAccounting::inboxJoinAnswersAlikeByProbeAndByMerge()
              qPrintable(error));
     const InboxMapping mapping = inboxMapping(u"joined"_s);
     const InboxMappingSet set = InboxMappingSet::resolve({mapping}, {}, m_pg->conninfo());
-    const std::vector<QByteArray> keys{{}, "a", "b", "c", "d", "missing", "\xc3\xa9", QByteArray("\xff\xfe"),
-                                       QByteArray("a\0b", 3)};
-    const auto answer = [&](qint64 estimatedRows, bool merges) -> QHash<quint32, InboxState> {
+    const KeyTable keys{{}, "a", "b", "c", "d", "missing", "\xc3\xa9", QByteArray("\xff\xfe"), QByteArray("a\0b", 3)};
+    const auto answer = [&](qint64 estimatedRows, bool merges) -> InboxKeyStates {
         QString sqlError;
         if (!m_pg->exec(u"UPDATE pg_class SET reltuples = %1 WHERE oid = 'joined'::regclass"_s.arg(estimatedRows),
                         &sqlError)) {
@@ -667,8 +672,8 @@ void TestAccounting::inboxJoinAnswersAlikeByProbeAndByMerge()
                                               {3, InboxState::Completed}, // PARKED and DONE: done wins
                                               {4, mapping.stateOf(u"SKIP"_s)},
                                               {6, InboxState::Completed}};
-    const QHash<quint32, InboxState> merged = answer(7, true);
-    const QHash<quint32, InboxState> probed = answer(100'000'000, false);
+    const InboxKeyStates merged = answer(7, true);
+    const InboxKeyStates probed = answer(100'000'000, false);
     QCOMPARE(merged.size(), expected.size());
     QCOMPARE(probed.size(), expected.size());
     for (auto it = expected.cbegin(); it != expected.cend(); ++it) {
@@ -729,6 +734,162 @@ void TestAccounting::largeInboxWithoutCoveringKeyIndexIsNoted()
     QCOMPARE(with.value(u"type"_s).toString(), u"summary"_s);
     QVERIFY2(!with.contains(u"messages"_s), QJsonDocument(with).toJson().constData());
     QCOMPARE(with.value(u"classes"_s).toObject(), without.value(u"classes"_s).toObject());
+}
+
+void TestAccounting::keyTheIdColumnCannotHoldIsANoteOnItsRecord()
+{
+    // ARCHITECTURE.md, Data flows: Delivery accounting. A key the id column's type cannot take fails no
+    // batch: it is named as such (no row can hold it) and the rest of its batch is answered, merged or
+    // probed, for a uuid column (checked before sending) and a bigint one (the server refuses the batch,
+    // which is then probed in halves).
+    QString error;
+    QVERIFY2(m_pg->exec(u"CREATE TABLE uuid_inbox (id uuid NOT NULL, status text NOT NULL, updated_at timestamptz "
+                        u"NOT NULL DEFAULT now()); CREATE INDEX ON uuid_inbox (id) INCLUDE (status, updated_at);"
+                        u"INSERT INTO uuid_inbox (id, status) VALUES ('6f1c2a4e-0b7d-4c1e-9a53-2f9d8e7c6b5a', 'DONE'),"
+                        u" ('{0b7d6f1c2a4e4c1e9a532f9d8e7c6b5a}', 'WORKING'); ANALYZE uuid_inbox;"
+                        u"CREATE TABLE int_inbox (id bigint NOT NULL, status text NOT NULL, updated_at timestamptz "
+                        u"NOT NULL DEFAULT now()); CREATE INDEX ON int_inbox (id) INCLUDE (status, updated_at);"
+                        u"INSERT INTO int_inbox (id, status) VALUES (41, 'DONE'), (42, 'WORKING'), (43, 'PARKED');"
+                        u"ANALYZE int_inbox;"_s,
+                        &error),
+             qPrintable(error));
+    const auto answer = [&](const QString &table, const KeyTable &keys, qint64 estimatedRows,
+                            bool merges) -> InboxKeyStage::Answers {
+        QString sqlError;
+        if (!m_pg->exec(u"UPDATE pg_class SET reltuples = %1 WHERE oid = '%2'::regclass"_s.arg(estimatedRows).arg(table),
+                        &sqlError)) {
+            qWarning() << sqlError;
+            return {};
+        }
+        const InboxMapping mapping = inboxMapping(table);
+        InboxKeyStage stage(InboxMappingSet::resolve({mapping}, {}, m_pg->conninfo()), mapping);
+        QString openError;
+        if (!stage.open(qint64(keys.size()), 3, &openError) || stage.merges() != merges) {
+            qWarning() << "open:" << openError << "merges:" << stage.merges();
+            return {};
+        }
+        std::vector<quint32> ids;
+        for (quint32 id = 1; id < keys.size(); ++id)
+            ids.push_back(id);
+        stage.enqueue(std::move(ids), keys);
+        return stage.finish({});
+    };
+    const KeyTable uuids{{},
+                                        "6F1C2A4E-0B7D-4C1E-9A53-2F9D8E7C6B5A", // the first row, in capitals
+                                        "not-a-uuid",
+                                        "0b7d6f1c-2a4e-4c1e-9a53-2f9d8e7c6b5a", // the second row, hyphenated
+                                        "6f1c2a4e-0b7d-4c1e-9a53-2f9d8e7c6b5b", // no row
+                                        "6f1c2a4e-0b7d-4c1e-9a53-2f9d8e7c6b5a-", // one hyphen too many
+                                        "{6f1c2a4e0b7d4c1e9a532f9d8e7c6b5a"};    // an unclosed brace
+    const KeyTable numbers{{}, "41", "12x", "42", "7", "43", "99999999999999999999", "-5"};
+    for (const bool merges : {true, false}) {
+        const qint64 rows = merges ? 2 : 100'000'000;
+        const InboxKeyStage::Answers u = answer(u"uuid_inbox"_s, uuids, rows, merges);
+        QVERIFY2(u.problems.isEmpty() && u.unanswered.isEmpty(), qPrintable(u.problems.join(u"; "_s)));
+        QCOMPARE(u.uncastable, (QSet<quint32>{2, 5, 6}));
+        QCOMPARE(u.states.size(), 2);
+        QCOMPARE(u.states.value(1), InboxState::Completed);
+        QCOMPARE(u.states.value(3), InboxState::InProgress);
+
+        const InboxKeyStage::Answers n = answer(u"int_inbox"_s, numbers, merges ? 3 : 100'000'000, merges);
+        QVERIFY2(n.problems.isEmpty() && n.unanswered.isEmpty(), qPrintable(n.problems.join(u"; "_s)));
+        QCOMPARE(n.uncastable, (QSet<quint32>{2, 6})); // not a number; out of bigint's range
+        QCOMPARE(n.states.size(), 3);
+        QCOMPARE(n.states.value(1), InboxState::Completed);
+        QCOMPARE(n.states.value(3), InboxState::InProgress);
+        QCOMPARE(n.states.value(5), InboxState::Parked);
+    }
+
+    // The classifier: a note on that record, judged as a key without a row (committed past: unaccounted).
+    Arranged a;
+    a.add(0, 0, "6f1c2a4e-0b7d-4c1e-9a53-2f9d8e7c6b5a");
+    a.add(0, 1, "not-a-uuid");
+    a.add(0, 2, "later-not-a-uuid");
+    AccountingEvidence e;
+    e.hasInbox = true;
+    e.inbox.insert(a.key("6f1c2a4e-0b7d-4c1e-9a53-2f9d8e7c6b5a"), InboxState::Completed);
+    e.inboxUncastable = {a.key("not-a-uuid"), a.key("later-not-a-uuid")};
+    e.committed.insert(0, 2);
+    AccountingClassifier::classify(a.result, e);
+    QCOMPARE(a.classOf(0, 0), AccountClass::Processed);
+    QCOMPARE(a.classOf(0, 1), AccountClass::Unaccounted);
+    QCOMPARE(a.classOf(0, 2), AccountClass::NotConsumed);
+    QCOMPARE(a.result.records[1].notes, quint16(AccountNote::KeyNotInboxType));
+    QCOMPARE(AccountNote::names(a.result.records[2].notes), QStringList{u"keyNotInboxType"_s});
+    QCOMPARE(a.result.notes, 2);
+    QCOMPARE(a.result.records[0].notes, quint16(0));
+}
+
+void TestAccounting::cancelDoesNotWaitForAMergeInFlight()
+{
+    // ARCHITECTURE.md, Data flows: Delivery accounting. A cancel while the inbox merge is in flight cancels
+    // the statement on the server: the run ends cancelled while the merge would still be blocked, and what
+    // was read is classified (the keys the inbox did not answer unverified), the counts partitioning it.
+    QString error;
+    QVERIFY(m_cluster->createTopic(u"held-orders"_s, 2));
+    QVERIFY2(m_pg->exec(u"CREATE TABLE held_inbox (id text NOT NULL, status text NOT NULL, updated_at timestamptz "
+                        u"NOT NULL DEFAULT now()); INSERT INTO held_inbox (id, status) SELECT 'h-' || g, 'DONE' "
+                        u"FROM generate_series(0, 39) g; ANALYZE held_inbox;"
+                        u"UPDATE pg_class SET reltuples = 40 WHERE oid = 'held_inbox'::regclass;"_s,
+                        &error),
+             qPrintable(error));
+    auto producer = KafkaProducer::create(m_cluster->clientProperties(), &error);
+    QVERIFY2(producer, qPrintable(error));
+    constexpr int Records = 60;
+    for (int i = 0; i < Records; ++i) {
+        QVERIFY(producer->produce({u"held-orders"_s, i % 2, "order", false, "{}",
+                                   {{"idempotency-key", "h-" + QByteArray::number(i), false}}, 0},
+                                  &error));
+    }
+    QVERIFY2(producer->flush(10000, &error), qPrintable(error));
+
+    // Another session holds the table: the merge waits for its lock until it is cancelled.
+    PgSession holder;
+    QVERIFY2(holder.connect(m_pg->conninfo(), &error), qPrintable(error));
+    QVERIFY2(holder.execScript(u"BEGIN; LOCK TABLE held_inbox IN ACCESS EXCLUSIVE MODE"_s, &error), qPrintable(error));
+
+    AccountingRequest request;
+    request.cluster = m_cluster->clientProperties();
+    request.group = u"held"_s;
+    request.topic = u"held-orders"_s;
+    request.idempotencyKey = {RecordField::Kind::Header, u"idempotency-key"_s};
+    request.inbox = inboxMapping(u"held_inbox"_s);
+    request.inboxes = InboxMappingSet::resolve({*request.inbox}, {}, m_pg->conninfo());
+    std::atomic_bool stop{false};
+    std::atomic_bool done{false};
+    AccountingResultPtr result;
+    AccountingHooks hooks;
+    hooks.cancelled = [&stop] { return stop.load(); };
+    std::thread run([&] {
+        result = DeliveryAccountant::run(request, hooks);
+        done = true;
+    });
+    // The merge is in flight once a backend waits for the table's lock.
+    const auto waiting = [&] {
+        const PgResult r = holder.exec(u"SELECT count(*) FROM pg_locks WHERE relation = 'held_inbox'::regclass "
+                                       u"AND NOT granted"_s);
+        return r.ok && r.rows.value(0).value(0).toInt() > 0;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(waiting() || done, 20'000);
+    QVERIFY(!done);
+    stop = true;
+    // Well before the session's statement timeout (InboxSessions::StatementTimeoutMs) would end the merge.
+    QTRY_VERIFY_WITH_TIMEOUT(done, InboxSessions::StatementTimeoutMs / 3);
+    const bool stillHeld = waiting() == false && holder.exec(u"SELECT 1"_s).ok;
+    run.join();
+    QVERIFY(holder.execScript(u"ROLLBACK"_s, &error));
+    QVERIFY(stillHeld);
+    QVERIFY(result);
+    QVERIFY2(result->error.isEmpty(), qPrintable(result->error));
+    QVERIFY(result->cancelled);
+    QCOMPARE(qint64(result->records.size()), qint64(Records));
+    qint64 total = 0;
+    for (const qint64 c : result->counts)
+        total += c;
+    QCOMPARE(total, qint64(Records));
+    for (const AccountedRecord &r : result->records)
+        QVERIFY(r.notes & AccountNote::InboxUnreachable); // nothing answered: not verified
+    QVERIFY(result->messages.filter(u"statement timeout"_s).isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestAccounting)

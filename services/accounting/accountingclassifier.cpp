@@ -47,7 +47,7 @@ QStringList AccountNote::names(quint16 notes)
 {
     static const char *const kNames[Count] = {
         "noKey",         "notJson",    "noSequence",        "inboxUnreachable",
-        "unknownStatus", "unverified", "keyPayloadDiffers", "tombstone"};
+        "unknownStatus", "unverified", "keyPayloadDiffers", "tombstone",       "keyNotInboxType"};
     QStringList out;
     for (int i = 0; i < Count; ++i) {
         if (notes & (1u << i))
@@ -108,16 +108,20 @@ void AccountingClassifier::classify(AccountingResult &result, const AccountingEv
     };
     // What is known of each key, by key id (ids are dense): one byte a key, read once per record instead
     // of a hash look-up per question.
-    enum : quint8 { HasRow = 0x80, Unanswered = 0x40, DeadLetteredKey = 0x20, StateBits = 0x0f };
+    enum : quint8 { HasRow = 0x80, Unanswered = 0x40, DeadLetteredKey = 0x20, Uncastable = 0x10, StateBits = 0x0f };
     std::vector<quint8> keyFacts(result.keys.size(), 0);
     const auto factsOf = [&keyFacts](quint32 id) -> quint8 { return id < keyFacts.size() ? keyFacts[id] : 0; };
-    for (auto it = evidence.inbox.cbegin(); it != evidence.inbox.cend(); ++it) {
-        if (it.key() < keyFacts.size())
-            keyFacts[it.key()] |= quint8(HasRow | (quint8(it.value()) & StateBits));
+    for (quint32 id = 0; id < std::min(keyFacts.size(), evidence.inbox.idBound()); ++id) {
+        if (evidence.inbox.contains(id))
+            keyFacts[id] |= quint8(HasRow | (quint8(evidence.inbox.value(id)) & StateBits));
     }
     for (const quint32 id : evidence.inboxUnanswered) {
         if (id < keyFacts.size())
             keyFacts[id] |= Unanswered;
+    }
+    for (const quint32 id : evidence.inboxUncastable) {
+        if (id < keyFacts.size())
+            keyFacts[id] |= Uncastable;
     }
     for (const quint32 id : evidence.deadLetteredKeys) {
         if (id < keyFacts.size())
@@ -162,7 +166,8 @@ void AccountingClassifier::classify(AccountingResult &result, const AccountingEv
         }
         const quint8 facts = factsOf(r.idempotencyKey);
         r.notes &=
-            ~quint16(AccountNote::InboxUnreachable | AccountNote::UnknownStatus | AccountNote::Unverified);
+            ~quint16(AccountNote::InboxUnreachable | AccountNote::UnknownStatus | AccountNote::Unverified
+                     | AccountNote::KeyNotInboxType);
         const auto decide = [&]() -> AccountClass {
             if (isAborted(r))
                 return AccountClass::Aborted;
@@ -172,6 +177,9 @@ void AccountingClassifier::classify(AccountingResult &result, const AccountingEv
                 if (facts & Unanswered) {
                     r.notes |= AccountNote::InboxUnreachable;
                     verified = false;
+                } else if (facts & Uncastable) {
+                    // No row can hold the key: judged as a key without a row, and said why.
+                    r.notes |= AccountNote::KeyNotInboxType;
                 } else if (facts & HasRow) {
                     switch (InboxState(facts & StateBits)) {
                     case InboxState::Completed:

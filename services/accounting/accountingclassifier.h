@@ -1,6 +1,7 @@
 #pragma once
 
 #include "services/accounting/accountingtypes.h"
+#include "services/accounting/inboxkeystates.h"
 #include "services/inbox/inboxmapping.h"
 
 #include <QHash>
@@ -9,8 +10,9 @@
 // What the classifier joins each record against, read by the accountant (or arranged by a test).
 struct AccountingEvidence {
     bool hasInbox = false;                   // the consumer has an inbox mapping
-    QHash<quint32, InboxState> inbox;        // idempotency key id -> its row's state; absent: no row
+    InboxKeyStates inbox;                    // idempotency key id -> its row's state; absent: no row
     QSet<quint32> inboxUnanswered;           // keys the inbox could not be asked about (unreachable)
+    QSet<quint32> inboxUncastable;           // keys the inbox's id column cannot hold: no row has them
     QHash<int, QSet<qint64>> deadLetteredAt; // source partition -> offsets a dead letter names
     QSet<quint32> deadLetteredKeys;          // idempotency key ids dead letters carry
     QHash<int, qint64> committed;            // partition -> the group's committed offset

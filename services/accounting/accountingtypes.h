@@ -1,5 +1,6 @@
 #pragma once
 
+#include "services/accounting/keytable.h"
 #include "services/kafka/kafkaconfig.h"
 
 #include <QByteArray>
@@ -49,8 +50,9 @@ enum : quint16 {
     Unverified = 1 << 5,        // processed by the committed offset alone (no inbox to check)
     KeyPayloadDiffers = 1 << 6, // an earlier record of the window has the same key and another payload
     Tombstone = 1 << 7,         // a NULL value (a compacted topic's delete marker)
+    KeyNotInboxType = 1 << 8,   // the inbox's id column cannot hold the key (its type): no row can have it
 };
-inline constexpr int Count = 8;
+inline constexpr int Count = 9;
 // "noKey", "notJson", ... for JSON; one per set bit.
 QStringList names(quint16 notes);
 } // namespace AccountNote
@@ -129,7 +131,7 @@ struct AccountingResult {
     bool readCommitted = false;
     QList<AccountingPartition> partitions;
     std::vector<AccountedRecord> records;       // per partition in offset order, partitions in turn
-    std::vector<QByteArray> keys{QByteArray()}; // key id -> bytes; id 0 is "none"
+    KeyTable keys{QByteArrayView()}; // key id -> bytes; id 0 is "none"
     std::array<qint64, AccountClassCount> counts{};
     // Records per minute of record time (epoch minute -> count per class): the chart's data, so the view
     // never walks the records.
@@ -143,7 +145,7 @@ struct AccountingResult {
     bool cancelled = false;
 
     qint64 count(AccountClass c) const { return counts[size_t(c)]; }
-    QByteArray key(quint32 id) const { return id < keys.size() ? keys[id] : QByteArray(); }
+    QByteArray key(quint32 id) const { return id < keys.size() ? keys.bytes(id) : QByteArray(); }
     // A key as views, exports and JSON show it: empty for none, "(masked)" where the policy masks it.
     QString recordKeyText(quint32 id) const;
     QString idempotencyKeyText(quint32 id) const;

@@ -64,6 +64,8 @@ private:
     bool readWindow(TopicRangeReader &reader);
     void readAborted();
     void addRecord(const rd_kafka_message_t *m);
+    void takeAnswers(InboxKeyStage::Answers answers);
+    AccountingResultPtr stopped();
     // The message id as the policy says (default: header idempotency-key, else the record key); 0 and a
     // note when the record has none.
     quint32 idempotencyKeyOf(const rd_kafka_message_t *m, quint16 *notes, RecordFieldValue *parsed = nullptr);
@@ -80,6 +82,7 @@ private:
     std::vector<bool> m_seenKey;
     std::unique_ptr<InboxKeyStage> m_lookups;
     std::vector<quint32> m_pendingKeys;
+    bool m_answered = false; // the stage's answers are in m_evidence
     size_t m_lookupBatch = 0; // keys per batch, as the stage asks
     RecordField m_keyField;
     qint64 m_read = 0;
@@ -156,29 +159,53 @@ AccountingResultPtr Run::go()
     readDeadLetters(*reader);
     if (!res.error.isEmpty() || cancelled())
         return res.cancelled = cancelled(), m_result;
-    if (!readWindow(*reader) || cancelled()) {
-        res.cancelled = cancelled();
-        return m_result;
-    }
-    if (m_request.readCommitted)
+    const bool read = readWindow(*reader);
+    if (read && !cancelled() && m_request.readCommitted)
         readAborted();
+    if (!read && !cancelled())
+        return m_result;
     if (cancelled())
-        return res.cancelled = true, m_result;
+        return stopped();
 
     if (m_lookups) {
         if (!m_pendingKeys.empty())
             m_lookups->enqueue(std::move(m_pendingKeys), m_result->keys);
+        m_pendingKeys.clear();
         progress(u"Waiting for the inbox"_s);
-        InboxKeyStage::Answers answers = m_lookups->finish([this] { return cancelled(); });
-        m_evidence.inbox = std::move(answers.states);
-        m_evidence.inboxUnanswered = std::move(answers.unanswered);
-        res.messages += answers.problems;
+        takeAnswers(m_lookups->finish([this] { return cancelled(); }));
     }
     if (cancelled())
-        return res.cancelled = true, m_result;
+        return stopped();
     AccountingClassifier::classify(res, m_evidence);
     res.sequence = SequenceCheck::run(res);
     progress(u"Done"_s);
+    return m_result;
+}
+
+void Run::takeAnswers(InboxKeyStage::Answers answers)
+{
+    m_answered = true;
+    m_evidence.inbox = std::move(answers.states);
+    m_evidence.inboxUnanswered = std::move(answers.unanswered);
+    m_evidence.inboxUncastable = std::move(answers.uncastable);
+    m_result->messages += answers.problems;
+}
+
+AccountingResultPtr Run::stopped()
+{
+    // Cancelled once the window was being read: the inbox's statements in flight are cancelled (never
+    // waited for), and what was read is classified with what the inbox answered, the keys it was not asked
+    // about left unverified, so the counts still partition the records read.
+    AccountingResult &res = *m_result;
+    res.cancelled = true;
+    if (m_lookups && !m_answered) {
+        m_lookups->cancel();
+        takeAnswers(m_lookups->finish({}));
+        for (const quint32 id : m_pendingKeys)
+            m_evidence.inboxUnanswered.insert(id);
+        m_pendingKeys.clear();
+    }
+    AccountingClassifier::classify(res, m_evidence);
     return m_result;
 }
 
@@ -460,7 +487,8 @@ bool Run::readWindow(TopicRangeReader &reader)
         ranges.append({m_request.topic, p.partition, p.from, p.to});
     res.records.reserve(size_t(std::min(m_total, m_request.maxRecords)));
     // About a key per record (an idempotency key is usually new): the key table grows without copies.
-    res.keys.reserve(res.keys.size() + size_t(std::min(m_total, m_request.maxRecords)));
+    const size_t expected = size_t(std::min(m_total, m_request.maxRecords));
+    res.keys.reserve(res.keys.size() + expected, res.keys.byteCount() + expected * 16);
     progress(u"Reading "_s + m_request.topic);
     QString error;
     bool bounded = false;
@@ -536,6 +564,8 @@ void Run::readAborted()
                    .arg(error);
         return;
     }
+    if (cancelled())
+        return; // a part of the window read twice says nothing of what was aborted
     QHash<int, QList<qint64>> uncommitted;
     for (const AccountedRecord &r : res.records)
         uncommitted[r.partition].append(r.offset);

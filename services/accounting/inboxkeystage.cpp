@@ -26,6 +26,14 @@ InboxKeyStage::InboxKeyStage(const InboxMappingSet &set, const InboxMapping &map
 
 InboxKeyStage::~InboxKeyStage()
 {
+    bool working = false;
+    {
+        const std::lock_guard lock(m_mutex);
+        working = m_busy > 0 || !m_queue.empty();
+    }
+    // A batch still in flight is cancelled on the server rather than waited for.
+    if (working)
+        cancel();
     {
         const std::lock_guard lock(m_mutex);
         m_stop = true;
@@ -33,6 +41,21 @@ InboxKeyStage::~InboxKeyStage()
     m_wake.notify_all();
     for (std::thread &thread : m_threads)
         thread.join();
+}
+
+void InboxKeyStage::cancel()
+{
+    {
+        const std::lock_guard lock(m_mutex);
+        m_cancelled = true;
+        for (const Batch &batch : m_queue)
+            m_answers.unanswered.unite(QSet<quint32>(batch.ids.cbegin(), batch.ids.cend()));
+        m_queue.clear();
+        if (m_busy == 0)
+            m_drained.notify_all();
+    }
+    for (const std::unique_ptr<PgStatementCanceller> &canceller : m_cancellers)
+        canceller->cancel();
 }
 
 bool InboxKeyStage::open(qint64 expectedKeys, int probeBatch, QString *error)
@@ -78,11 +101,24 @@ bool InboxKeyStage::open(qint64 expectedKeys, int probeBatch, QString *error)
     const qint64 mergeBatch = std::max<qint64>(probeBatch, (expectedKeys + MergeBatches - 1) / MergeBatches);
     m_merge = !info.isView && info.estimatedRows > 0 && mergeBatch * MergeMinShareOfRows >= info.estimatedRows;
     m_batchSize = int(std::min<qint64>(m_merge ? mergeBatch : probeBatch, std::numeric_limits<int>::max()));
+    m_probeBatch = std::max(1, probeBatch);
 
     // The key compared as the column's own type (without a length, which would truncate a longer key
     // into a false match), so the comparison is the index's.
     QString keyType = info.types.value(m_mapping.messageIdColumn);
     keyType.remove(QRegularExpression(u"\\([^)]*\\)"_s));
+    m_uuidKeys = keyType == u"uuid"_s;
+    // A text key under the C collation sorts as its bytes do: a merge batch sorted here reaches the server
+    // in the index's order, and the server's sort only checks that it is (one pass instead of a sort).
+    if (m_merge && (keyType == u"text"_s || keyType == u"character varying"_s)) {
+        const PgResult collation = db->exec(
+            u"SELECT COALESCE(NULLIF(c.collname, 'default'), (SELECT datcollate FROM pg_database WHERE "
+            u"datname = current_database())) FROM pg_attribute a LEFT JOIN pg_collation c ON c.oid = "
+            u"a.attcollation WHERE a.attrelid = $1::regclass AND a.attname = $2"_s,
+            {db->escapeTable(m_mapping.schema, m_mapping.table), m_mapping.messageIdColumn});
+        const QString name = collation.ok ? collation.rows.value(0).value(0).toString() : QString();
+        m_sortedByBytes = name == u"C"_s || name == u"POSIX"_s;
+    }
     const QString table = db->escapeTable(m_mapping.schema, m_mapping.table);
     const QString status = u"r."_s + db->escapeIdentifier(m_mapping.statusColumn) + u"::text"_s;
     const QString id = u"r."_s + db->escapeIdentifier(m_mapping.messageIdColumn);
@@ -91,33 +127,36 @@ bool InboxKeyStage::open(qint64 expectedKeys, int probeBatch, QString *error)
                                                  + u"::text = $"_s + QString::number(parameter)
                                            : QString();
     };
-    if (m_merge) {
-        // The planner would hash the whole table per batch or probe it key by key; the session's settings
-        // for this statement leave it the merge with the key index, and the sort of the batch in memory.
-        m_sql = (u"SELECT t.status, array_agg(t.id) FROM (SELECT "_s + status + u" AS status, k.id FROM "_s
-                 u"unnest($1::text[], $2::int4[]) AS k(key, id) JOIN "_s
-                 + table + u" AS r ON "_s + id + u" = k.key::"_s + keyType + consumer(3)
-                 + u") AS t GROUP BY t.status"_s)
-                    .toUtf8();
-    } else {
-        // OFFSET 0 keeps the probe a parameterised subquery (a nested loop), whatever the batch size.
-        const QString probe = u"SELECT "_s + status + u" AS status FROM "_s + table + u" AS r WHERE "_s + id
-                              + u" = k.key::"_s + keyType + consumer(2);
-        m_sql = (u"SELECT k.ord, t.status FROM unnest($1::text[]) WITH ORDINALITY AS k(key, ord) "_s
-                 u"CROSS JOIN LATERAL ("_s
-                 + probe + u" OFFSET 0) AS t"_s)
-                    .toUtf8();
-    }
+    // OFFSET 0 keeps the probe a parameterised subquery (a nested loop), whatever the batch size.
+    const QString probe = u"SELECT "_s + status + u" AS status FROM "_s + table + u" AS r WHERE "_s + id
+                          + u" = k.key::"_s + keyType + consumer(2);
+    m_probeSql = (u"SELECT k.ord, t.status FROM unnest($1::text[]) WITH ORDINALITY AS k(key, ord) "_s
+                  u"CROSS JOIN LATERAL ("_s
+                  + probe + u" OFFSET 0) AS t"_s)
+                     .toUtf8();
+    // The planner would hash the whole table per batch or probe it key by key; the session's settings
+    // for this statement leave it the merge with the key index, and the sort of the batch in memory.
+    m_sql = m_merge ? (u"SELECT t.status, array_agg(t.id) FROM (SELECT "_s + status + u" AS status, k.id FROM "_s
+                       u"unnest($1::text[], $2::int4[]) AS k(key, id) JOIN "_s
+                       + table + u" AS r ON "_s + id + u" = k.key::"_s + keyType + consumer(3)
+                       + u") AS t GROUP BY t.status"_s)
+                          .toUtf8()
+                    : m_probeSql;
     m_sessions.push_back(std::make_unique<InboxSessions>(m_set)); // connects on its first batch
-    for (const std::unique_ptr<InboxSessions> &sessions : m_sessions)
-        m_threads.emplace_back([this, s = sessions.get()] { loop(*s); });
+    for (const std::unique_ptr<InboxSessions> &sessions : m_sessions) {
+        m_cancellers.push_back(std::make_unique<PgStatementCanceller>());
+        m_threads.emplace_back([this, s = sessions.get(), c = m_cancellers.back().get()] { loop(*s, *c); });
+    }
     return true;
 }
 
-void InboxKeyStage::enqueue(std::vector<quint32> ids, const std::vector<QByteArray> &keys)
+void InboxKeyStage::enqueue(std::vector<quint32> ids, const KeyTable &keys)
 {
     Batch batch;
-    batch.keys.reserve(ids.size());
+    size_t bytes = 0;
+    for (const quint32 id : ids)
+        bytes += size_t(keys[id].size());
+    batch.keys.reserve(ids.size(), bytes);
     for (const quint32 id : ids)
         batch.keys.push_back(keys[id]);
     batch.ids = std::move(ids);
@@ -128,7 +167,7 @@ void InboxKeyStage::enqueue(std::vector<quint32> ids, const std::vector<QByteArr
     m_wake.notify_one();
 }
 
-void InboxKeyStage::loop(InboxSessions &sessions)
+void InboxKeyStage::loop(InboxSessions &sessions, PgStatementCanceller &canceller)
 {
     std::unique_lock lock(m_mutex);
     for (;;) {
@@ -140,51 +179,47 @@ void InboxKeyStage::loop(InboxSessions &sessions)
         ++m_busy;
         lock.unlock();
 
+        // Keys the column cannot hold never go out: they would fail the whole statement.
+        std::vector<quint32> uncastable;
+        dropUncastable(batch, &uncastable);
         // Probes in key order (sorted here, off the reading thread): consecutive probes descend to
-        // neighbouring index pages, which stay in the buffers. A merge has the server sort its batch.
-        if (!m_merge) {
-            std::vector<quint32> order(batch.ids.size());
-            for (quint32 i = 0; i < order.size(); ++i)
-                order[i] = i;
-            std::sort(order.begin(), order.end(),
-                      [&batch](quint32 a, quint32 b) { return batch.keys[a] < batch.keys[b]; });
-            Batch sorted;
-            sorted.ids.reserve(order.size());
-            sorted.keys.reserve(order.size());
-            for (const quint32 i : order) {
-                sorted.ids.push_back(batch.ids[i]);
-                sorted.keys.push_back(std::move(batch.keys[i]));
-            }
-            batch = std::move(sorted);
-        }
+        // neighbouring index pages, which stay in the buffers. A merge has the server sort its batch, which
+        // costs it one pass when the batch comes in its order (m_sortedByBytes).
+        if (!m_merge || m_sortedByBytes)
+            sortByBytes(batch);
 
         QString problem;
         Rows found;
         if (PgSession *db = sessions.sessionFor(m_mapping, &problem)) {
-            if (m_merge)
-                mergeJoin(*db, batch, &found, &problem);
-            else
-                probe(*db, batch, &found, &problem);
+            canceller.arm(*db);
+            // A cancel from here on interrupts the statement; one that came before stops it being sent.
+            const Outcome outcome = canceller.isCancelled() ? (problem = u"cancelled"_s, Outcome::Failed)
+                                    : m_merge               ? mergeJoin(*db, batch, &found, &problem)
+                                                            : probe(*db, batch, &found, &problem);
+            // A key the server could not cast (a type this side does not check): the batch again, probed so
+            // that only the keys that do not cast are left out.
+            if (outcome == Outcome::KeyDoesNotCast) {
+                problem.clear();
+                found.clear();
+                probeIsolating(*db, batch, &found, &uncastable, &problem);
+            }
         }
 
         lock.lock();
         --m_busy;
+        m_answers.uncastable.unite(QSet<quint32>(uncastable.cbegin(), uncastable.cend()));
         if (!problem.isEmpty()) {
+            // A cancelled run says so itself; what its batches did not answer is only unanswered.
             const QString said =
                 u"The inbox of %1 did not answer for some keys (%2): those records are not verified"_s.arg(
                     m_mapping.name, problem);
-            if (!m_answers.problems.contains(said))
+            if (!m_cancelled && !m_answers.problems.contains(said))
                 m_answers.problems << said;
             for (const quint32 id : batch.ids)
                 m_answers.unanswered.insert(id);
         } else {
-            for (const auto &[id, state] : found) {
-                auto it = m_answers.states.find(id);
-                if (it == m_answers.states.end())
-                    m_answers.states.insert(id, state);
-                else if (state == InboxState::Completed)
-                    *it = state;
-            }
+            for (const auto &[id, state] : found)
+                m_answers.states.merge(id, state);
         }
         if (m_queue.empty() && m_busy == 0)
             m_drained.notify_all();
@@ -196,25 +231,148 @@ InboxKeyStage::Answers InboxKeyStage::finish(const std::function<bool()> &cancel
     std::unique_lock lock(m_mutex);
     while (!m_drained.wait_for(lock, std::chrono::milliseconds(100),
                                [this] { return m_queue.empty() && m_busy == 0; })) {
-        if (cancelled && cancelled())
-            break;
+        if (cancelled && cancelled() && !m_cancelled) {
+            // The statements in flight are cancelled on the server; the threads come back at once.
+            lock.unlock();
+            cancel();
+            lock.lock();
+        }
     }
     return std::move(m_answers);
 }
 
-bool InboxKeyStage::probe(PgSession &db, const Batch &batch, Rows *found, QString *problem)
+namespace {
+// PostgreSQL's uuid syntax (uuid_in): an optional opening brace, 32 hex digits in pairs with an optional
+// hyphen after every fourth digit but the last, the closing brace when opened, and nothing else.
+bool isUuidText(QByteArrayView key)
+{
+    qsizetype at = 0;
+    const bool braces = !key.isEmpty() && key[0] == '{';
+    if (braces)
+        ++at;
+    const auto hex = [](char c) {
+        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+    };
+    for (int i = 0; i < 16; ++i) {
+        if (at + 2 > key.size() || !hex(key[at]) || !hex(key[at + 1]))
+            return false;
+        at += 2;
+        if (at < key.size() && key[at] == '-' && i % 2 == 1 && i < 15)
+            ++at;
+    }
+    if (braces) {
+        if (at >= key.size() || key[at] != '}')
+            return false;
+        ++at;
+    }
+    return at == key.size();
+}
+
+bool isDataException(PGresult *res)
+{
+    const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : nullptr;
+    return state && state[0] == '2' && state[1] == '2';
+}
+} // namespace
+
+void InboxKeyStage::sortByBytes(Batch &batch)
+{
+    // Each key's first eight bytes as a big-endian number order the keys as memcmp does; only keys that
+    // share them are compared whole. The comparisons stay in one flat array instead of the key bytes.
+    struct Entry {
+        quint64 prefix;
+        quint32 index;
+    };
+    std::vector<Entry> entries(batch.size());
+    for (quint32 i = 0; i < entries.size(); ++i) {
+        const QByteArrayView key = batch.keys[i];
+        quint64 prefix = 0;
+        const qsizetype n = std::min<qsizetype>(8, key.size());
+        for (qsizetype b = 0; b < n; ++b)
+            prefix |= quint64(quint8(key[b])) << (56 - 8 * b);
+        entries[i] = {prefix, i};
+    }
+    std::sort(entries.begin(), entries.end(), [&keys = batch.keys](const Entry &a, const Entry &b) {
+        return a.prefix != b.prefix ? a.prefix < b.prefix : keys[a.index] < keys[b.index];
+    });
+    batch.order.resize(entries.size());
+    for (size_t i = 0; i < entries.size(); ++i)
+        batch.order[i] = entries[i].index;
+}
+
+void InboxKeyStage::dropUncastable(Batch &batch, std::vector<quint32> *uncastable) const
+{
+    if (!m_uuidKeys)
+        return;
+    Batch kept;
+    kept.keys.reserve(batch.size(), batch.keys.byteCount());
+    for (size_t i = 0; i < batch.size(); ++i) {
+        if (!isUuidText(batch.keys[i])) {
+            uncastable->push_back(batch.ids[i]);
+            continue;
+        }
+        kept.ids.push_back(batch.ids[i]);
+        kept.keys.push_back(batch.keys[i]);
+    }
+    if (kept.size() != batch.size())
+        batch = std::move(kept);
+}
+
+bool InboxKeyStage::probeIsolating(PgSession &db, const Batch &batch, Rows *found,
+                                   std::vector<quint32> *uncastable, QString *problem)
+{
+    // Ranges still to probe, as [first, last) of the batch: chunks of the probe size, split on refusal.
+    std::vector<std::pair<size_t, size_t>> todo;
+    for (size_t first = batch.size(); first > 0;) {
+        const size_t from = first > size_t(m_probeBatch) ? first - size_t(m_probeBatch) : 0;
+        todo.emplace_back(from, first);
+        first = from;
+    }
+    while (!todo.empty()) {
+        const auto [first, last] = todo.back();
+        todo.pop_back();
+        Batch part;
+        for (size_t i = first; i < last; ++i) {
+            part.ids.push_back(batch.ids[batch.at(i)]);
+            part.keys.push_back(batch.keys[batch.at(i)]);
+        }
+        Rows rows;
+        QString failed;
+        switch (probe(db, part, &rows, &failed)) {
+        case Outcome::Answered:
+            found->insert(found->end(), rows.begin(), rows.end());
+            break;
+        case Outcome::KeyDoesNotCast:
+            if (last - first == 1) {
+                uncastable->push_back(part.ids.front());
+            } else {
+                const size_t middle = first + (last - first) / 2;
+                todo.emplace_back(middle, last);
+                todo.emplace_back(first, middle);
+            }
+            break;
+        case Outcome::Failed:
+            *problem = failed;
+            return false;
+        }
+    }
+    return true;
+}
+
+InboxKeyStage::Outcome InboxKeyStage::probe(PgSession &db, const Batch &batch, Rows *found, QString *problem)
 {
     // The keys as one text[] literal; a key that is not UTF-8 goes in with its bad bytes replaced, one with
     // a NUL byte not at all (neither can match a key a text column holds, which is what they are: no row).
     // sent[i]: the batch position of the literal's i-th key.
     QByteArray keys = "{";
     std::vector<quint32> sent;
-    sent.reserve(batch.keys.size());
-    for (size_t i = 0; i < batch.keys.size(); ++i) {
-        if (batch.keys[i].contains('\0'))
+    sent.reserve(batch.size());
+    for (size_t n = 0; n < batch.size(); ++n) {
+        const size_t i = batch.at(n);
+        const QByteArrayView raw = batch.keys[i];
+        if (raw.contains('\0'))
             continue;
-        QByteArray key = QUtf8StringView(batch.keys[i]).isValidUtf8() ? batch.keys[i]
-                                                                     : QString::fromUtf8(batch.keys[i]).toUtf8();
+        QByteArray key = QUtf8StringView(raw).isValidUtf8() ? raw.toByteArray() : QString::fromUtf8(raw).toUtf8();
         if (key.contains('\\') || key.contains('"'))
             key.replace('\\', "\\\\").replace('"', "\\\"");
         if (!sent.empty())
@@ -224,16 +382,17 @@ bool InboxKeyStage::probe(PgSession &db, const Batch &batch, Rows *found, QStrin
     }
     keys += '}';
     if (sent.empty())
-        return true;
+        return Outcome::Answered;
     const QByteArray consumer = m_mapping.consumerValue.toUtf8();
     const char *values[2] = {keys.constData(), consumer.constData()};
-    PGresult *res = PQexecParams(db.handle(), m_sql.constData(), m_mapping.filtersConsumer() ? 2 : 1, nullptr,
+    PGresult *res = PQexecParams(db.handle(), m_probeSql.constData(), m_mapping.filtersConsumer() ? 2 : 1, nullptr,
                                  values, nullptr, nullptr, 0);
     if (!res || PQresultStatus(res) != PGRES_TUPLES_OK) {
         *problem =
             res && PQresultErrorMessage(res)[0] ? PgSession::resultError(res, db.handle()) : db.lastError();
+        const bool cast = isDataException(res);
         PQclear(res);
-        return false;
+        return cast ? Outcome::KeyDoesNotCast : Outcome::Failed;
     }
     QHash<QByteArray, InboxState> words; // the few status words of a table, each turned into a state once
     const int rows = PQntuples(res);
@@ -248,7 +407,7 @@ bool InboxKeyStage::probe(PgSession &db, const Batch &batch, Rows *found, QStrin
         found->emplace_back(batch.ids[sent[size_t(ord)]], *state);
     }
     PQclear(res);
-    return true;
+    return Outcome::Answered;
 }
 
 namespace {
@@ -278,36 +437,39 @@ void clearResult(PGconn *conn, const char *sql)
 }
 } // namespace
 
-bool InboxKeyStage::mergeJoin(PgSession &db, Batch &batch, Rows *found, QString *problem)
+InboxKeyStage::Outcome InboxKeyStage::mergeJoin(PgSession &db, const Batch &batch, Rows *found, QString *problem)
 {
     constexpr Oid TextOid = 25, Int4Oid = 23, TextArrayOid = 1009, Int4ArrayOid = 1007;
     // The keys and their ids as binary arrays (no quoting, no parsing of a literal). A key that is not
     // UTF-8 goes in with its bad bytes replaced, one with a NUL byte not at all: neither can match a key
     // the column holds, which is what they are (no row).
-    qsizetype keyBytes = 0;
-    for (const QByteArray &key : batch.keys)
-        keyBytes += key.size();
+    const qsizetype keyBytes = qsizetype(batch.keys.byteCount());
     const qsizetype Header = 20;
     QByteArray keys, ids;
-    keys.reserve(Header + qsizetype(batch.keys.size()) * 4 + keyBytes + 64);
-    ids.reserve(Header + qsizetype(batch.keys.size()) * 8);
+    keys.reserve(Header + qsizetype(batch.size()) * 4 + keyBytes + 64);
+    ids.reserve(Header + qsizetype(batch.size()) * 8);
     keys.resize(Header);
     ids.resize(Header);
     qint32 count = 0;
-    for (size_t i = 0; i < batch.keys.size(); ++i) {
-        const QByteArray &raw = batch.keys[i];
+    for (size_t n = 0; n < batch.size(); ++n) {
+        const size_t i = batch.at(n);
+        const QByteArrayView raw = batch.keys[i];
         if (raw.contains('\0'))
             continue;
-        const QByteArray key = QUtf8StringView(raw).isValidUtf8() ? raw : QString::fromUtf8(raw).toUtf8();
-        appendInt32(keys, qint32(key.size()));
-        keys += key;
+        if (QUtf8StringView(raw).isValidUtf8()) {
+            appendInt32(keys, qint32(raw.size()));
+            keys += raw;
+        } else {
+            const QByteArray key = QString::fromUtf8(raw).toUtf8();
+            appendInt32(keys, qint32(key.size()));
+            keys += key;
+        }
         appendInt32(ids, 4);
         appendInt32(ids, qint32(batch.ids[i]));
         ++count;
     }
-    batch.keys = {}; // sent: the window's key table holds them
     if (count == 0)
-        return true;
+        return Outcome::Answered;
     writeArrayHeader(keys.data(), TextOid, count);
     writeArrayHeader(ids.data(), Int4Oid, count);
     const QByteArray consumer = m_mapping.consumerValue.toUtf8();
@@ -317,16 +479,17 @@ bool InboxKeyStage::mergeJoin(PgSession &db, Batch &batch, Rows *found, QString 
     const Oid types[3] = {TextArrayOid, Int4ArrayOid, TextOid};
 
     // The settings hold for this transaction only: the merge with the key index, and the batch's sort
-    // in memory (a batch of keys and ids is a few tens of MB at most).
+    // in memory (a batch of keys and ids is a few tens of MB at most). No parallel workers: each would sort
+    // the whole batch again for its share of the index.
     PGconn *conn = db.handle();
     PGresult *set = PQexec(conn, "BEGIN; SET LOCAL enable_hashjoin = off; SET LOCAL enable_nestloop = off; "
-                                 "SET LOCAL work_mem = '64MB'");
+                                 "SET LOCAL work_mem = '64MB'; SET LOCAL max_parallel_workers_per_gather = 0");
     if (!set || PQresultStatus(set) != PGRES_COMMAND_OK) {
         *problem =
             set && PQresultErrorMessage(set)[0] ? PgSession::resultError(set, db.handle()) : db.lastError();
         PQclear(set);
         clearResult(conn, "ROLLBACK");
-        return false;
+        return Outcome::Failed;
     }
     PQclear(set);
     PGresult *res = PQexecParams(conn, m_sql.constData(), m_mapping.filtersConsumer() ? 3 : 2, types, values,
@@ -334,9 +497,10 @@ bool InboxKeyStage::mergeJoin(PgSession &db, Batch &batch, Rows *found, QString 
     if (!res || PQresultStatus(res) != PGRES_TUPLES_OK) {
         *problem =
             res && PQresultErrorMessage(res)[0] ? PgSession::resultError(res, db.handle()) : db.lastError();
+        const bool cast = isDataException(res);
         PQclear(res);
         clearResult(conn, "ROLLBACK");
-        return false;
+        return cast ? Outcome::KeyDoesNotCast : Outcome::Failed;
     }
     clearResult(conn, "COMMIT");
     // One row per status word: the word (binary text is its bytes) and the ids of the keys with such a row.
@@ -365,5 +529,5 @@ bool InboxKeyStage::mergeJoin(PgSession &db, Batch &batch, Rows *found, QString 
         }
     }
     PQclear(res);
-    return true;
+    return Outcome::Answered;
 }

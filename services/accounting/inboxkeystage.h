@@ -1,5 +1,7 @@
 #pragma once
 
+#include "services/accounting/inboxkeystates.h"
+#include "services/accounting/keytable.h"
 #include "services/inbox/inboxmappingset.h"
 
 #include <QHash>
@@ -17,6 +19,7 @@
 
 class InboxSessions;
 class PgSession;
+class PgStatementCanceller;
 
 // The accounting's inbox join (ARCHITECTURE.md, Threads: owned thread; Data flows: Delivery accounting):
 // batches of idempotency keys are looked up in the consumer's inbox on two threads of their own, each with
@@ -30,8 +33,13 @@ class PgSession;
 //   of the batch's keys (sorted by the server) with the table's key index, read once from end to end: the
 //   index's pages are visited once per batch instead of once per key. The batch goes as binary arrays
 //   (keys and their ids) and the answer comes back as one array of ids per status word.
-// A batch the database cannot answer (unreachable, timed out) leaves its keys unanswered and says so once;
-// the run goes on.
+// A key the id column's type cannot hold (a uuid column and the key "not-a-uuid") can have no row: it is
+// left out of its batch before the batch is sent (uuid keys are checked here by the server's own syntax),
+// and a batch the server still refuses for a key it cannot cast (SQLSTATE class 22) is probed again in
+// halves until each such key is alone; the answers name those keys, and the rest of the batch is answered
+// as any other. A batch the database cannot answer (unreachable, timed out) leaves its keys unanswered and
+// says so once; the run goes on. cancel() cancels the statements in flight on the server (PQcancel) and
+// drops the queued batches, so a cancelled run never waits for a merge.
 class InboxKeyStage final {
 public:
     InboxKeyStage(const InboxMappingSet &set, const InboxMapping &mapping);
@@ -52,41 +60,66 @@ public:
     // covering key index (InboxBoardQuery::keyIndexRequirement), with the statement that creates it.
     QStringList notes() const { return m_notes; }
     // Queues the keys with these ids (bytes from `keys`); returns at once.
-    void enqueue(std::vector<quint32> ids, const std::vector<QByteArray> &keys);
+    void enqueue(std::vector<quint32> ids, const KeyTable &keys);
 
     struct Answers {
-        QHash<quint32, InboxState> states; // keys with a row
-        QSet<quint32> unanswered;          // keys the inbox could not be asked about
+        InboxKeyStates states;             // keys with a row
+        QSet<quint32> unanswered;          // keys the inbox could not be asked about (or cancelled before)
+        QSet<quint32> uncastable;          // keys the id column's type cannot hold: no row has them
         QStringList problems;              // what went wrong, in words (each problem once)
     };
     // Waits until every queued batch is answered (or `cancelled` says stop) and hands the answers over.
     Answers finish(const std::function<bool()> &cancelled);
+    // Stops: the queued batches are not asked (their keys are unanswered) and the statements in flight are
+    // cancelled on the server; finish() then returns as soon as the threads are back. Any thread.
+    void cancel();
 
 private:
     struct Batch {
         std::vector<quint32> ids;
-        std::vector<QByteArray> keys;
+        KeyTable keys;              // keys[i] is the key of ids[i], copied out of the window's table
+        std::vector<quint32> order; // the positions to send them in (empty: as they are)
+        size_t size() const { return ids.size(); }
+        size_t at(size_t i) const { return order.empty() ? i : order[i]; } // the i-th position to send
     };
-    void loop(InboxSessions &sessions);
+    void loop(InboxSessions &sessions, PgStatementCanceller &canceller);
     // One batch's rows: the key id and state of each row (a key may have several; the answers keep a
-    // completed one over the others). The merge frees the batch's keys once they are sent.
+    // completed one over the others).
     using Rows = std::vector<std::pair<quint32, InboxState>>;
-    bool probe(PgSession &db, const Batch &batch, Rows *found, QString *problem);
-    bool mergeJoin(PgSession &db, Batch &batch, Rows *found, QString *problem);
+    // How a statement over a batch ended: answered, refused for a key the column's type cannot take
+    // (SQLSTATE class 22: the keys decide it), or failed otherwise.
+    enum class Outcome { Answered, KeyDoesNotCast, Failed };
+    Outcome probe(PgSession &db, const Batch &batch, Rows *found, QString *problem);
+    Outcome mergeJoin(PgSession &db, const Batch &batch, Rows *found, QString *problem);
+    // Probes the batch in chunks of the probe size; a chunk refused for a key that does not cast is split in
+    // halves until that key is alone (it goes to `uncastable`), so the good keys are still one probe each.
+    bool probeIsolating(PgSession &db, const Batch &batch, Rows *found, std::vector<quint32> *uncastable,
+                        QString *problem);
+    // The keys the column's type surely cannot take, moved out of the batch (checked on this side for the
+    // types whose syntax is fixed: uuid).
+    void dropUncastable(Batch &batch, std::vector<quint32> *uncastable) const;
+    // Fills the batch's order with its keys' positions in byte order (memcmp, a shorter key first).
+    static void sortByBytes(Batch &batch);
 
     InboxMapping m_mapping;
-    QByteArray m_sql; // the probe or the merge join, built once from the table's catalogue
+    QByteArray m_sql;      // the merge join or the probe, built once from the table's catalogue
+    QByteArray m_probeSql; // the probe (also what a merge batch refused for a key falls back to)
     bool m_merge = false;
+    bool m_uuidKeys = false;      // the id column is a uuid
+    bool m_sortedByBytes = false; // merge batches are sent in byte order, the index's (text under C)
     int m_batchSize = 0;
+    int m_probeBatch = 0;
     QStringList m_notes;
     InboxMappingSet m_set;
     std::vector<std::unique_ptr<InboxSessions>> m_sessions; // one per thread
+    std::vector<std::unique_ptr<PgStatementCanceller>> m_cancellers; // one per thread, armed on its session
     std::mutex m_mutex;
     std::condition_variable m_wake;
     std::condition_variable m_drained;
     std::deque<Batch> m_queue;
     int m_busy = 0; // threads answering a batch
     bool m_stop = false;
+    bool m_cancelled = false;
     Answers m_answers;
     std::vector<std::thread> m_threads;
 };

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "services/accounting/keytable.h"
+
 #include <QByteArray>
 #include <QByteArrayView>
 #include <QHashFunctions>
@@ -14,12 +16,12 @@
 // at most 70 % full, beside the bytes themselves).
 class KeyInterner final {
 public:
-    explicit KeyInterner(std::vector<QByteArray> &keys)
+    explicit KeyInterner(KeyTable &keys)
         : m_keys(keys)
     {
         rehash(1024);
         for (size_t id = 1; id < m_keys.size(); ++id)
-            place({quint32(id), hashOf(QByteArrayView(m_keys[id]))});
+            place({quint32(id), hashOf(m_keys[id])});
     }
 
     // The id of `bytes` in keys, appending it when new.
@@ -28,12 +30,12 @@ public:
         const quint32 hash = hashOf(bytes);
         size_t slot = hash & m_mask;
         while (const quint32 id = m_slots[slot].id) {
-            if (m_slots[slot].hash == hash && QByteArrayView(m_keys[id]) == bytes)
+            if (m_slots[slot].hash == hash && m_keys[id] == bytes)
                 return id;
             slot = (slot + 1) & m_mask;
         }
         const quint32 id = quint32(m_keys.size());
-        m_keys.emplace_back(bytes.data(), bytes.size());
+        m_keys.push_back(bytes);
         m_slots[slot] = {id, hash};
         if (++m_used * 10 > m_slots.size() * 7)
             grow();
@@ -75,7 +77,7 @@ private:
         }
     }
 
-    std::vector<QByteArray> &m_keys;
+    KeyTable &m_keys;
     std::vector<Slot> m_slots;
     size_t m_mask = 0;
     size_t m_used = 0;
