@@ -380,7 +380,12 @@ QList<RequestItem> AuditStore::items(qint64 requestId, int afterItemNo, int limi
             *error = u"Not connected to the audit database"_s;
         return out;
     }
+    // Each page is read in item order along the primary key. Right after a request is filed the table's
+    // statistics do not know its rows yet, and the planner would answer every page by reading and sorting
+    // all the request's remaining items (ARCHITECTURE.md, Performance): sorting is off for this statement.
+    PQclear(PQexec(m_db.handle(), "SET enable_sort = off"));
     PGresult *res = PQexecParams(m_db.handle(), sql.constData(), 3, nullptr, values, nullptr, nullptr, 1);
+    PQclear(PQexec(m_db.handle(), "RESET enable_sort"));
     if (PQresultStatus(res) != PGRES_TUPLES_OK) {
         m_lastSqlState = QString::fromLatin1(PQresultErrorField(res, PG_DIAG_SQLSTATE));
         if (error)
