@@ -66,14 +66,14 @@ int lag(const QStringList &arguments)
                                ? InboxBoard{}
                                : InboxBoardQuery::collect(conninfo, mapping, JobControl(),
                                                           InboxBoardQuery::DefaultStatementTimeoutMs, nullptr,
-                                                          nullptr, keyMask.idMaskedConsumersOf(mapping));
+                                                          nullptr, keyMask);
         if (conninfo.isEmpty()) {
             board.mappingName = mapping.name;
             board.table = mapping.qualifiedTable();
             board.error = problem;
         }
         board.database = inboxes.databaseLabel(mapping);
-        boards << board.masked(keyMask);
+        boards << board;
     }
     QTextStream out(stdout);
     if (parser.isSet(u"json"_s)) {

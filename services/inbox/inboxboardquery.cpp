@@ -810,10 +810,9 @@ private:
         QVariantList params = seekParams(m_openStatuses);
         QString err = u"t."_s + error + u"::text"_s;
         if (!m_idMaskedConsumers.isEmpty()) {
-            const bool oneConsumer = m_consumer.isEmpty() || m_mapping.filtersConsumer();
             QString masked =
                 u"length(t."_s + m_id + u"::text) >= "_s + QString::number(PayloadMask::kMinVerbatim);
-            if (!oneConsumer) {
+            if (!m_mapping.readsOneConsumer()) {
                 params << QVariant(m_idMaskedConsumers);
                 masked = u"c.consumer = ANY("_s + nextParam() + u"::text[]) AND "_s + masked;
             }
@@ -1122,7 +1121,7 @@ void InboxBoardQuery::refresh(const InboxMapping &mapping)
 InboxBoard InboxBoardQuery::collect(const QString &conninfo, const InboxMapping &mapping,
                                     const JobControl &control, int statementTimeoutMs,
                                     PgStatementCanceller *canceller, InboxBoardHelperSession *helper,
-                                    const QStringList &idMaskedConsumers)
+                                    const KeyMask &mask)
 {
     QElapsedTimer clock;
     clock.start();
@@ -1142,7 +1141,7 @@ InboxBoard InboxBoardQuery::collect(const QString &conninfo, const InboxMapping 
     InboxBoard board =
         canceller && canceller->isCancelled()
             ? failedBoard(mapping, u"cancelled"_s, clock.elapsed())
-            : collect(session, mapping, control, statementTimeoutMs, helper, idMaskedConsumers);
+            : collect(session, mapping, control, statementTimeoutMs, helper, mask);
     if (canceller)
         canceller->disarm();
     board.elapsedMs = clock.elapsed();
@@ -1151,7 +1150,7 @@ InboxBoard InboxBoardQuery::collect(const QString &conninfo, const InboxMapping 
 
 InboxBoard InboxBoardQuery::collect(PgSession &session, const InboxMapping &mapping,
                                     const JobControl &control, int statementTimeoutMs,
-                                    InboxBoardHelperSession *helper, const QStringList &idMaskedConsumers)
+                                    InboxBoardHelperSession *helper, const KeyMask &mask)
 {
     QElapsedTimer clock;
     clock.start();
@@ -1167,7 +1166,7 @@ InboxBoard InboxBoardQuery::collect(PgSession &session, const InboxMapping &mapp
         const bool shared = helper && helper->tryAcquire();
         InboxBoardHelperSession &second = shared ? *helper : oneShot;
         BoardReader reader(session, mapping, control, second);
-        reader.setIdMaskedConsumers(idMaskedConsumers);
+        reader.setIdMaskedConsumers(mask.idMaskedConsumersOf(mapping));
         reader.read(board, statementTimeoutMs);
         second.finish();
         if (shared)
@@ -1179,7 +1178,7 @@ InboxBoard InboxBoardQuery::collect(PgSession &session, const InboxMapping &mapp
         return failedBoard(mapping, board.error, clock.elapsed());
     }
     board.elapsedMs = clock.elapsed();
-    return board;
+    return board.masked(mask);
 }
 
 bool InboxBoardQuery::missingIndexes(PgSession &session, const InboxMapping &mapping,

@@ -2,6 +2,7 @@
 
 #include "services/inbox/inboxboard.h"
 #include "services/inbox/inboxmapping.h"
+#include "services/payload/keymask.h"
 #include "services/support/jobtracker.h"
 
 #include <QObject>
@@ -77,18 +78,18 @@ public:
     // canceller (optional): armed on the connection, so cancel() stops a statement in flight.
     // helper (optional): the board owner's second session of a huge table, kept connected across its
     // refreshes; without one, a huge table's second session is connected for this board and closed after.
-    // idMaskedConsumers: the consumers whose message ids the policy masks (KeyMask::idMaskedConsumersOf):
-    // their rows' errors are counted with the id taken out (ARCHITECTURE.md, Masking).
+    // mask: the policy's masking. The board is returned as anything may show it (ARCHITECTURE.md, Masking):
+    // the errors of rows whose message ids it masks (KeyMask::idMaskedConsumersOf) are counted with the id
+    // taken out, and the oldest stuck row's id is shown masked (InboxBoard::masked).
     static InboxBoard
     collect(const QString &conninfo, const InboxMapping &mapping, const JobControl &control = JobControl(),
             int statementTimeoutMs = DefaultStatementTimeoutMs, PgStatementCanceller *canceller = nullptr,
-            InboxBoardHelperSession *helper = nullptr, const QStringList &idMaskedConsumers = {});
+            InboxBoardHelperSession *helper = nullptr, const KeyMask &mask = KeyMask());
     // The same on an open session (left open, outside any transaction).
     static InboxBoard collect(PgSession &session, const InboxMapping &mapping,
                               const JobControl &control = JobControl(),
                               int statementTimeoutMs = DefaultStatementTimeoutMs,
-                              InboxBoardHelperSession *helper = nullptr,
-                              const QStringList &idMaskedConsumers = {});
+                              InboxBoardHelperSession *helper = nullptr, const KeyMask &mask = KeyMask());
 
     // The indexes the board documents and checks for this mapping; with the dominant status word of a table
     // of LargeTableRows or more, also the open-rows partial index that leaves it out, the covering index

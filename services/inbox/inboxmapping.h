@@ -79,6 +79,8 @@ struct InboxMapping {
     QString consumerLabel() const { return consumerValue.isEmpty() ? name : consumerValue; }
     // Whether the board and look-ups restrict the table to one consumer's rows.
     bool filtersConsumer() const { return !consumerColumn.isEmpty() && !consumerValue.isEmpty(); }
+    // Whether every row read through the mapping is one consumer's (consumerLabel()).
+    bool readsOneConsumer() const { return consumerColumn.isEmpty() || filtersConsumer(); }
     // The raw words mapped to one state, sorted (stable SQL parameters and display).
     QStringList statusesFor(InboxState state) const;
     // "schema.table" for display (unescaped: never for SQL).

@@ -126,8 +126,7 @@ void InboxMappingExplorer::preview(const QString &conninfo, const InboxMapping &
         [conninfo, mapping, canceller, mask = m_mask](const JobControl &control) {
             return InboxBoardQuery::collect(conninfo, mapping, control,
                                             InboxBoardQuery::DefaultStatementTimeoutMs, canceller.get(),
-                                            nullptr, mask.idMaskedConsumersOf(mapping))
-                .masked(mask);
+                                            nullptr, mask);
         },
         [this](InboxBoard board) { Q_EMIT previewReady(board); });
 }

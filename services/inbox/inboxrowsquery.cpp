@@ -51,7 +51,6 @@ InboxRowsPage InboxRowsQuery::read(PgSession &session, const InboxMapping &mappi
     page.text = text;
     // Whose rows' ids are masked, named as the Parked view names a row's consumer (inboxRefFor: the
     // consumer column's value, else the mapping's consumer; a row without one by the mapping's name).
-    const bool oneConsumer = mapping.consumerColumn.isEmpty() || mapping.filtersConsumer();
     page.maskedIdConsumers = mask.idMaskedConsumersOf(mapping);
     if (const QString problem = mapping.validate(); !problem.isEmpty()) {
         page.error = problem;
@@ -114,7 +113,7 @@ InboxRowsPage InboxRowsQuery::read(PgSession &session, const InboxMapping &mappi
                      + u')';
         // A masked id is not searched by value (ARCHITECTURE.md, Masking), nor the error beside it, which
         // may quote it: such rows match no text.
-        if (oneConsumer && !page.maskedIdConsumers.isEmpty())
+        if (mapping.readsOneConsumer() && !page.maskedIdConsumers.isEmpty())
             textFilter = u" AND false"_s;
         else if (!page.maskedIdConsumers.isEmpty())
             textFilter += u" AND coalesce(nullif("_s + consumer + u"::text, ''), "_s + param(mapping.name)

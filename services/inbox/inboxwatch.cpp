@@ -109,9 +109,9 @@ void InboxWatch::read(Watched &w)
     w.canceller = std::make_shared<PgStatementCanceller>();
     w.jobs->start(
         [conninfo = w.conninfo, mapping = w.mapping, timeoutMs, canceller = w.canceller, helper = w.helper,
-         masked = m_mask.idMaskedConsumersOf(w.mapping)](const JobControl &control) {
+         mask = m_mask](const JobControl &control) {
             return InboxBoardQuery::collect(conninfo, mapping, control, timeoutMs, canceller.get(),
-                                            helper.get(), masked);
+                                            helper.get(), mask);
         },
         [this, label = w.databaseLabel](InboxBoard board) {
             board.database = label;

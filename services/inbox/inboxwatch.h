@@ -35,8 +35,8 @@ public:
     const InboxMappingSet &mappings() const { return m_set; }
     void setIntervalMs(int ms);
     void setStatementTimeoutMs(int ms) { m_statementTimeoutMs = ms; }
-    // The policy's masking: the boards count masked message ids out of their errors (ARCHITECTURE.md,
-    // Masking).
+    // The policy's masking: boards show masked message ids masked (InboxBoardQuery::collect;
+    // ARCHITECTURE.md, Masking).
     void setKeyMask(const KeyMask &mask) { m_mask = mask; }
 
     // Reads one mapping now (the Refresh button), or all of them.

@@ -8,7 +8,6 @@
 #include "ordertail.h"
 #include "services/inbox/inboxboard.h"
 #include "services/inbox/inboxmappingset.h"
-#include "services/payload/keymask.h"
 #include "services/policy/deliverypolicy.h"
 
 #include <QHash>
@@ -75,7 +74,6 @@ private:
     Settings m_settings;
     LagSampler::Settings m_scoped; // the settings' scope plus the policy's
     DeliveryPolicy m_policy;
-    KeyMask m_keyMask; // the policy's: boards are masked before anything sees them
     bool m_started = false;
     LagSampler *m_sampler;
     DeadLetterTail *m_deadLetters;

@@ -101,7 +101,7 @@ bool KeyMask::masksIdempotencyKeysOf(const QString &consumer) const
 QStringList KeyMask::idMaskedConsumersOf(const InboxMapping &mapping) const
 {
     QStringList out;
-    if (mapping.consumerColumn.isEmpty() || mapping.filtersConsumer()) {
+    if (mapping.readsOneConsumer()) {
         if (masksIdempotencyKeysOf(mapping.consumerLabel()))
             out << mapping.consumerLabel();
         return out;
