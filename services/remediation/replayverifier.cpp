@@ -640,6 +640,19 @@ ReplayVerification ReplayVerifier::verify(qint64 requestId, const VerifyOptions 
     bool stopped = false;
     for (int pass = 0;; ++pass) {
         QStringList passNotes;
+        // The group's committed offsets on the destination partitions, read before the DLQ: a consumer
+        // dead-letters a record before it commits past it, so a return is in the DLQ read that follows.
+        PartitionOffsets committed;
+        if (!open.isEmpty() && !cancelled()) {
+            const QList<GroupOffsets> groups =
+                inspector->committedOffsetsViaGroupHandles({v.consumer}, partitions, 10'000);
+            if (!groups.isEmpty()) {
+                committed = groups.first().committed;
+                if (!groups.first().error.isEmpty())
+                    passNotes << u"committed offsets of "_s + v.consumer + u": "_s + groups.first().error;
+            }
+        }
+
         // Returns to the DLQ, read on from where the last pass stopped.
         QList<TopicRangeReader::Range> ranges;
         for (auto it = dlqNext.begin(); it != dlqNext.end() && !cancelled(); ++it) {
@@ -680,18 +693,6 @@ ReplayVerification ReplayVerifier::verify(qint64 requestId, const VerifyOptions 
             } else {
                 for (const TopicRangeReader::Range &r : std::as_const(ranges))
                     dlqNext[{r.topic, r.partition}] = std::max(dlqNext.value({r.topic, r.partition}), r.to);
-            }
-        }
-
-        // The group's committed offsets on the destination partitions.
-        PartitionOffsets committed;
-        if (!open.isEmpty() && !cancelled()) {
-            const QList<GroupOffsets> groups =
-                inspector->committedOffsetsViaGroupHandles({v.consumer}, partitions, 10'000);
-            if (!groups.isEmpty()) {
-                committed = groups.first().committed;
-                if (!groups.first().error.isEmpty())
-                    passNotes << u"committed offsets of "_s + v.consumer + u": "_s + groups.first().error;
             }
         }
 
