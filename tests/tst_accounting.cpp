@@ -110,10 +110,10 @@ private Q_SLOTS:
     void cliErrorsExitTwo();
     void mappingTheLookUpCannotUseIsRefused();
     void cliJsonMasksTheKeysThePolicyMasks();
-    void inboxJoinAnswersAlikeByProbeAndByMerge();
+    void inboxJoinAnswersAlikeByProbeScanAndMerge();
     void largeInboxWithoutCoveringKeyIndexIsNoted();
     void keyTheIdColumnCannotHoldIsANoteOnItsRecord();
-    void cancelDoesNotWaitForAMergeInFlight();
+    void cancelDoesNotWaitForTheInboxInFlight();
 
 private:
     std::unique_ptr<MockKafkaCluster> m_cluster;
@@ -630,12 +630,13 @@ void TestAccounting::cliJsonMasksTheKeysThePolicyMasks()
     QVERIFY(other.out.contains("\"order-1\""));
 }
 
-void TestAccounting::inboxJoinAnswersAlikeByProbeAndByMerge()
+void TestAccounting::inboxJoinAnswersAlikeByProbeScanAndMerge()
 {
-    // ARCHITECTURE.md, Data flows: Delivery accounting. The stage merges a window that is a good part of
-    // its inbox and probes one that is small beside it (by the catalogue's estimate); both answer each key
-    // with its row's state, a completed row winning over another row of the same key, and a key without
-    // a row (or with bytes no text column holds) with nothing.
+    // ARCHITECTURE.md, Data flows: Delivery accounting. The stage reads the whole table for a window that
+    // is a good part of its inbox and probes one that is small beside it (by the catalogue's estimate);
+    // both answer each key with its row's state, a completed row winning over another row of the same key,
+    // and a key without a row (or with bytes no text column holds) with nothing. Under a collation where
+    // other bytes can be equal, the whole table is joined by the server (Merge), as the column compares.
     QString error;
     QVERIFY2(m_pg->exec(u"CREATE TABLE joined (id text NOT NULL, status text NOT NULL, updated_at timestamptz "
                         u"NOT NULL DEFAULT now()); CREATE INDEX ON joined (id) INCLUDE (status, updated_at);"
@@ -646,17 +647,19 @@ void TestAccounting::inboxJoinAnswersAlikeByProbeAndByMerge()
     const InboxMapping mapping = inboxMapping(u"joined"_s);
     const InboxMappingSet set = InboxMappingSet::resolve({mapping}, {}, m_pg->conninfo());
     const KeyTable keys{{}, "a", "b", "c", "d", "missing", "\xc3\xa9", QByteArray("\xff\xfe"), QByteArray("a\0b", 3)};
-    const auto answer = [&](qint64 estimatedRows, bool merges) -> InboxKeyStates {
+    const auto answer = [&](qint64 estimatedRows, InboxKeyStage::Join join,
+                            const InboxMapping &inbox) -> InboxKeyStates {
         QString sqlError;
-        if (!m_pg->exec(u"UPDATE pg_class SET reltuples = %1 WHERE oid = 'joined'::regclass"_s.arg(estimatedRows),
+        if (!m_pg->exec(u"UPDATE pg_class SET reltuples = %1 WHERE oid = '%2'::regclass"_s.arg(estimatedRows)
+                            .arg(inbox.table),
                         &sqlError)) {
             qWarning() << sqlError;
             return {};
         }
-        InboxKeyStage stage(set, mapping);
+        InboxKeyStage stage(InboxMappingSet::resolve({inbox}, {}, m_pg->conninfo()), inbox);
         QString openError;
-        if (!stage.open(qint64(keys.size()), 3, &openError) || stage.merges() != merges) {
-            qWarning() << "open:" << openError << "merges:" << stage.merges();
+        if (!stage.open(qint64(keys.size()), 3, &openError) || stage.join() != join) {
+            qWarning() << "open:" << openError << "join:" << int(stage.join());
             return {};
         }
         // Two batches, as the window's reading hands them over.
@@ -672,13 +675,59 @@ void TestAccounting::inboxJoinAnswersAlikeByProbeAndByMerge()
                                               {3, InboxState::Completed}, // PARKED and DONE: done wins
                                               {4, mapping.stateOf(u"SKIP"_s)},
                                               {6, InboxState::Completed}};
-    const InboxKeyStates merged = answer(7, true);
-    const InboxKeyStates probed = answer(100'000'000, false);
-    QCOMPARE(merged.size(), expected.size());
+    const InboxKeyStates scanned = answer(7, InboxKeyStage::Join::Scan, mapping);
+    const InboxKeyStates probed = answer(100'000'000, InboxKeyStage::Join::Probe, mapping);
+    QCOMPARE(scanned.size(), expected.size());
     QCOMPARE(probed.size(), expected.size());
     for (auto it = expected.cbegin(); it != expected.cend(); ++it) {
-        QVERIFY2(merged.value(it.key(), InboxState::Unknown) == it.value(), qPrintable(QString::number(it.key())));
+        QVERIFY2(scanned.value(it.key(), InboxState::Unknown) == it.value(), qPrintable(QString::number(it.key())));
         QVERIFY2(probed.value(it.key(), InboxState::Unknown) == it.value(), qPrintable(QString::number(it.key())));
+    }
+
+    // A table shared by consumers: only the rows of the mapping's consumer answer (its value passed as a
+    // parameter, quote and all).
+    QVERIFY2(m_pg->exec(u"CREATE TABLE joined_shared (id text NOT NULL, status text NOT NULL, consumer text NOT NULL, "
+                        u"updated_at timestamptz NOT NULL DEFAULT now()); INSERT INTO joined_shared (id, status, "
+                        u"consumer) VALUES ('a', 'DONE', 'o''projection'), ('a', 'PARKED', 'other'), "
+                        u"('b', 'WORKING', 'other'); ANALYZE joined_shared;"_s,
+                        &error),
+             qPrintable(error));
+    InboxMapping shared = inboxMapping(u"joined_shared"_s);
+    shared.consumerColumn = u"consumer"_s;
+    shared.consumerValue = u"o'projection"_s;
+    const InboxKeyStates sharedScanned = answer(3, InboxKeyStage::Join::Scan, shared);
+    const InboxKeyStates sharedProbed = answer(100'000'000, InboxKeyStage::Join::Probe, shared);
+    for (const InboxKeyStates &states : {sharedScanned, sharedProbed}) {
+        QCOMPARE(states.size(), 1);
+        QCOMPARE(states.value(1), InboxState::Completed);
+    }
+
+    // Case-insensitive keys: "A" and "B" are the rows 'a' and 'b' there, which only the server can say.
+    QVERIFY2(m_pg->exec(u"CREATE COLLATION caseless (provider = icu, locale = 'und-u-ks-level2', "
+                        u"deterministic = false); CREATE TABLE joined_caseless (id text COLLATE caseless NOT NULL, "
+                        u"status text NOT NULL, updated_at timestamptz NOT NULL DEFAULT now()); "
+                        u"CREATE INDEX ON joined_caseless (id) INCLUDE (status, updated_at); "
+                        u"INSERT INTO joined_caseless SELECT * FROM joined; ANALYZE joined_caseless;"_s,
+                        &error),
+             qPrintable(error));
+    const InboxMapping caseless = inboxMapping(u"joined_caseless"_s);
+    const KeyTable upper{{}, "A", "B", "missing"};
+    for (const auto &[rows, join] : {std::pair{qint64(7), InboxKeyStage::Join::Merge},
+                                     std::pair{qint64(100'000'000), InboxKeyStage::Join::Probe}}) {
+        QString sqlError;
+        QVERIFY2(m_pg->exec(u"UPDATE pg_class SET reltuples = %1 WHERE oid = 'joined_caseless'::regclass"_s.arg(rows),
+                            &sqlError),
+                 qPrintable(sqlError));
+        InboxKeyStage stage(InboxMappingSet::resolve({caseless}, {}, m_pg->conninfo()), caseless);
+        QString openError;
+        QVERIFY2(stage.open(qint64(upper.size()), 3, &openError), qPrintable(openError));
+        QCOMPARE(stage.join(), join);
+        stage.enqueue({1, 2, 3}, upper);
+        const InboxKeyStage::Answers answers = stage.finish({});
+        QVERIFY2(answers.problems.isEmpty(), qPrintable(answers.problems.join(u"; "_s)));
+        QCOMPARE(answers.states.size(), 2);
+        QCOMPARE(answers.states.value(1), InboxState::Completed);
+        QCOMPARE(answers.states.value(2), InboxState::InProgress);
     }
 }
 
@@ -739,8 +788,8 @@ void TestAccounting::largeInboxWithoutCoveringKeyIndexIsNoted()
 void TestAccounting::keyTheIdColumnCannotHoldIsANoteOnItsRecord()
 {
     // ARCHITECTURE.md, Data flows: Delivery accounting. A key the id column's type cannot take fails no
-    // batch: it is named as such (no row can hold it) and the rest of its batch is answered, merged or
-    // probed, for a uuid column (checked before sending) and a bigint one (the server refuses the batch,
+    // batch: it is named as such (no row can hold it) and the rest of its batch is answered, from the whole
+    // table or probed, for a uuid column (checked before sending) and a bigint one (the server refuses the batch,
     // which is then probed in halves).
     QString error;
     QVERIFY2(m_pg->exec(u"CREATE TABLE uuid_inbox (id uuid NOT NULL, status text NOT NULL, updated_at timestamptz "
@@ -754,7 +803,7 @@ void TestAccounting::keyTheIdColumnCannotHoldIsANoteOnItsRecord()
                         &error),
              qPrintable(error));
     const auto answer = [&](const QString &table, const KeyTable &keys, qint64 estimatedRows,
-                            bool merges) -> InboxKeyStage::Answers {
+                            InboxKeyStage::Join join) -> InboxKeyStage::Answers {
         QString sqlError;
         if (!m_pg->exec(u"UPDATE pg_class SET reltuples = %1 WHERE oid = '%2'::regclass"_s.arg(estimatedRows).arg(table),
                         &sqlError)) {
@@ -764,8 +813,8 @@ void TestAccounting::keyTheIdColumnCannotHoldIsANoteOnItsRecord()
         const InboxMapping mapping = inboxMapping(table);
         InboxKeyStage stage(InboxMappingSet::resolve({mapping}, {}, m_pg->conninfo()), mapping);
         QString openError;
-        if (!stage.open(qint64(keys.size()), 3, &openError) || stage.merges() != merges) {
-            qWarning() << "open:" << openError << "merges:" << stage.merges();
+        if (!stage.open(qint64(keys.size()), 3, &openError) || stage.join() != join) {
+            qWarning() << "open:" << openError << "join:" << int(stage.join());
             return {};
         }
         std::vector<quint32> ids;
@@ -782,16 +831,19 @@ void TestAccounting::keyTheIdColumnCannotHoldIsANoteOnItsRecord()
                                         "6f1c2a4e-0b7d-4c1e-9a53-2f9d8e7c6b5a-", // one hyphen too many
                                         "{6f1c2a4e0b7d4c1e9a532f9d8e7c6b5a"};    // an unclosed brace
     const KeyTable numbers{{}, "41", "12x", "42", "7", "43", "99999999999999999999", "-5"};
-    for (const bool merges : {true, false}) {
-        const qint64 rows = merges ? 2 : 100'000'000;
-        const InboxKeyStage::Answers u = answer(u"uuid_inbox"_s, uuids, rows, merges);
+    // The whole table (a uuid table is scanned, a bigint one merged), then probed.
+    for (const bool whole : {true, false}) {
+        using Join = InboxKeyStage::Join;
+        const qint64 rows = whole ? 2 : 100'000'000;
+        const InboxKeyStage::Answers u = answer(u"uuid_inbox"_s, uuids, rows, whole ? Join::Scan : Join::Probe);
         QVERIFY2(u.problems.isEmpty() && u.unanswered.isEmpty(), qPrintable(u.problems.join(u"; "_s)));
         QCOMPARE(u.uncastable, (QSet<quint32>{2, 5, 6}));
         QCOMPARE(u.states.size(), 2);
         QCOMPARE(u.states.value(1), InboxState::Completed);
         QCOMPARE(u.states.value(3), InboxState::InProgress);
 
-        const InboxKeyStage::Answers n = answer(u"int_inbox"_s, numbers, merges ? 3 : 100'000'000, merges);
+        const InboxKeyStage::Answers n =
+            answer(u"int_inbox"_s, numbers, whole ? 3 : 100'000'000, whole ? Join::Merge : Join::Probe);
         QVERIFY2(n.problems.isEmpty() && n.unanswered.isEmpty(), qPrintable(n.problems.join(u"; "_s)));
         QCOMPARE(n.uncastable, (QSet<quint32>{2, 6})); // not a number; out of bigint's range
         QCOMPARE(n.states.size(), 3);
@@ -820,10 +872,11 @@ void TestAccounting::keyTheIdColumnCannotHoldIsANoteOnItsRecord()
     QCOMPARE(a.result.records[0].notes, quint16(0));
 }
 
-void TestAccounting::cancelDoesNotWaitForAMergeInFlight()
+void TestAccounting::cancelDoesNotWaitForTheInboxInFlight()
 {
-    // ARCHITECTURE.md, Data flows: Delivery accounting. A cancel while the inbox merge is in flight cancels
-    // the statement on the server: the run ends cancelled while the merge would still be blocked, and what
+    // ARCHITECTURE.md, Data flows: Delivery accounting. A cancel while the inbox is being read (the whole
+    // table, for this window) cancels the statement on the server: the run ends cancelled while the read
+    // would still be blocked, and what
     // was read is classified (the keys the inbox did not answer unverified), the counts partitioning it.
     QString error;
     QVERIFY(m_cluster->createTopic(u"held-orders"_s, 2));
@@ -843,7 +896,7 @@ void TestAccounting::cancelDoesNotWaitForAMergeInFlight()
     }
     QVERIFY2(producer->flush(10000, &error), qPrintable(error));
 
-    // Another session holds the table: the merge waits for its lock until it is cancelled.
+    // Another session holds the table: the read waits for its lock until it is cancelled.
     PgSession holder;
     QVERIFY2(holder.connect(m_pg->conninfo(), &error), qPrintable(error));
     QVERIFY2(holder.execScript(u"BEGIN; LOCK TABLE held_inbox IN ACCESS EXCLUSIVE MODE"_s, &error), qPrintable(error));
@@ -860,20 +913,25 @@ void TestAccounting::cancelDoesNotWaitForAMergeInFlight()
     AccountingResultPtr result;
     AccountingHooks hooks;
     hooks.cancelled = [&stop] { return stop.load(); };
+    std::atomic_bool windowRead{false};
+    hooks.progress = [&windowRead](const AccountingProgress &p) {
+        if (p.stage == u"Waiting for the inbox"_s)
+            windowRead = true;
+    };
     std::thread run([&] {
         result = DeliveryAccountant::run(request, hooks);
         done = true;
     });
-    // The merge is in flight once a backend waits for the table's lock.
+    // The read is in flight once a backend waits for the table's lock; the window is read by then.
     const auto waiting = [&] {
         const PgResult r = holder.exec(u"SELECT count(*) FROM pg_locks WHERE relation = 'held_inbox'::regclass "
                                        u"AND NOT granted"_s);
         return r.ok && r.rows.value(0).value(0).toInt() > 0;
     };
-    QTRY_VERIFY_WITH_TIMEOUT(waiting() || done, 20'000);
+    QTRY_VERIFY_WITH_TIMEOUT((windowRead && waiting()) || done, 20'000);
     QVERIFY(!done);
     stop = true;
-    // Well before the session's statement timeout (InboxSessions::StatementTimeoutMs) would end the merge.
+    // Well before the session's statement timeout (InboxSessions::StatementTimeoutMs) would end the read.
     QTRY_VERIFY_WITH_TIMEOUT(done, InboxSessions::StatementTimeoutMs / 3);
     const bool stillHeld = waiting() == false && holder.exec(u"SELECT 1"_s).ok;
     run.join();

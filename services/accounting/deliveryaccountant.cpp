@@ -10,6 +10,7 @@
 #include "services/kafka/clusterinspector.h"
 #include "services/payload/payloadmask.h"
 #include "services/remediation/topicrangereader.h"
+#include "services/support/handover.h"
 
 #include <QDateTime>
 
@@ -60,15 +61,27 @@ private:
     qint64 position(const DlqScanRequest &at, TopicRangeReader &reader, int partition, qint64 low,
                     qint64 high, qint64 timesAnswer, bool isEnd);
     qint64 firstAtOrAfter(TopicRangeReader &reader, int partition, qint64 low, qint64 high, qint64 timeMs);
-    void readDeadLetters(TopicRangeReader &reader);
+    // The consumer's dead letters of the topic as read on a thread of their own while the window is read,
+    // kept apart until then: their keys as bytes (the interner is the window's, used on the run's thread).
+    struct DeadLetters {
+        QStringList topics;
+        QStringList messages;
+        QString error;
+        std::vector<AccountingDeadLetter> letters; // idempotencyKey: 1 + the key's index in `keys` (0: none)
+        KeyTable keys;
+        QHash<int, QSet<qint64>> at; // source partition -> offsets the letters name
+    };
+    DeadLetters readDeadLetters(TopicRangeReader &reader) const;
+    // Joins the dead letters' read and adds them to the result and the evidence; false on its error.
+    bool takeDeadLetters();
     bool readWindow(TopicRangeReader &reader);
     void readAborted();
     void addRecord(const rd_kafka_message_t *m);
     void takeAnswers(InboxKeyStage::Answers answers);
     AccountingResultPtr stopped();
-    // The message id as the policy says (default: header idempotency-key, else the record key); 0 and a
-    // note when the record has none.
-    quint32 idempotencyKeyOf(const rd_kafka_message_t *m, quint16 *notes, RecordFieldValue *parsed = nullptr);
+    // The message id as the policy says (default: header idempotency-key, else the record key); empty and
+    // a note when the record has none. A view into the record or `fields`.
+    QByteArrayView idempotencyKeyOf(const rd_kafka_message_t *m, quint16 *notes, RecordFieldValue &fields) const;
 
     const AccountingRequest &m_request;
     const AccountingHooks &m_hooks;
@@ -80,6 +93,7 @@ private:
     // key), and whether that first record was seen and the inbox asked about the key.
     std::vector<quint32> m_firstPayload;
     std::vector<bool> m_seenKey;
+    HandOver<DeadLetters> m_deadLetters;
     std::unique_ptr<InboxKeyStage> m_lookups;
     std::vector<quint32> m_pendingKeys;
     bool m_answered = false; // the stage's answers are in m_evidence
@@ -156,21 +170,23 @@ AccountingResultPtr Run::go()
         res.inboxChecked = true;
     }
 
-    readDeadLetters(*reader);
-    if (!res.error.isEmpty() || cancelled())
-        return res.cancelled = cancelled(), m_result;
+    // The dead letters on a reader of their own, while the window is read on this one.
+    std::unique_ptr<TopicRangeReader> dlqReader =
+        TopicRangeReader::create(m_request.cluster, &error, TopicRangeReader::Use::Bulk);
+    if (!dlqReader) {
+        res.error = error;
+        return m_result;
+    }
+    m_deadLetters.handOver([this, dlq = dlqReader.get()] { return readDeadLetters(*dlq); });
     const bool read = readWindow(*reader);
     if (read && !cancelled() && m_request.readCommitted)
         readAborted();
-    if (!read && !cancelled())
+    if (!takeDeadLetters() || (!read && !cancelled()))
         return m_result;
     if (cancelled())
         return stopped();
 
     if (m_lookups) {
-        if (!m_pendingKeys.empty())
-            m_lookups->enqueue(std::move(m_pendingKeys), m_result->keys);
-        m_pendingKeys.clear();
         progress(u"Waiting for the inbox"_s);
         takeAnswers(m_lookups->finish([this] { return cancelled(); }));
     }
@@ -352,9 +368,9 @@ qint64 Run::firstAtOrAfter(TopicRangeReader &reader, int partition, qint64 low, 
     return lo;
 }
 
-void Run::readDeadLetters(TopicRangeReader &reader)
+Run::DeadLetters Run::readDeadLetters(TopicRangeReader &reader) const
 {
-    AccountingResult &res = *m_result;
+    DeadLetters out;
     QStringList candidates = m_request.dlqTopics;
     const bool named = !candidates.isEmpty();
     if (!named)
@@ -365,21 +381,20 @@ void Run::readDeadLetters(TopicRangeReader &reader)
         const int count = m_partitionCounts.value(dlq, -1);
         if (count <= 0) {
             if (named)
-                res.messages << u"The DLQ topic %1 does not exist: its dead letters are not counted"_s.arg(
+                out.messages << u"The DLQ topic %1 does not exist: its dead letters are not counted"_s.arg(
                     dlq);
             continue;
         }
-        res.dlqTopics << dlq;
+        out.topics << dlq;
         QList<TopicRangeReader::Range> ranges;
         for (int p = 0; p < count; ++p) {
             qint64 low = 0, high = 0;
             if (!reader.watermarks(dlq, p, &low, &high, m_request.timeoutMs, &error)) {
-                res.error = error;
-                return;
+                out.error = error;
+                return out;
             }
             ranges.append({dlq, p, low, high});
         }
-        progress(u"Reading the dead letters of "_s + dlq);
         const bool ok = reader.read(
             ranges,
             [&](const rd_kafka_message_t *m) {
@@ -391,12 +406,12 @@ void Run::readDeadLetters(TopicRangeReader &reader)
                 if (!meta.originalTopic.isEmpty() && meta.originalTopic != m_request.topic)
                     return !cancelled();
                 AccountingDeadLetter letter;
-                letter.dlqTopic = quint16(res.dlqTopics.size() - 1);
+                letter.dlqTopic = quint16(out.topics.size() - 1);
                 letter.partition = int(m->partition);
                 letter.offset = m->offset;
                 if (meta.originalTopic == m_request.topic && meta.originalPartition >= 0
                     && meta.originalOffset >= 0) {
-                    m_evidence.deadLetteredAt[meta.originalPartition].insert(meta.originalOffset);
+                    out.at[meta.originalPartition].insert(meta.originalOffset);
                     letter.originalPartition = meta.originalPartition;
                     letter.originalOffset = meta.originalOffset;
                 }
@@ -404,34 +419,57 @@ void Run::readDeadLetters(TopicRangeReader &reader)
                 // source record's is (never by the record key alone when the policy names another source: a
                 // record key names an entity, and all its messages are not dead-lettered).
                 quint16 notes = 0;
-                letter.idempotencyKey = idempotencyKeyOf(m, &notes);
-                if (letter.idempotencyKey)
-                    m_evidence.deadLetteredKeys.insert(letter.idempotencyKey);
-                res.deadLetters.push_back(letter);
+                RecordFieldValue fields(m);
+                if (const QByteArrayView key = idempotencyKeyOf(m, &notes, fields); !key.isEmpty()) {
+                    out.keys.push_back(key);
+                    letter.idempotencyKey = quint32(out.keys.size());
+                }
+                out.letters.push_back(letter);
                 return !cancelled();
             },
             m_request.timeoutMs, &error);
         if (!ok) {
-            res.error = u"Cannot read the DLQ topic "_s + dlq + u": "_s + error;
-            return;
+            out.error = u"Cannot read the DLQ topic "_s + dlq + u": "_s + error;
+            return out;
         }
     }
+    return out;
 }
 
-quint32 Run::idempotencyKeyOf(const rd_kafka_message_t *m, quint16 *notes, RecordFieldValue *parsed)
+bool Run::takeDeadLetters()
 {
-    std::optional<RecordFieldValue> own;
-    RecordFieldValue &fields = parsed ? *parsed : own.emplace(m);
+    AccountingResult &res = *m_result;
+    DeadLetters read = m_deadLetters.take();
+    res.dlqTopics = read.topics;
+    res.messages += read.messages;
+    if (!read.error.isEmpty()) {
+        if (res.error.isEmpty())
+            res.error = read.error;
+        return false;
+    }
+    for (AccountingDeadLetter &letter : read.letters) {
+        if (letter.idempotencyKey) {
+            letter.idempotencyKey = intern(read.keys[letter.idempotencyKey - 1]);
+            m_evidence.deadLetteredKeys.insert(letter.idempotencyKey);
+        }
+        res.deadLetters.push_back(letter);
+    }
+    m_evidence.deadLetteredAt = std::move(read.at);
+    return true;
+}
+
+QByteArrayView Run::idempotencyKeyOf(const rd_kafka_message_t *m, quint16 *notes, RecordFieldValue &fields) const
+{
     QByteArrayView key;
     const RecordFieldValue::Outcome got = fields.view(m_keyField, &key);
     if (got == RecordFieldValue::Outcome::Found && !key.isEmpty())
-        return intern(key);
+        return key;
     if (!m_request.idempotencyKey.isStated() && m->key
         && m->key_len > 0) // the default: the header, else the record key
-        return intern(QByteArrayView(static_cast<const char *>(m->key), qsizetype(m->key_len)));
+        return QByteArrayView(static_cast<const char *>(m->key), qsizetype(m->key_len));
     *notes |= got == RecordFieldValue::Outcome::NotJson ? AccountNote::NotJson | AccountNote::NoKey
                                                         : AccountNote::NoKey;
-    return 0;
+    return {};
 }
 
 void Run::addRecord(const rd_kafka_message_t *m)
@@ -448,7 +486,8 @@ void Run::addRecord(const rd_kafka_message_t *m)
         m->payload ? quint32(qHash(QByteArrayView(static_cast<const char *>(m->payload), qsizetype(m->len))))
                    : 0;
     RecordFieldValue fields(m);
-    r.idempotencyKey = idempotencyKeyOf(m, &r.notes, &fields);
+    if (const QByteArrayView key = idempotencyKeyOf(m, &r.notes, fields); !key.isEmpty())
+        r.idempotencyKey = intern(key);
     if (m_request.sequence.isStated()) {
         const RecordFieldValue::Outcome seq = fields.integer(m_request.sequence, &r.sequence);
         if (seq == RecordFieldValue::Outcome::NotJson)
@@ -513,6 +552,11 @@ bool Run::readWindow(TopicRangeReader &reader)
         res.error = u"The window holds more than %1 records; narrow it with --from and --to"_s.arg(
             m_request.maxRecords);
         return false;
+    }
+    // The last keys go to the inbox now: their batch is answered while the records are put in order.
+    if (m_lookups && !m_pendingKeys.empty() && !cancelled()) {
+        m_lookups->enqueue(std::move(m_pendingKeys), m_result->keys);
+        m_pendingKeys.clear();
     }
     // The reader interleaves partitions; keep each partition's records together, in offset order. A
     // partition and offset name one record, so the order is total and the sort needs no stability (nor

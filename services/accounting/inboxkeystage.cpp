@@ -11,6 +11,8 @@
 #include <QtEndian>
 
 #include <algorithm>
+#include <array>
+#include <cstring>
 #include <limits>
 
 #include <libpq-fe.h>
@@ -83,10 +85,43 @@ bool InboxKeyStage::open(qint64 expectedKeys, int probeBatch, QString *error)
         *error = m_mapping.qualifiedTable() + u": "_s + columns;
         return false;
     }
-    // A table the board calls large is joined index-only only with the covering key index: without it
-    // every key visits the table. The run still goes on; the note names the index (the board's own
-    // requirement, so the statement is the one the inbox board shows).
-    if (!info.isView && info.estimatedRows >= InboxBoardQuery::LargeTableRows) {
+    // The whole table when the window is a good part of it; an estimate of -1 (never analysed) says
+    // nothing, and probing is what a table of any size bears.
+    const bool wholeTable =
+        !info.isView && info.estimatedRows > 0 && expectedKeys * WholeTableMinShareOfRows >= info.estimatedRows;
+    m_probeBatch = std::max(1, probeBatch);
+
+    // The key compared as the column's own type (without a length, which would truncate a longer key
+    // into a false match), so the comparison is the index's.
+    QString keyType = info.types.value(m_mapping.messageIdColumn);
+    keyType.remove(QRegularExpression(u"\\([^)]*\\)"_s));
+    m_uuidKeys = keyType == u"uuid"_s;
+    // A text key under a deterministic collation is equal only to the same bytes, so the table's keys can be
+    // compared here. Under the C collation it also sorts as its bytes do: a merge batch sorted here reaches
+    // the server in the index's order, and the server's sort only checks that it is.
+    bool equalAsBytes = false;
+    if (wholeTable && (keyType == u"text"_s || keyType == u"character varying"_s)) {
+        const PgResult collation = db->exec(
+            u"SELECT COALESCE(NULLIF(c.collname, 'default'), (SELECT datcollate FROM pg_database WHERE "
+            u"datname = current_database())), COALESCE(c.collisdeterministic, true) FROM pg_attribute a "
+            u"LEFT JOIN pg_collation c ON c.oid = a.attcollation WHERE a.attrelid = $1::regclass AND "
+            u"a.attname = $2"_s,
+            {db->escapeTable(m_mapping.schema, m_mapping.table), m_mapping.messageIdColumn});
+        const QString name = collation.ok ? collation.rows.value(0).value(0).toString() : QString();
+        m_sortedByBytes = name == u"C"_s || name == u"POSIX"_s;
+        equalAsBytes = collation.ok && collation.rows.value(0).value(1).toBool();
+    }
+    m_join = !wholeTable ? Join::Probe : (equalAsBytes || m_uuidKeys) ? Join::Scan : Join::Merge;
+    const qint64 mergeBatch = std::max<qint64>(probeBatch, (expectedKeys + MergeBatches - 1) / MergeBatches);
+    m_batchSize =
+        int(std::min<qint64>(m_join == Join::Merge ? mergeBatch : m_probeBatch, std::numeric_limits<int>::max()));
+    m_scanRows = std::min(info.estimatedRows, expectedKeys * WholeTableMinShareOfRows);
+
+    // A table the board calls large is probed or merged index-only only with the covering key index:
+    // without it every key visits the table (a scan reads the table anyway). The run still goes on; the
+    // note names the index (the board's own requirement, so the statement is the one the inbox board
+    // shows).
+    if (m_join != Join::Scan && !info.isView && info.estimatedRows >= InboxBoardQuery::LargeTableRows) {
         QStringList missing;
         QString indexError;
         if (InboxBoardQuery::missingIndexes(*db, m_mapping, {InboxBoardQuery::keyIndexRequirement(m_mapping)},
@@ -95,29 +130,6 @@ bool InboxKeyStage::open(qint64 expectedKeys, int probeBatch, QString *error)
             m_notes << u"%1 has about %2 rows and no covering index on its message id, so each key look-up "
                        u"visits the table: %3"_s.arg(m_mapping.qualifiedTable(),
                                                      QString::number(info.estimatedRows), missing.first());
-    }
-    // Merge when a batch of the window is a good part of the table; an estimate of -1 (never analysed)
-    // says nothing, and probing is what a table of any size bears.
-    const qint64 mergeBatch = std::max<qint64>(probeBatch, (expectedKeys + MergeBatches - 1) / MergeBatches);
-    m_merge = !info.isView && info.estimatedRows > 0 && mergeBatch * MergeMinShareOfRows >= info.estimatedRows;
-    m_batchSize = int(std::min<qint64>(m_merge ? mergeBatch : probeBatch, std::numeric_limits<int>::max()));
-    m_probeBatch = std::max(1, probeBatch);
-
-    // The key compared as the column's own type (without a length, which would truncate a longer key
-    // into a false match), so the comparison is the index's.
-    QString keyType = info.types.value(m_mapping.messageIdColumn);
-    keyType.remove(QRegularExpression(u"\\([^)]*\\)"_s));
-    m_uuidKeys = keyType == u"uuid"_s;
-    // A text key under the C collation sorts as its bytes do: a merge batch sorted here reaches the server
-    // in the index's order, and the server's sort only checks that it is (one pass instead of a sort).
-    if (m_merge && (keyType == u"text"_s || keyType == u"character varying"_s)) {
-        const PgResult collation = db->exec(
-            u"SELECT COALESCE(NULLIF(c.collname, 'default'), (SELECT datcollate FROM pg_database WHERE "
-            u"datname = current_database())) FROM pg_attribute a LEFT JOIN pg_collation c ON c.oid = "
-            u"a.attcollation WHERE a.attrelid = $1::regclass AND a.attname = $2"_s,
-            {db->escapeTable(m_mapping.schema, m_mapping.table), m_mapping.messageIdColumn});
-        const QString name = collation.ok ? collation.rows.value(0).value(0).toString() : QString();
-        m_sortedByBytes = name == u"C"_s || name == u"POSIX"_s;
     }
     const QString table = db->escapeTable(m_mapping.schema, m_mapping.table);
     const QString status = u"r."_s + db->escapeIdentifier(m_mapping.statusColumn) + u"::text"_s;
@@ -134,15 +146,36 @@ bool InboxKeyStage::open(qint64 expectedKeys, int probeBatch, QString *error)
                   u"CROSS JOIN LATERAL ("_s
                   + probe + u" OFFSET 0) AS t"_s)
                      .toUtf8();
-    // The planner would hash the whole table per batch or probe it key by key; the session's settings
-    // for this statement leave it the merge with the key index, and the sort of the batch in memory.
-    m_sql = m_merge ? (u"SELECT t.status, array_agg(t.id) FROM (SELECT "_s + status + u" AS status, k.id FROM "_s
-                       u"unnest($1::text[], $2::int4[]) AS k(key, id) JOIN "_s
-                       + table + u" AS r ON "_s + id + u" = k.key::"_s + keyType + consumer(3)
-                       + u") AS t GROUP BY t.status"_s)
-                          .toUtf8()
-                    : m_probeSql;
-    m_sessions.push_back(std::make_unique<InboxSessions>(m_set)); // connects on its first batch
+    // A merge: the planner would hash the whole table per batch or probe it key by key; the session's
+    // settings for this statement leave it the merge with the key index, and the sort of the batch in
+    // memory (mergeJoin).
+    switch (m_join) {
+    case Join::Probe:
+        m_sql = m_probeSql;
+        break;
+    case Join::Scan:
+        // The consumer's value through a setting: COPY takes no parameters.
+        m_sql = (u"COPY (SELECT "_s + id + u"::text, "_s + status + u" FROM "_s + table + u" AS r"_s
+                 + (m_mapping.filtersConsumer() ? u" WHERE r."_s + db->escapeIdentifier(m_mapping.consumerColumn)
+                                                      + u"::text = current_setting('"_s + ConsumerSetting + u"')"_s
+                                                : QString())
+                 + u") TO STDOUT (FORMAT binary)"_s)
+                    .toUtf8();
+        break;
+    case Join::Merge:
+        m_sql = (u"SELECT t.status, array_agg(t.id) FROM (SELECT "_s + status + u" AS status, k.id FROM "_s
+                 u"unnest($1::text[], $2::int4[]) AS k(key, id) JOIN "_s
+                 + table + u" AS r ON "_s + id + u" = k.key::"_s + keyType + consumer(3)
+                 + u") AS t GROUP BY t.status"_s)
+                    .toUtf8();
+        break;
+    }
+    // A scan reads the table on one connection and answers every batch from its copy; finish() waits for it
+    // from now on.
+    if (m_join == Join::Scan)
+        m_busy = 1;
+    else
+        m_sessions.push_back(std::make_unique<InboxSessions>(m_set)); // connects on its first batch
     for (const std::unique_ptr<InboxSessions> &sessions : m_sessions) {
         m_cancellers.push_back(std::make_unique<PgStatementCanceller>());
         m_threads.emplace_back([this, s = sessions.get(), c = m_cancellers.back().get()] { loop(*s, *c); });
@@ -170,6 +203,23 @@ void InboxKeyStage::enqueue(std::vector<quint32> ids, const KeyTable &keys)
 void InboxKeyStage::loop(InboxSessions &sessions, PgStatementCanceller &canceller)
 {
     std::unique_lock lock(m_mutex);
+    if (m_join == Join::Scan) {
+        // The table first, while the window is read; the batches wait for it (busy since open()).
+        lock.unlock();
+        QString problem;
+        if (PgSession *db = sessions.sessionFor(m_mapping, &problem)) {
+            canceller.arm(*db);
+            if (canceller.isCancelled())
+                problem = u"cancelled"_s;
+            else if (!scanTable(*db, &problem) && !db->isOpen())
+                db->close();
+        }
+        lock.lock();
+        m_scanProblem = problem;
+        --m_busy;
+        if (m_queue.empty() && m_busy == 0)
+            m_drained.notify_all();
+    }
     for (;;) {
         m_wake.wait(lock, [this] { return m_stop || !m_queue.empty(); });
         if (m_stop)
@@ -185,16 +235,21 @@ void InboxKeyStage::loop(InboxSessions &sessions, PgStatementCanceller &cancelle
         // Probes in key order (sorted here, off the reading thread): consecutive probes descend to
         // neighbouring index pages, which stay in the buffers. A merge has the server sort its batch, which
         // costs it one pass when the batch comes in its order (m_sortedByBytes).
-        if (!m_merge || m_sortedByBytes)
+        if (m_join == Join::Probe || (m_join == Join::Merge && m_sortedByBytes))
             sortByBytes(batch);
 
         QString problem;
         Rows found;
-        if (PgSession *db = sessions.sessionFor(m_mapping, &problem)) {
+        if (m_join == Join::Scan) {
+            if (m_scanProblem.isEmpty())
+                answerFromScan(batch, &found);
+            else
+                problem = m_scanProblem;
+        } else if (PgSession *db = sessions.sessionFor(m_mapping, &problem)) {
             canceller.arm(*db);
             // A cancel from here on interrupts the statement; one that came before stops it being sent.
-            const Outcome outcome = canceller.isCancelled() ? (problem = u"cancelled"_s, Outcome::Failed)
-                                    : m_merge               ? mergeJoin(*db, batch, &found, &problem)
+            const Outcome outcome = canceller.isCancelled()  ? (problem = u"cancelled"_s, Outcome::Failed)
+                                    : m_join == Join::Merge ? mergeJoin(*db, batch, &found, &problem)
                                                             : probe(*db, batch, &found, &problem);
             // A key the server could not cast (a type this side does not check): the batch again, probed so
             // that only the keys that do not cast are left out.
@@ -530,4 +585,171 @@ InboxKeyStage::Outcome InboxKeyStage::mergeJoin(PgSession &db, const Batch &batc
     }
     PQclear(res);
     return Outcome::Answered;
+}
+
+namespace {
+// A uuid key in the text the server gives its uuids (lowercase, hyphenated 8-4-4-4-12); the key has the
+// server's uuid syntax (isUuidText).
+std::array<char, 36> canonicalUuid(QByteArrayView key)
+{
+    std::array<char, 36> out{};
+    size_t at = 0;
+    for (const char c : key) {
+        const bool digit = c >= '0' && c <= '9';
+        const bool lower = c >= 'a' && c <= 'f';
+        const bool upper = c >= 'A' && c <= 'F';
+        if (!digit && !lower && !upper)
+            continue;
+        if (at == 8 || at == 13 || at == 18 || at == 23)
+            out[at++] = '-';
+        if (at < out.size())
+            out[at++] = upper ? char(c - 'A' + 'a') : c;
+    }
+    return out;
+}
+
+qint16 int16At(const char *p)
+{
+    return qFromBigEndian<qint16>(p);
+}
+
+// The start of a binary COPY: its signature, then the flags and the length of the header extension.
+constexpr char CopySignature[11] = {'P', 'G', 'C', 'O', 'P', 'Y', '\n', '\xff', '\r', '\n', '\0'};
+constexpr qsizetype CopyHeader = 11 + 4 + 4;
+} // namespace
+
+bool InboxKeyStage::scanTable(PgSession &db, QString *problem)
+{
+    PGconn *conn = db.handle();
+    const auto failed = [&](PGresult *res) {
+        *problem = res && PQresultErrorMessage(res)[0] ? PgSession::resultError(res, conn) : db.lastError();
+        PQclear(res);
+        return false;
+    };
+    if (m_mapping.filtersConsumer()) {
+        const QByteArray setting = QString::fromUtf16(ConsumerSetting).toUtf8();
+        const QByteArray consumer = m_mapping.consumerValue.toUtf8();
+        const char *values[2] = {setting.constData(), consumer.constData()};
+        PGresult *set = PQexecParams(conn, "SELECT set_config($1, $2, false)", 2, nullptr, values, nullptr, nullptr, 0);
+        if (!set || PQresultStatus(set) != PGRES_TUPLES_OK)
+            return failed(set);
+        PQclear(set);
+    }
+    PGresult *start = PQexec(conn, m_sql.constData());
+    if (!start || PQresultStatus(start) != PGRES_COPY_OUT)
+        return failed(start);
+    PQclear(start);
+
+    m_scanned.keys.reserve(size_t(m_scanRows) + 1, size_t(m_scanRows) * 16);
+    m_scanned.index = std::make_unique<KeyInterner>(m_scanned.keys, size_t(m_scanRows));
+    // The few status words of a table, each turned into a state once.
+    std::vector<std::pair<QByteArray, InboxState>> words;
+    const auto stateOf = [&](QByteArrayView word) {
+        for (const auto &[known, state] : words) {
+            if (known == word)
+                return state;
+        }
+        words.emplace_back(word.toByteArray(), m_mapping.stateOf(QString::fromUtf8(word)));
+        return words.back().second;
+    };
+    // Tuples are taken whole; a tuple (or the header) split across messages waits in `carry`.
+    bool header = false;
+    bool malformed = false;
+    const auto parse = [&](const char *p, const char *end) {
+        if (!header) {
+            if (end - p < CopyHeader)
+                return p;
+            const qint32 extension = qFromBigEndian<qint32>(p + 15);
+            if (memcmp(p, CopySignature, sizeof CopySignature) != 0 || extension < 0) {
+                malformed = true;
+                return end;
+            }
+            if (end - p < CopyHeader + extension)
+                return p;
+            p += CopyHeader + extension;
+            header = true;
+        }
+        while (end - p >= 2) {
+            const qint16 fields = int16At(p);
+            if (fields == -1)
+                return end; // the trailer
+            if (fields != 2) {
+                malformed = true;
+                return end;
+            }
+            const char *f = p + 2;
+            QByteArrayView values[2];
+            bool isNull[2] = {false, false};
+            for (int i = 0; i < 2; ++i) {
+                if (end - f < 4)
+                    return p;
+                const qint32 length = qFromBigEndian<qint32>(f);
+                f += 4;
+                if (length < 0) {
+                    isNull[i] = true;
+                    continue;
+                }
+                if (end - f < length)
+                    return p;
+                values[i] = QByteArrayView(f, length);
+                f += length;
+            }
+            if (!isNull[0])
+                m_scanned.states.merge(m_scanned.index->intern(values[0]), stateOf(values[1]));
+            p = f;
+        }
+        return p;
+    };
+    QByteArray carry;
+    bool ok = true;
+    for (;;) {
+        char *buffer = nullptr;
+        const int n = PQgetCopyData(conn, &buffer, 0);
+        if (n < 0) {
+            ok = n == -1;
+            break;
+        }
+        if (carry.isEmpty()) {
+            const char *rest = parse(buffer, buffer + n);
+            carry = QByteArray(rest, buffer + n - rest);
+        } else {
+            carry.append(buffer, n);
+            const char *rest = parse(carry.constData(), carry.constData() + carry.size());
+            carry = carry.mid(rest - carry.constData());
+        }
+        PQfreemem(buffer);
+    }
+    // The COPY's own result, then nothing.
+    PGresult *res = PQgetResult(conn);
+    if (!res || PQresultStatus(res) != PGRES_COMMAND_OK) {
+        failed(res);
+        ok = false;
+    } else {
+        PQclear(res);
+    }
+    while (PGresult *more = PQgetResult(conn))
+        PQclear(more);
+    if (ok && (malformed || !header)) {
+        *problem = u"the table's keys came back in a form not understood"_s;
+        ok = false;
+    }
+    if (!ok && problem->isEmpty())
+        *problem = db.lastError();
+    return ok;
+}
+
+void InboxKeyStage::answerFromScan(const Batch &batch, Rows *found) const
+{
+    for (size_t i = 0; i < batch.size(); ++i) {
+        const QByteArrayView key = batch.keys[i];
+        quint32 id = 0;
+        if (m_uuidKeys) {
+            const std::array<char, 36> canonical = canonicalUuid(key);
+            id = m_scanned.index->find(QByteArrayView(canonical.data(), qsizetype(canonical.size())));
+        } else {
+            id = m_scanned.index->find(key);
+        }
+        if (id)
+            found->emplace_back(batch.ids[i], m_scanned.states.value(id));
+    }
 }

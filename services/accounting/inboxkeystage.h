@@ -1,6 +1,7 @@
 #pragma once
 
 #include "services/accounting/inboxkeystates.h"
+#include "services/accounting/keyinterner.h"
 #include "services/accounting/keytable.h"
 #include "services/inbox/inboxmappingset.h"
 
@@ -29,9 +30,15 @@ class PgStatementCanceller;
 // - Probe: a window small beside its inbox is looked up a few thousand keys at a time, one index seek per
 //   key (`unnest ... WITH ORDINALITY` with the probe a subquery the planner cannot flatten), so a batch
 //   never turns into a read of the whole table.
-// - Merge: a window that names a good part of its inbox comes in a few large batches, each one merge join
-//   of the batch's keys (sorted by the server) with the table's key index, read once from end to end: the
-//   index's pages are visited once per batch instead of once per key. The batch goes as binary arrays
+// - Scan: a window that names a good part of its inbox, keyed by text (a deterministic collation: equal
+//   means the same bytes) or by uuid (compared in its canonical text), is joined here: the table's keys and
+//   status words are read once (`COPY ... TO STDOUT (FORMAT binary)`, the table read from end to end on one
+//   connection) while the window is still being read, and each batch is answered from that copy (a uuid
+//   key in its canonical form first). The copy holds at most about twice the window's keys (the window is
+//   at least half the table).
+// - Merge: such a window keyed by another type (a number, say) comes in a few large batches, each one
+//   merge join of the batch's keys (sorted by the server) with the table's key index, read once from end
+//   to end, so the server compares the keys as the column's type does. The batch goes as binary arrays
 //   (keys and their ids) and the answer comes back as one array of ids per status word.
 // A key the id column's type cannot hold (a uuid column and the key "not-a-uuid") can have no row: it is
 // left out of its batch before the batch is sent (uuid keys are checked here by the server's own syntax),
@@ -45,17 +52,18 @@ public:
     InboxKeyStage(const InboxMappingSet &set, const InboxMapping &mapping);
     ~InboxKeyStage(); // stops and joins the thread
 
-    // Larger windows beside their inbox are joined in this many batches (Merge); at least this share of the
-    // inbox's rows makes a batch worth a read of the whole key index.
+    enum class Join { Probe, Scan, Merge };
+    // A window of at least this share of its inbox's rows is joined by reading the table (Scan) or its key
+    // index (Merge), in this many batches for a Merge.
+    static constexpr int WholeTableMinShareOfRows = 2; // a window of at least rows / 2 keys
     static constexpr int MergeBatches = 4;
-    static constexpr int MergeMinShareOfRows = 8; // a batch of at least rows / 8 keys
 
     // Connects, checks that the mapped table is there and chooses how to join a window of at most
     // `expectedKeys` keys (probeBatch: the keys of one Probe batch); the threads start on success.
     bool open(qint64 expectedKeys, int probeBatch, QString *error);
     // The keys the caller should hand over per enqueue().
     int batchSize() const { return m_batchSize; }
-    bool merges() const { return m_merge; }
+    Join join() const { return m_join; }
     // What the run should know about the inbox before it starts, in words: a large table without the
     // covering key index (InboxBoardQuery::keyIndexRequirement), with the statement that creates it.
     QStringList notes() const { return m_notes; }
@@ -91,6 +99,9 @@ private:
     enum class Outcome { Answered, KeyDoesNotCast, Failed };
     Outcome probe(PgSession &db, const Batch &batch, Rows *found, QString *problem);
     Outcome mergeJoin(PgSession &db, const Batch &batch, Rows *found, QString *problem);
+    // Scan: reads the table's keys and status words into m_scanned; false with the reason when it cannot.
+    bool scanTable(PgSession &db, QString *problem);
+    void answerFromScan(const Batch &batch, Rows *found) const;
     // Probes the batch in chunks of the probe size; a chunk refused for a key that does not cast is split in
     // halves until that key is alone (it goes to `uncastable`), so the good keys are still one probe each.
     bool probeIsolating(PgSession &db, const Batch &batch, Rows *found, std::vector<quint32> *uncastable,
@@ -102,14 +113,24 @@ private:
     static void sortByBytes(Batch &batch);
 
     InboxMapping m_mapping;
-    QByteArray m_sql;      // the merge join or the probe, built once from the table's catalogue
+    QByteArray m_sql;      // the scan, the merge join or the probe, built once from the table's catalogue
     QByteArray m_probeSql; // the probe (also what a merge batch refused for a key falls back to)
-    bool m_merge = false;
+    Join m_join = Join::Probe;
     bool m_uuidKeys = false;      // the id column is a uuid
     bool m_sortedByBytes = false; // merge batches are sent in byte order, the index's (text under C)
     int m_batchSize = 0;
     int m_probeBatch = 0;
     QStringList m_notes;
+    // Scan: the table's keys (index 0 unused) and the state of each key's rows, used by the one thread
+    // only; m_scanProblem says why the table could not be read.
+    struct Scanned {
+        KeyTable keys{{}};
+        std::unique_ptr<KeyInterner> index;
+        InboxKeyStates states;
+    } m_scanned;
+    QString m_scanProblem;
+    qint64 m_scanRows = 0; // about how many rows the scan reads (the catalogue's estimate, bounded)
+    static constexpr char16_t ConsumerSetting[] = u"berth.accounting_consumer";
     InboxMappingSet m_set;
     std::vector<std::unique_ptr<InboxSessions>> m_sessions; // one per thread
     std::vector<std::unique_ptr<PgStatementCanceller>> m_cancellers; // one per thread, armed on its session

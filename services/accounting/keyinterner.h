@@ -6,6 +6,7 @@
 #include <QByteArrayView>
 #include <QHashFunctions>
 
+#include <algorithm>
 #include <vector>
 
 // Interns the keys of an accounting run (ARCHITECTURE.md, Data flows: Delivery accounting): each distinct
@@ -16,10 +17,14 @@
 // at most 70 % full, beside the bytes themselves).
 class KeyInterner final {
 public:
-    explicit KeyInterner(KeyTable &keys)
+    // `expected`: about how many keys it will hold, so that it need not grow on the way.
+    explicit KeyInterner(KeyTable &keys, size_t expected = 0)
         : m_keys(keys)
     {
-        rehash(1024);
+        size_t size = 1024;
+        while (size * 7 < std::max(expected, m_keys.size()) * 10)
+            size *= 2;
+        rehash(size);
         for (size_t id = 1; id < m_keys.size(); ++id)
             place({quint32(id), hashOf(m_keys[id])});
     }
@@ -40,6 +45,19 @@ public:
         if (++m_used * 10 > m_slots.size() * 7)
             grow();
         return id;
+    }
+
+    // The id of `bytes`, 0 when they were never interned.
+    quint32 find(QByteArrayView bytes) const
+    {
+        const quint32 hash = hashOf(bytes);
+        for (size_t slot = hash & m_mask;; slot = (slot + 1) & m_mask) {
+            const Slot &s = m_slots[slot];
+            if (!s.id)
+                return 0;
+            if (s.hash == hash && m_keys[s.id] == bytes)
+                return s.id;
+        }
     }
 
 private:

@@ -7,9 +7,9 @@
 #include <vector>
 
 // Byte strings by index, all in one buffer (ARCHITECTURE.md, Data flows: Delivery accounting): the keys of
-// an accounting run (`AccountingResult::keys`, id 0 being "none") and the keys of an inbox batch. A key costs
-// its bytes and one end offset instead of an allocation of its own (a million keys of ten bytes: about
-// 20 MB rather than 70). A view stays valid until the next append.
+// an accounting run (`AccountingResult::keys`, id 0 being "none"), of an inbox batch and of a scanned inbox.
+// A key costs its bytes and one end offset instead of an allocation of its own (a million keys of ten
+// bytes: about 20 MB rather than 70). A view stays valid until the next append.
 class KeyTable final {
 public:
     KeyTable() = default;

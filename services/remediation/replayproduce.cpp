@@ -12,24 +12,6 @@
 using namespace Qt::StringLiterals;
 
 namespace ReplayRunDetail {
-LookAhead::~LookAhead()
-{
-    if (m_thread.joinable())
-        m_thread.join();
-}
-
-void LookAhead::handOver(std::function<Prepared()> preparation)
-{
-    Q_ASSERT(!m_thread.joinable());
-    m_thread = std::thread([this, preparation = std::move(preparation)] { m_result = preparation(); });
-}
-
-Prepared LookAhead::take()
-{
-    m_thread.join();
-    return std::exchange(m_result, {});
-}
-
 void Run::pace()
 {
     if (m_rate <= 0)

@@ -14,6 +14,7 @@
 #include "services/remediation/settlequeue.h"
 #include "services/remediation/sourcecursor.h"
 #include "services/remediation/topicrangereader.h"
+#include "services/support/handover.h"
 
 #include <QElapsedTimer>
 #include <QHash>
@@ -60,24 +61,10 @@ struct Prepared {
 };
 
 // Prepares the next batch on a thread of the run's own while the current one is produced, or reads the one
-// after it while the next is journaled (ARCHITECTURE.md, Threads: an owned thread). One piece of work at a
-// time per LookAhead: its owner hands one over and takes it before handing over another. Each preparation
-// gets a thread of its own, joined when it is taken (or by the destructor): one long-lived thread woken for
-// every batch overlapped less with producing (FIGURE replay_rate_msgs_s, tests/bench/bench_replay.cpp).
-class LookAhead final {
-public:
-    LookAhead() = default;
-    ~LookAhead();
-    Q_DISABLE_COPY_MOVE(LookAhead)
-
-    void handOver(std::function<Prepared()> preparation);
-    bool isHanded() const { return m_thread.joinable(); }
-    Prepared take(); // waits for the preparation handed over
-
-private:
-    Prepared m_result; // written by the thread, read after joining it
-    std::thread m_thread;
-};
+// after it while the next is journaled (ARCHITECTURE.md, Threads: an owned thread). Each preparation gets a
+// thread of its own, joined when it is taken: one long-lived thread woken for every batch overlapped less
+// with producing (FIGURE replay_rate_msgs_s, tests/bench/bench_replay.cpp).
+using LookAhead = HandOver<Prepared>;
 
 // A batch handed to the producer whose delivery reports are still coming in: settled while (after) the
 // next batch is produced.
