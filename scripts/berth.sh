@@ -18,7 +18,7 @@ PACKAGES=(
     postgresql kcat xvfb xauth fonts-dejavu-core clang llvm
     dbus-daemon dbus-bin gnome-keyring libsecret-1-0 desktop-file-utils
     libavro-dev libprotobuf-dev libprotoc-dev protobuf-compiler libvalijson-dev qt6-httpserver-dev qt6-websockets-dev
-    prometheus python3-avro python3-protobuf
+    prometheus python3-avro python3-protobuf libssl-dev
 )
 
 as_root() {

@@ -545,6 +545,8 @@ private Q_SLOTS:
             }
             const DlqMetadata m = decodeDlqHeaders(headers);
             QVERIFY(decodeDlqHeaders(headers) == m);
+            // The original topic alone is the one the full decode chooses, among mixed families too.
+            QCOMPARE(dlqOriginalTopic(headers), m.originalTopic);
             QVERIFY(anyDiagnostic || m.dialect == DlqDialect::Unknown);
             // Whatever was decoded survives being written again by the same dialect, cleanly.
             RecordHeaders rewritten = encodeDlqHeaders(m.dialect, m);

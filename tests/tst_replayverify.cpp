@@ -10,6 +10,7 @@
 #include "services/remediation/requestbuilder.h"
 #include "services/remediation/requestitemdigests.h"
 #include "services/remediation/topicrangereader.h"
+#include "services/support/digest.h"
 #include "support/berthcli.h"
 #include "support/replayworld.h"
 #include "support/testsupport.h"
@@ -755,7 +756,7 @@ private Q_SLOTS:
         for (const QString &secret : secrets) {
             QVERIFY2(!dump.contains(secret), qPrintable(secret));
             QVERIFY2(!dump.contains(QString::fromLatin1(secret.toUtf8().toHex())), qPrintable(secret));
-            QVERIFY2(dump.contains(QString::fromLatin1(RequestItemDigests::sha256(secret.toUtf8()).toHex())),
+            QVERIFY2(dump.contains(QString::fromLatin1(Digest::sha256(secret.toUtf8()).toHex())),
                      qPrintable(secret));
         }
 
@@ -767,7 +768,7 @@ private Q_SLOTS:
             QVERIFY(!item.key && item.idempotencyKey.isEmpty() && item.keySha256.size() == 32);
             KafkaRecord record;
             record.keyIsNull = false;
-            record.key = item.keySha256 == RequestItemDigests::sha256("rk-secret-8801") ? "rk-secret-8801"
+            record.key = item.keySha256 == Digest::sha256("rk-secret-8801") ? "rk-secret-8801"
                                                                                         : "rk-secret-8802";
             QVERIFY(RequestItemDigests::keyMatches(item, record));
             record.key = "rk-secret-8809";
@@ -824,7 +825,7 @@ private Q_SLOTS:
                 return 0;
             const RequestItem &item = built.request.items.first();
             if (item.inboxRef.contains(u"messageId"_s) || !item.idempotencyKey.isEmpty()
-                || item.idempotencyKeySha256 != RequestItemDigests::sha256(messageId.toUtf8()))
+                || item.idempotencyKeySha256 != Digest::sha256(messageId.toUtf8()))
                 return 0;
             const ReplayOutcome outcome = execute(id);
             if (!outcome.error.isEmpty() || !outcome.problems.isEmpty()) {
@@ -859,14 +860,14 @@ private Q_SLOTS:
         QCOMPARE(deleted.value(u"message_id"_s).toString(), u"(masked)"_s);
         QCOMPARE(deleted.value(u"error_code"_s).toString(), u"POISON (masked)"_s);
         QCOMPARE(deleted.value(u"messageIdSha256"_s).toString(),
-                 QString::fromLatin1(RequestItemDigests::sha256(deleteId.toUtf8()).toHex()));
+                 QString::fromLatin1(Digest::sha256(deleteId.toUtf8()).toHex()));
 
         const QString dump = auditDump();
         QVERIFY(!dump.isEmpty());
         for (const QString &secret : {skipId, deleteId}) {
             QVERIFY2(!dump.contains(secret), qPrintable(secret));
             QVERIFY2(!dump.contains(QString::fromLatin1(secret.toUtf8().toHex())), qPrintable(secret));
-            QVERIFY2(dump.contains(QString::fromLatin1(RequestItemDigests::sha256(secret.toUtf8()).toHex())),
+            QVERIFY2(dump.contains(QString::fromLatin1(Digest::sha256(secret.toUtf8()).toHex())),
                      qPrintable(secret));
         }
 

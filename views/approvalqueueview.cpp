@@ -9,9 +9,9 @@
 #include "models/payloaddiff.h"
 #include "services/audit/auditwatcher.h"
 #include "services/payload/confluentwireformat.h"
+#include "services/support/digest.h"
 #include "views/viewstate.h"
 
-#include <QCryptographicHash>
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -372,7 +372,7 @@ void ApprovalQueueView::showDiff(const RequestItem &item)
         Q_EMIT originalPayloadWanted(item.sourceTopic, item.sourcePartition, item.sourceOffset);
     } else {
         const QByteArray sha = original->valueSha256.isEmpty()
-                                   ? QCryptographicHash::hash(original->payload, QCryptographicHash::Sha256)
+                                   ? Digest::sha256(original->payload)
                                    : original->valueSha256;
         const bool pinned = sha == item.payloadSha256;
         header << tr("# Item %1: original record %2 (-) against the edited payload (+)")

@@ -211,7 +211,9 @@ QString dialectName(DlqDialect dialect)
     return i >= 0 && i < kFamilyCount ? names[i] : names[0];
 }
 
-DlqMetadata decodeDlqHeaders(const RecordHeaders &headers)
+namespace {
+// The full decode, or (`only` a Field) only that field's, with the same choice of header and no notes.
+DlqMetadata decode(const RecordHeaders &headers, int only)
 {
     // One pass to find the last occurrence of every recognised header; fixed-size, on the stack.
     std::array<int, kSpecCount> last;
@@ -252,7 +254,7 @@ DlqMetadata decodeDlqHeaders(const RecordHeaders &headers)
     if (recognised[int(order.front())] > 0)
         m.dialect = order.front();
 
-    for (int f = 1; f < kFamilyCount - 1 && recognised[int(order[f])] > 0; ++f) {
+    for (int f = 1; only < 0 && f < kFamilyCount - 1 && recognised[int(order[f])] > 0; ++f) {
         m.notes.append(u"Also found "_s + QString::number(recognised[int(order[f])]) + u" "_s
                        + dialectName(order[f]) + u" header(s); used only where "_s + dialectName(m.dialect)
                        + u" set nothing"_s);
@@ -264,9 +266,10 @@ DlqMetadata decodeDlqHeaders(const RecordHeaders &headers)
     auto decodeFamily = [&](Family family) {
         for (int s = kFamilyRows[int(family)].first; s < kFamilyRows[int(family)].second; ++s) {
             const HeaderSpec &spec = kSpecs[s];
-            if (occurrences[s] == 0 || spec.field == Field::None || assigned[int(spec.field)])
+            if (occurrences[s] == 0 || spec.field == Field::None || assigned[int(spec.field)]
+                || (only >= 0 && int(spec.field) != only))
                 continue;
-            if (occurrences[s] > 1) {
+            if (occurrences[s] > 1 && only < 0) {
                 m.notes.append(QLatin1StringView(spec.name) + u": "_s + QString::number(occurrences[s])
                                + u" occurrences, the last one is used"_s);
             }
@@ -281,9 +284,20 @@ DlqMetadata decodeDlqHeaders(const RecordHeaders &headers)
             decodeFamily(f);
     }
     decodeFamily(kCommon);
-    if (keyFailure)
+    if (keyFailure && only < 0)
         m.notes.append(u"The record key, not the value, failed (kafka_dlt-key-exception-* headers)"_s);
     return m;
+}
+} // namespace
+
+DlqMetadata decodeDlqHeaders(const RecordHeaders &headers)
+{
+    return decode(headers, -1);
+}
+
+QString dlqOriginalTopic(const RecordHeaders &headers)
+{
+    return decode(headers, int(Field::OriginalTopic)).originalTopic;
 }
 
 DlqHeaderNumber decodeDlqHeaderNumber(const RecordHeader &header)

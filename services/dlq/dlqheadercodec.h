@@ -15,6 +15,8 @@
 // cannot be decoded leaves its field unset and adds a note with the raw bytes in hex; nothing is dropped.
 // `correlation-id` and `idempotency-key` are read whatever the dialect.
 DlqMetadata decodeDlqHeaders(const RecordHeaders &headers);
+// decodeDlqHeaders(headers).originalTopic, decoding nothing else (a replay asks it of every record).
+QString dlqOriginalTopic(const RecordHeaders &headers);
 
 // A recognised numeric header's value as its dialect's codec reads it (the same decode as decodeDlqHeaders:
 // Spring's binary big-endian ints and longs, Java BigIntegers, decimal text, ISO-8601 times), for whoever

@@ -7,10 +7,10 @@
 #include "services/payload/fieldfilter.h"
 #include "services/payload/payloaddecoder.h"
 #include "services/payload/schemacatalog.h"
+#include "services/support/digest.h"
 #include "services/support/threadpriority.h"
 #include "services/support/logging.h"
 
-#include <QCryptographicHash>
 
 using namespace Qt::StringLiterals;
 
@@ -203,7 +203,7 @@ void DlqScanner::launchFetch(quint64 id, const KafkaProperties &cluster, const Q
             Fetched out{answer, answer.record};
             if (out.answer.ok()) {
                 DlqMetadata metadata = decodeDlqHeaders(out.answer.record.headers);
-                out.answer.valueSha256 = QCryptographicHash::hash(out.raw.value, QCryptographicHash::Sha256);
+                out.answer.valueSha256 = Digest::sha256(out.raw.value);
                 out.answer.payload = PayloadDecoder::decode(out.raw.value, out.raw.value.isNull(), answer.topic,
                                                             catalog.get(), metadata.originalTopic);
                 if (!reveal)

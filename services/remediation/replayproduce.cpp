@@ -3,8 +3,8 @@
 #include "services/dlq/dlqheadercodec.h"
 #include "services/remediation/remediationtypes.h"
 #include "services/remediation/requestitemdigests.h"
+#include "services/support/digest.h"
 
-#include <QCryptographicHash>
 
 #include <algorithm>
 #include <charconv>
@@ -65,6 +65,7 @@ Prepared Run::readSources(const QList<int> &itemNos)
     static const QByteArray replayedFromName(RemediationHeaders::ReplayedFrom);
     static const QByteArray replayCountName(RemediationHeaders::ReplayCount);
     const QByteArray requestId = QByteArray::number(m_requestId);
+    QString lastDestTopic;
     QString sourceTopic; // the last item's, and its UTF-8
     QByteArray sourceTopicUtf8;
     const auto appendNumber = [](QByteArray &out, qint64 value) {
@@ -79,14 +80,14 @@ Prepared Run::readSources(const QList<int> &itemNos)
         auto it = records.constFind(i);
         if (it == records.cend()) {
             out.refused.insert(no, u"refused: source unreadable: "_s + problems.value(i));
-        } else if (QCryptographicHash::hash(it->value, QCryptographicHash::Sha256) != item.payloadSha256) {
+        } else if (Digest::sha256(it->value) != item.payloadSha256) {
             out.refused.insert(no, u"refused: the source record's SHA-256 differs from the pinned one"_s);
         } else if (!RequestItemDigests::keyMatches(item, *it)) {
             out.refused.insert(no, u"refused: the source record's key differs from the pinned one"_s);
         } else {
             const KafkaRecord &src = *it;
             if (destTopic.isEmpty())
-                destTopic = decodeDlqHeaders(src.headers).originalTopic;
+                destTopic = dlqOriginalTopic(src.headers);
             if (destTopic.isEmpty()) {
                 out.refused.insert(no, u"refused: no destination (no original topic in the headers)"_s);
             } else {
@@ -133,7 +134,10 @@ Prepared Run::readSources(const QList<int> &itemNos)
                     out.ready.last().inboxRef = RequestItemDigests::inboxRefWith(
                         item.inboxRef, RequestItemDigests::idempotencyKeyOf(
                                            item, src, RequestItemDigests::messageIdField(item.inboxRef)));
-                out.topics.insert(destTopic);
+                if (destTopic != lastDestTopic) { // most items of a request share it: one set insert each run
+                    out.topics.insert(destTopic);
+                    lastDestTopic = destTopic;
+                }
             }
         }
         out.destTopics.append(destTopic);

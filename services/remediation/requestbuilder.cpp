@@ -8,8 +8,8 @@
 #include "services/remediation/editedpayload.h"
 #include "services/remediation/requestitemdigests.h"
 #include "services/remediation/sourcecursor.h"
+#include "services/support/digest.h"
 
-#include <QCryptographicHash>
 #include <QJsonDocument>
 #include <QJsonParseError>
 #include <QSet>
@@ -174,7 +174,7 @@ BuiltRequest build(const RequestDraft &draft, const RequestBuilderContext &conte
                     return out;
                 }
                 const DlqMetadata meta = decodeDlqHeaders(it->headers);
-                const QByteArray sha = QCryptographicHash::hash(it->value, QCryptographicHash::Sha256);
+                const QByteArray sha = Digest::sha256(it->value);
                 const QString original =
                     meta.originalTopic.isEmpty() || meta.originalOffset < 0
                         ? s.topic + u'/' + QString::number(s.partition) + u'/' + QString::number(s.offset)
@@ -182,8 +182,7 @@ BuiltRequest build(const RequestDraft &draft, const RequestBuilderContext &conte
                               + QString::number(meta.originalOffset);
                 QByteArray identity = original.toUtf8() + '\0' + sha;
                 if (draft.action == RemediationAction::EditReplay && draft.editedPayloads.contains(index))
-                    identity += '\0' + QCryptographicHash::hash(draft.editedPayloads.value(index),
-                                                                 QCryptographicHash::Sha256);
+                    identity += '\0' + Digest::sha256(draft.editedPayloads.value(index));
                 if (filed.contains(identity)) {
                     ++mergedCopies;
                     if (mergedSamples.size() < 10)

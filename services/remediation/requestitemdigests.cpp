@@ -2,8 +2,8 @@
 
 #include "services/accounting/recordfieldvalue.h"
 #include "services/dlq/dlqheadercodec.h"
+#include "services/support/digest.h"
 
-#include <QCryptographicHash>
 #include <QJsonObject>
 
 using namespace Qt::StringLiterals;
@@ -15,11 +15,6 @@ const QString MessageIdFrom = u"messageIdFrom"_s;
 } // namespace
 
 namespace RequestItemDigests {
-QByteArray sha256(QByteArrayView bytes)
-{
-    return QCryptographicHash::hash(bytes, QCryptographicHash::Sha256);
-}
-
 QString shownMessageId(const KeyMask &mask, const QJsonObject &ref, QStringList *verbatim)
 {
     const QString id = ref.value(MessageId).toString();
@@ -49,7 +44,7 @@ void seal(const KeyMask &mask, RequestItem &item, const QString &originalTopic)
         const QString id = item.inboxRef.value(MessageId).toString();
         if (id.isEmpty() || shownMessageId(mask, item.inboxRef, nullptr) == id)
             return;
-        const QByteArray digest = sha256(id.toUtf8());
+        const QByteArray digest = Digest::sha256(id.toUtf8());
         item.inboxRef.remove(MessageId);
         item.inboxRef.insert(MessageIdSha256, QString::fromLatin1(digest.toHex()));
         item.idempotencyKeySha256 = digest;
@@ -58,11 +53,11 @@ void seal(const KeyMask &mask, RequestItem &item, const QString &originalTopic)
     }
     const KeyMask::Keys shown = mask.shown(item.sourceTopic, originalTopic, item.key, item.idempotencyKey);
     if (shown.keyMasked && item.key) {
-        item.keySha256 = sha256(*item.key);
+        item.keySha256 = Digest::sha256(*item.key);
         item.key.reset();
     }
     if (shown.idempotencyKeyMasked && !item.idempotencyKey.isEmpty()) {
-        const QByteArray digest = sha256(item.idempotencyKey.toUtf8());
+        const QByteArray digest = Digest::sha256(item.idempotencyKey.toUtf8());
         if (item.inboxRef.value(MessageId).toString() == item.idempotencyKey) {
             item.inboxRef.remove(MessageId);
             item.inboxRef.insert(MessageIdSha256, QString::fromLatin1(digest.toHex()));
@@ -85,7 +80,7 @@ void seal(const KeyMask &mask, RequestItem &item, const QString &originalTopic)
 bool keyMatches(const RequestItem &item, const KafkaRecord &record)
 {
     if (!item.keySha256.isEmpty())
-        return !record.keyIsNull && sha256(record.key) == item.keySha256;
+        return !record.keyIsNull && Digest::sha256(record.key) == item.keySha256;
     if (item.key)
         return !record.keyIsNull && record.key == *item.key;
     return true; // stored without a key (a null key, or filed before keys were compared): nothing pinned
@@ -96,11 +91,11 @@ QString idempotencyKeyOf(const RequestItem &item, const KafkaRecord &record, con
     if (item.idempotencyKeySha256.isEmpty())
         return item.idempotencyKey;
     const QString fromHeaders = decodeDlqHeaders(record.headers).idempotencyKey;
-    if (!fromHeaders.isEmpty() && sha256(fromHeaders.toUtf8()) == item.idempotencyKeySha256)
+    if (!fromHeaders.isEmpty() && Digest::sha256(fromHeaders.toUtf8()) == item.idempotencyKeySha256)
         return fromHeaders;
     QByteArray fromField;
     if (RecordFieldValue(record).bytes(consumerField, &fromField) == RecordFieldValue::Outcome::Found
-        && !fromField.isEmpty() && sha256(fromField) == item.idempotencyKeySha256)
+        && !fromField.isEmpty() && Digest::sha256(fromField) == item.idempotencyKeySha256)
         return QString::fromUtf8(fromField);
     return {};
 }
@@ -121,7 +116,8 @@ RecordField messageIdField(const QJsonObject &ref)
 QJsonObject inboxRefWith(const QJsonObject &ref, const QString &messageId)
 {
     if (!ref.contains(MessageIdSha256) || messageId.isEmpty()
-        || QString::fromLatin1(sha256(messageId.toUtf8()).toHex()) != ref.value(MessageIdSha256).toString())
+        || QString::fromLatin1(Digest::sha256(messageId.toUtf8()).toHex())
+               != ref.value(MessageIdSha256).toString())
         return ref;
     QJsonObject out = ref;
     out.remove(MessageIdSha256);

@@ -14,8 +14,6 @@
 // inbox row it names is named by its message id's SHA-256; whoever needs the value again takes it from the
 // re-read source record and keeps it only when its digest matches.
 namespace RequestItemDigests {
-QByteArray sha256(QByteArrayView bytes);
-
 // Replaces the item's masked keys by their digests, as KeyMask decides for a record of the item's topic
 // whose original topic is `originalTopic` (empty: unknown). An inbox_ref naming the row of a masked
 // idempotency key names it by digest ("messageIdSha256") and says where the id is read from in the record
