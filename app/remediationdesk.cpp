@@ -47,6 +47,9 @@ RemediationDesk::RemediationDesk(const ConnectionProfile &profile, QObject *pare
     wireQueue();
     wireTrail();
     wireExecution();
+    // Every filing path ends in this one signal (adoptDialog); the lists follow it here.
+    connect(this, &RemediationDesk::requestFiled, m_watcher, &AuditWatcher::refresh);
+    connect(this, &RemediationDesk::requestFiled, this, &RemediationDesk::refreshExecutable);
     m_watcher->open(m_profile.databaseConninfo);
 }
 
@@ -408,18 +411,14 @@ PlannedRequestDialog *RemediationDesk::openOffsetResetDialog(const QString &grou
                                                              QWidget *parent)
 {
     auto *dialog = PlannedRequestDialog::offsetReset(setup(), group, topics, parent ? parent->window() : nullptr);
-    connect(dialog, &PlannedRequestDialog::submitted, m_watcher, &AuditWatcher::refresh);
-    connect(dialog, &PlannedRequestDialog::submitted, this, &RemediationDesk::refreshExecutable);
-    dialog->show();
+    adoptDialog(dialog);
     return dialog;
 }
 
 PlannedRequestDialog *RemediationDesk::openReclaimDialog(const QString &consumer, QWidget *parent)
 {
     auto *dialog = PlannedRequestDialog::reclaim(setup(), consumer, parent ? parent->window() : nullptr);
-    connect(dialog, &PlannedRequestDialog::submitted, m_watcher, &AuditWatcher::refresh);
-    connect(dialog, &PlannedRequestDialog::submitted, this, &RemediationDesk::refreshExecutable);
-    dialog->show();
+    adoptDialog(dialog);
     return dialog;
 }
 
@@ -427,8 +426,13 @@ void RemediationDesk::adoptDialog(ReplayRequestDialog *dialog)
 {
     // Non-modal: the desk keeps running while the operator reads the dry run.
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &ReplayRequestDialog::submitted, m_watcher, &AuditWatcher::refresh);
-    connect(dialog, &ReplayRequestDialog::submitted, this, &RemediationDesk::refreshExecutable);
+    connect(dialog, &ReplayRequestDialog::submitted, this, &RemediationDesk::requestFiled);
     m_dialog = dialog;
+    dialog->show();
+}
+
+void RemediationDesk::adoptDialog(PlannedRequestDialog *dialog)
+{
+    connect(dialog, &PlannedRequestDialog::submitted, this, &RemediationDesk::requestFiled);
     dialog->show();
 }

@@ -75,12 +75,18 @@ public:
     ReplayExecutionPanel *executionPanel() const;
     ReplayJob *replayJob() const { return m_replay; }
 
+Q_SIGNALS:
+    // A request filed from any of this desk's dialogs (DLQ, Accounting, Parked, Lag, Inbox): the approval
+    // queue and the Execution panel read it at once, not only when the database's notification arrives.
+    void requestFiled(qint64 requestId);
+
 private:
     void wireQueue();
     void wireTrail();
     void wireExecution();
     void refreshExecutable();
     void adoptDialog(ReplayRequestDialog *dialog);
+    void adoptDialog(PlannedRequestDialog *dialog);
 
     ConnectionProfile m_profile;
     InboxMappingSet m_inboxMappings;

@@ -26,6 +26,25 @@ QString duration(qint64 ms)
     return DisplayFormatText::tr("%1 d %2 h").arg(s / 86400).arg((s % 86400) / 3600);
 }
 
+QString timeToClear(LagClearing clearing, qint64 timeToClearS)
+{
+    switch (clearing) {
+    case LagClearing::CaughtUp:
+        return DisplayFormatText::tr("caught up");
+    case LagClearing::WithinAllowed:
+        return DisplayFormatText::tr("keeping up");
+    case LagClearing::Draining:
+        return duration(timeToClearS * 1000);
+    case LagClearing::Unmeasured:
+        return DisplayFormatText::tr("not measured yet");
+    case LagClearing::NotShrinking:
+        return DisplayFormatText::tr("not clearing");
+    case LagClearing::NoProgress:
+        return DisplayFormatText::tr("no progress");
+    }
+    return {};
+}
+
 QString count(qint64 value)
 {
     return QLocale().toString(value);

@@ -73,10 +73,7 @@ QVariant GroupLagModel::data(const QModelIndex &index, int role) const
             return g.lagSloStated ? DisplayFormat::duration(g.lagSloMs)
                                   : tr("%1 (default)").arg(DisplayFormat::duration(g.lagSloMs));
         case TimeToClear:
-            if (g.timeToClearS >= 0)
-                return DisplayFormat::duration(g.timeToClearS * 1000);
-            // Not draining: fine when it keeps pace, news when it does not.
-            return g.status == LagStatus::Ok ? tr("keeping up") : tr("not clearing");
+            return DisplayFormat::timeToClear(g.clearing, g.timeToClearS);
         case Topics: return g.topics.join(u", ");
         case Partitions: return g.partitions;
         }

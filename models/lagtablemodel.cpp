@@ -96,9 +96,7 @@ QVariant LagTableModel::data(const QModelIndex &index, int role) const
             }
             return tr("unknown");
         case TimeToClear:
-            if (row.timeToClearS >= 0)
-                return DisplayFormat::duration(row.timeToClearS * 1000);
-            return row.status == LagStatus::Ok ? tr("keeping up") : tr("not clearing");
+            return DisplayFormat::timeToClear(row.clearing, row.timeToClearS);
         }
         return {};
     }

@@ -4,8 +4,11 @@
 #include "models/lagseriesstore.h"
 #include "models/lagtablemodel.h"
 #include "models/logmodel.h"
+#include "services/monitor/lagevaluator.h"
+#include "services/monitor/lagsnapshotjson.h"
 
 #include <QAbstractItemModelTester>
+#include <QJsonArray>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTest>
@@ -32,6 +35,44 @@ LagSnapshot snapshot(const QList<std::tuple<QString, QString, int, qint64, qint6
         s.rows.append(r);
         if (!s.groups.contains(g))
             s.groups.append(g);
+    }
+    return s;
+}
+
+// Group "sink" on partitions 0.. of "orders" (one list of committed offsets each) over samples 5 s apart,
+// evaluated as the sampler does.
+LagSnapshot evaluated(const QList<QList<qint64>> &committed, const QList<qint64> &end, qint64 allowedLag = 0)
+{
+    LagHistory history;
+    LagEvaluation evaluation;
+    evaluation.rules.allowedLag = allowedLag;
+    // No lag here is only transaction markers: a record follows every committed offset.
+    evaluation.lastRecords = [](const PartitionOffsets &from, const PartitionOffsets &) {
+        QHash<TopicPartition, qint64> last;
+        for (auto it = from.cbegin(); it != from.cend(); ++it)
+            last.insert(it.key(), it.value());
+        return last;
+    };
+    LagSnapshot s;
+    for (qsizetype i = 0; i < end.size(); ++i) {
+        s = LagSnapshot{};
+        s.reachable = true;
+        s.takenAt = QDateTime::fromMSecsSinceEpoch(1'000'000 + i * 5000);
+        s.groups = {u"sink"_s};
+        for (int p = 0; p < int(committed.size()); ++p) {
+            const TopicPartition tp{u"orders"_s, p};
+            s.endOffsets.insert(tp, end[i]);
+            PartitionLag row;
+            row.group = u"sink"_s;
+            row.topic = tp.topic;
+            row.partition = p;
+            row.start = 0;
+            row.end = end[i];
+            row.committed = committed[p][i];
+            row.lag = row.end - row.committed;
+            s.rows.append(row);
+        }
+        evaluateLag(s, history, nullptr, evaluation);
     }
     return s;
 }
@@ -104,6 +145,70 @@ private Q_SLOTS:
         model.setSnapshot(s);
         QCOMPARE(model.index(1, LagTableModel::Lag).data(LagTableModel::SortRole).toLongLong(), 0);
         QVERIFY(model.index(1, LagTableModel::Lag).data(Qt::ToolTipRole).toString().contains(u"past the end"_s));
+    }
+
+    void timeToClearSaysWhatTheSamplesShow_data()
+    {
+        QTest::addColumn<QList<qint64>>("committed");
+        QTest::addColumn<QList<qint64>>("end");
+        QTest::addColumn<qint64>("allowedLag");
+        QTest::addColumn<QString>("shown");
+        QTest::addColumn<QString>("clearing");
+        QTest::addColumn<qint64>("timeToClearS"); // -1: null in JSON
+        // A stopped consumer whose time lag is still within its SLO: status OK, and nothing is consumed.
+        QTest::newRow("stopped within its SLO")
+            << QList<qint64>{100, 100, 100, 100} << QList<qint64>{100, 120, 140, 160} << qint64(0)
+            << u"no progress"_s << u"no-progress"_s << qint64(-1);
+        QTest::newRow("draining") << QList<qint64>{0, 40, 80, 120} << QList<qint64>{100, 120, 140, 160}
+                                  << qint64(0) << u"10 s"_s << u"draining"_s << qint64(10);
+        QTest::newRow("consuming at the produced rate")
+            << QList<qint64>{0, 20, 40, 60} << QList<qint64>{50, 70, 90, 110} << qint64(0)
+            << u"not clearing"_s << u"not-shrinking"_s << qint64(-1);
+        QTest::newRow("stopped within the allowed lag")
+            << QList<qint64>{100, 100, 100} << QList<qint64>{100, 110, 120} << qint64(50) << u"keeping up"_s
+            << u"within-allowed-lag"_s << qint64(-1);
+        QTest::newRow("caught up") << QList<qint64>{100, 120} << QList<qint64>{100, 120} << qint64(0)
+                                   << u"caught up"_s << u"caught-up"_s << qint64(0);
+        QTest::newRow("first sample") << QList<qint64>{100} << QList<qint64>{150} << qint64(0)
+                                      << u"not measured yet"_s << u"unmeasured"_s << qint64(-1);
+    }
+    void timeToClearSaysWhatTheSamplesShow()
+    {
+        QFETCH(QList<qint64>, committed);
+        QFETCH(QList<qint64>, end);
+        QFETCH(qint64, allowedLag);
+        QFETCH(QString, shown);
+        QFETCH(QString, clearing);
+        QFETCH(qint64, timeToClearS);
+        const LagSnapshot s = evaluated({committed}, end, allowedLag);
+        if (QByteArrayView(QTest::currentDataTag()) == "stopped within its SLO")
+            QCOMPARE(lagStatusName(s.groupRows.at(0).status), u"OK"_s);
+        LagTableModel partitions;
+        GroupLagModel groups;
+        partitions.setSnapshot(s);
+        groups.setSnapshot(s);
+        QCOMPARE(partitions.index(0, LagTableModel::TimeToClear).data().toString(), shown);
+        QCOMPARE(groups.index(0, GroupLagModel::TimeToClear).data().toString(), shown);
+        // `berth lag --json` states the same: a null time to clear comes with the word that says why.
+        const QJsonObject group = lagSnapshotToJson(s).value(u"groups"_s).toArray().at(0).toObject();
+        const QJsonObject partition = group.value(u"partitions"_s).toArray().at(0).toObject();
+        for (const QJsonObject &o : {group, partition}) {
+            QCOMPARE(o.value(u"clearing"_s).toString(), clearing);
+            QCOMPARE(o.value(u"timeToClearSeconds"_s).isNull(), timeToClearS < 0);
+            if (timeToClearS >= 0)
+                QCOMPARE(o.value(u"timeToClearSeconds"_s).toInteger(), timeToClearS);
+        }
+    }
+
+    void groupReadsAsItsWorstPartition()
+    {
+        // One partition draining, one standing still: the group does not clear.
+        const LagSnapshot s = evaluated({{0, 40, 80, 120}, {100, 100, 100, 100}}, {100, 120, 140, 160});
+        QCOMPARE(s.rows.at(0).clearing, LagClearing::Draining);
+        GroupLagModel groups;
+        groups.setSnapshot(s);
+        QCOMPARE(groups.index(0, GroupLagModel::TimeToClear).data().toString(), u"no progress"_s);
+        QCOMPARE(s.groupRows.at(0).timeToClearS, -1);
     }
 
     void groupModelSortsByLagStatusAndTimeLag()

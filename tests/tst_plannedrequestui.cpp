@@ -3,6 +3,7 @@
 // executed through the Execution panel behind the one confirmation. Against the mock cluster, a throwaway
 // PostgreSQL and the demo's inbox schema and policy; nothing is mocked.
 
+#include "app/console.h"
 #include "app/remediationdesk.h"
 #include "models/approvalqueuemodel.h"
 #include "models/inboxboardmodel.h"
@@ -17,6 +18,8 @@
 #include "support/replayworld.h"
 #include "views/actionconfirmation.h"
 #include "views/inboxboardview.h"
+#include "views/lagview.h"
+#include "views/mainwindow.h"
 #include "views/plannedrequestdialog.h"
 #include "views/replayexecutionpanel.h"
 
@@ -295,6 +298,58 @@ private Q_SLOTS:
         for (int p = 0; p < 3; ++p)
             QVERIFY2(lines.contains(u"partition %1: 4 \u2192 1, committed 1 \u2014 verified"_s.arg(p)),
                      qPrintable(lines));
+    }
+
+    // "Reset offsets…" on a group of the Lag view, filed in the console: its approval queue and its
+    // Execution panel list the request at once, with no refresh asked for.
+    void requestFiledInTheConsoleIsListedAtOnce()
+    {
+        const QString group = u"listed-at-once"_s;
+        QString error;
+        QVERIFY2(commitEach(group, 2, &error), qPrintable(error));
+        ConnectionProfile profile;
+        profile.name = u"test"_s;
+        profile.cluster = m_world->kafka();
+        profile.databaseConninfo = m_world->conninfo(u"alice"_s);
+        profile.policyPath = m_policyPath;
+        Console console(profile);
+        console.window()->show();
+        auto *queue = console.findChild<ApprovalQueueModel *>();
+        auto *panel = console.window()->findChild<ReplayExecutionPanel *>();
+        auto *lag = console.window()->findChild<LagView *>();
+        auto *watcher = console.findChild<AuditWatcher *>();
+        auto *desk = console.findChild<RemediationDesk *>();
+        QVERIFY(queue && panel && lag && watcher && desk);
+        QSignalSpy filed(desk, &RemediationDesk::requestFiled);
+        QTRY_COMPARE_WITH_TIMEOUT(watcher->state(), AuditWatcher::State::Connected, 15000);
+
+        Q_EMIT lag->resetOffsetsRequested(group, {Orders});
+        auto *dialog = console.window()->findChild<PlannedRequestDialog *>();
+        QVERIFY(dialog);
+        dialog->targetBox()->setCurrentIndex(PlannedRequestDialog::Earliest);
+        QSignalSpy previews(dialog, &PlannedRequestDialog::previewFinished);
+        dialog->startPreview();
+        QTRY_COMPARE_WITH_TIMEOUT(previews.size(), 1, 30000);
+        QVERIFY2(previews.at(0).at(0).toBool(), qPrintable(dialog->statusLabel()->text()));
+        dialog->reasonEdit()->setText(u"reprocess the warehouse table"_s);
+        QSignalSpy submitted(dialog, &PlannedRequestDialog::submitted);
+        QTest::mouseClick(dialog->submitButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(submitted.size(), 1, 15000);
+        const qint64 id = dialog->submittedId();
+        QVERIFY(id > 0);
+        // The one signal every filing path ends in, which the lists follow.
+        QCOMPARE(filed.size(), 1);
+        QCOMPARE(filed.at(0).at(0).toLongLong(), id);
+        const auto listed = [panel, id] {
+            for (int row = 0; row < panel->table()->rowCount(); ++row) {
+                if (panel->table()->item(row, 0)->text() == QString::number(id))
+                    return true;
+            }
+            return false;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(queue->rowOf(id) >= 0, 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(listed(), 5000);
+        dialog->close();
     }
 
     void cleanupTestCase() { m_world.reset(); }

@@ -2304,6 +2304,26 @@ vorheriger %2</translation>
         <source>%1 d %2 h</source>
         <translation>%1 d %2 h</translation>
     </message>
+    <message>
+        <source>caught up</source>
+        <translation>aufgeholt</translation>
+    </message>
+    <message>
+        <source>keeping up</source>
+        <translation>hält Schritt</translation>
+    </message>
+    <message>
+        <source>not measured yet</source>
+        <translation>noch nicht gemessen</translation>
+    </message>
+    <message>
+        <source>not clearing</source>
+        <translation>baut nicht ab</translation>
+    </message>
+    <message>
+        <source>no progress</source>
+        <translation>kein Fortschritt</translation>
+    </message>
 </context>
 <context>
     <name>DlqBrowserModel</name>
@@ -2979,14 +2999,6 @@ Beispiel: %5</translation>
 </context>
 <context>
     <name>GroupLagModel</name>
-    <message>
-        <source>keeping up</source>
-        <translation>hält Schritt</translation>
-    </message>
-    <message>
-        <source>not clearing</source>
-        <translation>baut nicht ab</translation>
-    </message>
     <message>
         <source>Group</source>
         <translation>Gruppe</translation>
@@ -4001,14 +4013,6 @@ Beispiel: %5</translation>
     <message>
         <source>unknown</source>
         <translation>unbekannt</translation>
-    </message>
-    <message>
-        <source>keeping up</source>
-        <translation>hält Schritt</translation>
-    </message>
-    <message>
-        <source>not clearing</source>
-        <translation>baut nicht ab</translation>
     </message>
     <message>
         <source>Committed offset equals the end offset: zero, exactly.</source>

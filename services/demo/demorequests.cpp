@@ -1,5 +1,6 @@
 #include "demorequests.h"
 
+#include "demonap.h"
 #include "services/audit/auditstore.h"
 #include "services/inbox/inboxkeylookup.h"
 #include "services/inbox/inboxmappingset.h"
@@ -14,7 +15,6 @@
 #include <QDateTime>
 #include <QScopeGuard>
 #include <QSet>
-#include <QThread>
 
 using namespace Qt::StringLiterals;
 
@@ -34,14 +34,13 @@ struct DeadLetterChoice {
     QList<DlqSelection> others;
 };
 DeadLetterChoice chooseDeadLetters(TopicRangeReader &reader, PgSession &db, const InboxMappingSet &mappings,
-                                   int count, int others, const std::function<bool()> &stopping,
-                                   qint64 deadline)
+                                   int count, int others, const std::atomic_bool &stop, qint64 deadline)
 {
     const InboxMapping *mapping = mappings.find(QString::fromUtf16(Projection));
     const QString topic = QString::fromUtf16(DlqTopic);
     QString error;
     DeadLetterChoice choice;
-    while (mapping && !stopping()) {
+    while (mapping && !stop) {
         QList<QPair<QString, DlqSelection>> byKey; // in reading order
         QSet<QString> seen;
         const int partitions = reader.partitionCount(topic, 5000, &error);
@@ -90,7 +89,7 @@ DeadLetterChoice chooseDeadLetters(TopicRangeReader &reader, PgSession &db, cons
         }
         if ((!parked.isEmpty() && choice.others.size() >= others) || QDateTime::currentMSecsSinceEpoch() >= deadline)
             break;
-        QThread::msleep(1000);
+        napUnlessStopped(stop, std::chrono::seconds(1));
     }
     return choice;
 }
@@ -113,10 +112,15 @@ void DemoRequests::start()
         m_thread = std::thread([this] { run(); });
 }
 
-void DemoRequests::stop()
+void DemoRequests::requestStop()
 {
     m_stop = true;
     m_control->cancel();
+}
+
+void DemoRequests::stop()
+{
+    requestStop();
     if (m_thread.joinable())
         m_thread.join();
 }
@@ -165,9 +169,9 @@ void DemoRequests::run()
 
     // Today's request names the dead letters the fix will let order-projection process, yesterday's the
     // first others; both chosen now, today's filed once the fix is deployed.
-    const DeadLetterChoice chosen = chooseDeadLetters(
-        *reader, bob, context.inboxMappings, ReplayableItems, CompletedItems, [this] { return stopping(); },
-        QDateTime::currentMSecsSinceEpoch() + m_settings.waitForDeadLettersMs);
+    const DeadLetterChoice chosen =
+        chooseDeadLetters(*reader, bob, context.inboxMappings, ReplayableItems, CompletedItems, m_stop,
+                          QDateTime::currentMSecsSinceEpoch() + m_settings.waitForDeadLettersMs);
     if (stopping() || chosen.others.isEmpty())
         return;
 

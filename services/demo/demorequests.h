@@ -37,6 +37,7 @@ public:
     ~DemoRequests(); // stops and joins
 
     void start();
+    void requestStop(); // returns at once; stop() joins
     void stop();
 
 private:

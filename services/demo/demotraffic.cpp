@@ -47,9 +47,14 @@ void DemoTraffic::start()
     m_thread = std::thread([this] { run(); });
 }
 
-void DemoTraffic::stop()
+void DemoTraffic::requestStop()
 {
     m_stop = true;
+}
+
+void DemoTraffic::stop()
+{
+    requestStop();
     if (m_thread.joinable())
         m_thread.join();
 }

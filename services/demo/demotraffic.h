@@ -17,6 +17,7 @@ public:
     ~DemoTraffic();
 
     void start();
+    void requestStop(); // returns at once; stop() flushes and joins
     void stop();
     qint64 produced() const { return m_produced; }
     qint64 duplicatesSent() const { return m_duplicates; }

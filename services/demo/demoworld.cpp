@@ -160,7 +160,18 @@ void DemoWorld::endWarmUp()
 
 void DemoWorld::stop()
 {
-    m_requests.reset(); // it talks to the cluster and the database: first to go
+    // Every worker is told before any is joined, so they wind down side by side (their consumers leave
+    // their groups at the same time): a stop takes the slowest worker's last step, not the sum of all.
+    // The cluster and the database go only once nothing talks to them.
+    if (m_requests)
+        m_requests->requestStop();
+    if (m_traffic)
+        m_traffic->requestStop();
+    if (m_relay)
+        m_relay->requestStop();
+    for (auto &consumer : m_consumers)
+        consumer->requestStop();
+    m_requests.reset();
     if (m_traffic)
         m_traffic->stop();
     if (m_relay)

@@ -1,5 +1,6 @@
 #include "outboxrelay.h"
 
+#include "demonap.h"
 #include "services/inbox/pgsession.h"
 #include "services/kafka/kafkaproducer.h"
 #include "services/support/logging.h"
@@ -27,9 +28,14 @@ void OutboxRelay::start()
     m_thread = std::thread([this] { run(); });
 }
 
-void OutboxRelay::stop()
+void OutboxRelay::requestStop()
 {
     m_stop = true;
+}
+
+void OutboxRelay::stop()
+{
+    requestStop();
     if (m_thread.joinable())
         m_thread.join();
 }
@@ -46,7 +52,9 @@ void OutboxRelay::run()
     QElapsedTimer clock;
     clock.start();
     while (!m_stop) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(500));
+        napUnlessStopped(m_stop, std::chrono::milliseconds(500));
+        if (m_stop)
+            break;
         if (clock.elapsed() % 60000 >= 45000)
             continue; // the scheduled stall
         if (!db.isOpen() && !db.connect(m_conninfo, &error))

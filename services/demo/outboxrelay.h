@@ -12,6 +12,7 @@ public:
     OutboxRelay(KafkaProperties cluster, QString conninfo);
     ~OutboxRelay();
     void start();
+    void requestStop(); // returns at once; stop() joins
     void stop();
     qint64 published() const { return m_published; }
 

@@ -1,5 +1,6 @@
 #include "referenceconsumer.h"
 
+#include "demonap.h"
 #include "services/dlq/dlqheadercodec.h"
 #include "services/kafka/kafkaproducer.h"
 #include "services/support/logging.h"
@@ -40,9 +41,14 @@ void ReferenceConsumer::start()
     m_thread = std::thread([this] { run(); });
 }
 
-void ReferenceConsumer::stop()
+void ReferenceConsumer::requestStop()
 {
     m_stop = true;
+}
+
+void ReferenceConsumer::stop()
+{
+    requestStop();
     if (m_thread.joinable())
         m_thread.join();
 }
@@ -136,7 +142,7 @@ void ReferenceConsumer::run()
         const rd_kafka_metadata_t *metadata = nullptr;
         int partitions = 0;
         while (!m_stop && rd_kafka_metadata(consumer.get(), 1, nullptr, &metadata, 5000) != RD_KAFKA_RESP_ERR_NO_ERROR)
-            std::this_thread::sleep_for(std::chrono::milliseconds(200));
+            napUnlessStopped(m_stop, std::chrono::milliseconds(200));
         if (metadata) {
             for (int t = 0; t < metadata->topic_cnt; ++t) {
                 if (topic == metadata->topics[t].topic)
@@ -194,9 +200,9 @@ void ReferenceConsumer::run()
                 const KafkaRecord record = KafkaRecord::fromMessage(message);
                 rd_kafka_message_destroy(message);
                 if (const int delay = processingDelayMs())
-                    std::this_thread::sleep_for(std::chrono::milliseconds(delay));
+                    napUnlessStopped(m_stop, std::chrono::milliseconds(delay));
                 while (!m_stop && !ensureDatabase())
-                    std::this_thread::sleep_for(std::chrono::seconds(1));
+                    napUnlessStopped(m_stop, std::chrono::seconds(1));
                 if (m_stop)
                     break;
                 if (handle(record) == Outcome::Crash) {

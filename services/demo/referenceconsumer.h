@@ -35,7 +35,8 @@ public:
     virtual ~ReferenceConsumer();
 
     void start();
-    void stop(); // must be called before the subclass is destroyed
+    void requestStop(); // returns at once; stop() closes the consumer and joins
+    void stop();        // must be called before the subclass is destroyed
     qint64 handled() const { return m_handled; }
     qint64 duplicates() const { return m_duplicates; }
     qint64 deadLettered() const { return m_deadLettered; }

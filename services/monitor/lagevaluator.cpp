@@ -23,22 +23,6 @@ qint64 position(const PartitionLag &row)
 {
     return row.committed < 0 ? std::max<qint64>(0, row.start) : std::max(row.committed, row.start);
 }
-
-void rateAndTimeToClear(PartitionLag &row, const SampleRing<LagHistory::Progress> &progress, int window)
-{
-    if (progress.size() < 2)
-        return;
-    const auto &last = progress.back();
-    const auto &first = progress[progress.size() - std::min(progress.size(), std::max(2, window))];
-    const double seconds = double(last.timeMs - first.timeMs) / 1000.0;
-    if (seconds <= 0)
-        return;
-    row.drainPerSecond = double(first.lag - last.lag) / seconds;
-    if (row.lag == 0)
-        row.timeToClearS = 0;
-    else if (row.drainPerSecond > 0)
-        row.timeToClearS = qint64(double(row.lag) / row.drainPerSecond);
-}
 }
 
 void evaluateLag(LagSnapshot &snapshot, LagHistory &history, OffsetPeeker *peeker, const LagEvaluation &evaluation)
@@ -144,7 +128,7 @@ void evaluateLag(LagSnapshot &snapshot, LagHistory &history, OffsetPeeker *peeke
                                               "offset(s) of lag that no consumer is handed).")
                                    .arg(row.lag);
         }
-        rateAndTimeToClear(row, progress.samples, evaluation.rules.windowSamples);
+        evaluateClearing(row, progress.samples, evaluation.rules.windowSamples, evaluation.rules.allowedLag);
 
         if (snapshot.groupRows.isEmpty() || snapshot.groupRows.last().group != row.group)
             snapshot.groupRows.append(GroupLag{row.group});
@@ -154,9 +138,9 @@ void evaluateLag(LagSnapshot &snapshot, LagHistory &history, OffsetPeeker *peeke
         ++group.partitions;
         group.lag += row.lag;
         group.maxTimeLagMs = std::max(group.maxTimeLagMs, row.timeLagMs);
-        group.timeToClearS = (group.partitions == 1) ? row.timeToClearS
-                           : (row.timeToClearS < 0 || group.timeToClearS < 0) ? -1
-                                                                             : std::max(group.timeToClearS, row.timeToClearS);
+        group.clearing = group.partitions == 1 ? row.clearing : std::max(group.clearing, row.clearing);
+        group.timeToClearS =
+            group.partitions == 1 ? row.timeToClearS : std::max(group.timeToClearS, row.timeToClearS);
         if (group.partitions == 1 || row.status > group.status) {
             group.status = row.status;
             group.statusReason = row.topic + u'[' + QString::number(row.partition) + u"]: " + row.statusReason;
@@ -177,6 +161,8 @@ void evaluateLag(LagSnapshot &snapshot, LagHistory &history, OffsetPeeker *peeke
     std::sort(snapshot.groupRows.begin(), snapshot.groupRows.end(),
               [](const GroupLag &a, const GroupLag &b) { return a.group < b.group; });
     for (GroupLag &g : snapshot.groupRows) {
+        if (g.clearing > LagClearing::Draining)
+            g.timeToClearS = -1; // a partition that does not clear: neither does the group
         g.lagSloMs = evaluation.rules.maxTimeLagFor(g.group);
         g.lagSloStated = evaluation.rules.statedFor(g.group);
     }

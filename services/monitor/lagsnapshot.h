@@ -1,5 +1,6 @@
 #pragma once
 
+#include "lagclearing.h"
 #include "lagstatus.h"
 #include "services/kafka/kafkatypes.h"
 
@@ -33,10 +34,13 @@ struct PartitionLag {
     };
     qint64 timeLagMs = -1;
     TimeLagMethod timeLagMethod = TimeLagMethod::Unknown;
+    // Set by evaluateClearing (lagclearing.h), with `clearing` below: time to clear is -1 unless caught up
+    // (0) or draining.
     double drainPerSecond = 0; // consumed minus produced, over the status window
-    qint64 timeToClearS = -1;  // -1: not clearing at the current rates
+    qint64 timeToClearS = -1;
     LagStatus status = LagStatus::Ok;
     QString statusReason;
+    LagClearing clearing = LagClearing::Unmeasured;
 };
 QString timeLagMethodName(PartitionLag::TimeLagMethod method);
 
@@ -47,12 +51,13 @@ struct GroupLag {
     int partitions = 0;
     qint64 lag = 0;
     qint64 maxTimeLagMs = -1;
-    qint64 timeToClearS = -1;
+    qint64 timeToClearS = -1; // the longest partition's while none is worse than draining, else -1
     LagStatus status = LagStatus::Ok;
     QString statusReason;
     // The lag SLO its status is judged against (-1: none) and whether the policy states it (else the default).
     qint64 lagSloMs = -1;
     bool lagSloStated = false;
+    LagClearing clearing = LagClearing::Unmeasured; // its worst partition's
 };
 
 struct LagSnapshot {

@@ -23,25 +23,31 @@ QJsonObject lagSnapshotToJson(const LagSnapshot &snapshot)
                 flags.append(u"committed-ahead-of-end"_s);
             if (r.flags & PartitionLag::EndUnknown)
                 flags.append(u"end-unknown"_s);
-            partitions.append(QJsonObject{{u"topic"_s, r.topic},
-                                          {u"partition"_s, r.partition},
-                                          {u"committed"_s, r.committed},
-                                          {u"start"_s, r.start},
-                                          {u"end"_s, r.end},
-                                          {u"lag"_s, r.lag},
-                                          {u"timeLagSeconds"_s, r.timeLagMs < 0 ? QJsonValue() : QJsonValue(double(r.timeLagMs) / 1000.0)},
-                                          {u"timeLagMethod"_s, timeLagMethodName(r.timeLagMethod)},
-                                          {u"timeToClearSeconds"_s, r.timeToClearS < 0 ? QJsonValue() : QJsonValue(r.timeToClearS)},
-                                          {u"status"_s, lagStatusName(r.status)},
-                                          {u"statusReason"_s, r.statusReason},
-                                          {u"flags"_s, flags}});
+            partitions.append(QJsonObject{
+                {u"topic"_s, r.topic},
+                {u"partition"_s, r.partition},
+                {u"committed"_s, r.committed},
+                {u"start"_s, r.start},
+                {u"end"_s, r.end},
+                {u"lag"_s, r.lag},
+                {u"timeLagSeconds"_s,
+                 r.timeLagMs < 0 ? QJsonValue() : QJsonValue(double(r.timeLagMs) / 1000.0)},
+                {u"timeLagMethod"_s, timeLagMethodName(r.timeLagMethod)},
+                {u"timeToClearSeconds"_s, r.timeToClearS < 0 ? QJsonValue() : QJsonValue(r.timeToClearS)},
+                {u"clearing"_s, lagClearingName(r.clearing)},
+                {u"status"_s, lagStatusName(r.status)},
+                {u"statusReason"_s, r.statusReason},
+                {u"flags"_s, flags}});
             total += r.lag;
         }
         groups.append(QJsonObject{
             {u"group"_s, group},
             {u"lag"_s, total},
-            {u"maxTimeLagSeconds"_s, summary.maxTimeLagMs < 0 ? QJsonValue() : QJsonValue(double(summary.maxTimeLagMs) / 1000.0)},
-            {u"timeToClearSeconds"_s, summary.timeToClearS < 0 ? QJsonValue() : QJsonValue(summary.timeToClearS)},
+            {u"maxTimeLagSeconds"_s,
+             summary.maxTimeLagMs < 0 ? QJsonValue() : QJsonValue(double(summary.maxTimeLagMs) / 1000.0)},
+            {u"timeToClearSeconds"_s,
+             summary.timeToClearS < 0 ? QJsonValue() : QJsonValue(summary.timeToClearS)},
+            {u"clearing"_s, lagClearingName(summary.clearing)},
             {u"status"_s, lagStatusName(summary.status)},
             {u"statusReason"_s, summary.statusReason},
             {u"partitions"_s, partitions}});
