@@ -114,6 +114,7 @@ private Q_SLOTS:
     void largeInboxWithoutCoveringKeyIndexIsNoted();
     void keyTheIdColumnCannotHoldIsANoteOnItsRecord();
     void cancelDoesNotWaitForTheInboxInFlight();
+    void cancelDuringTheReadKeepsWhatWasReadInOrder();
 
 private:
     std::unique_ptr<MockKafkaCluster> m_cluster;
@@ -948,6 +949,55 @@ void TestAccounting::cancelDoesNotWaitForTheInboxInFlight()
     for (const AccountedRecord &r : result->records)
         QVERIFY(r.notes & AccountNote::InboxUnreachable); // nothing answered: not verified
     QVERIFY(result->messages.filter(u"statement timeout"_s).isEmpty());
+}
+
+void TestAccounting::cancelDuringTheReadKeepsWhatWasReadInOrder()
+{
+    // ARCHITECTURE.md, Data flows: Delivery accounting. A run cancelled while its window is read keeps
+    // exactly the records it read, each once, in (partition, offset) order, and its counts partition them.
+    QString error;
+    QVERIFY(m_cluster->createTopic(u"cut-orders"_s, 3));
+    auto producer = KafkaProducer::create(m_cluster->clientProperties(), &error);
+    QVERIFY2(producer, qPrintable(error));
+    constexpr int Records = 300;
+    for (int i = 0; i < Records; ++i) {
+        QVERIFY(producer->produce({u"cut-orders"_s, i % 3, "order", false, "{}",
+                                   {{"idempotency-key", "c-" + QByteArray::number(i), false}}, 0},
+                                  &error));
+    }
+    QVERIFY2(producer->flush(10000, &error), qPrintable(error));
+
+    AccountingRequest request;
+    request.cluster = m_cluster->clientProperties();
+    request.group = u"cut"_s;
+    request.topic = u"cut-orders"_s;
+    request.idempotencyKey = {RecordField::Kind::Header, u"idempotency-key"_s};
+    std::atomic_int asked{0};
+    AccountingHooks hooks;
+    hooks.cancelled = [&asked] { return ++asked > 40; }; // asked once per record read, and a few times more
+    const AccountingResultPtr result = DeliveryAccountant::run(request, hooks);
+    QVERIFY(result);
+    QVERIFY2(result->error.isEmpty(), qPrintable(result->error));
+    QVERIFY(result->cancelled);
+    const qsizetype read = qsizetype(result->records.size());
+    QVERIFY2(read > 0 && read < Records, qPrintable(QString::number(read)));
+    QSet<std::pair<int, qint64>> seen;
+    for (qsizetype i = 0; i < read; ++i) {
+        const AccountedRecord &r = result->records[size_t(i)];
+        QVERIFY2(r.partition >= 0 && r.partition < 3 && r.offset >= 0 && r.offset < Records / 3,
+                 qPrintable(u"%1/%2"_s.arg(r.partition).arg(r.offset)));
+        QVERIFY(!seen.contains({r.partition, r.offset}));
+        seen.insert({r.partition, r.offset});
+        if (i > 0) {
+            const AccountedRecord &before = result->records[size_t(i - 1)];
+            QVERIFY(before.partition < r.partition
+                    || (before.partition == r.partition && before.offset < r.offset));
+        }
+    }
+    qint64 total = 0;
+    for (const qint64 c : result->counts)
+        total += c;
+    QCOMPARE(total, qint64(read));
 }
 
 QTEST_GUILESS_MAIN(TestAccounting)

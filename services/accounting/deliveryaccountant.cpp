@@ -77,6 +77,10 @@ private:
     bool readWindow(TopicRangeReader &reader);
     void readAborted();
     void addRecord(const rd_kafka_message_t *m);
+    void placeRecord(const AccountedRecord &r);
+    // Closes up the ends of the partitions' blocks the window did not fill; the records are then in
+    // (partition, offset) order.
+    void closeUpBlocks();
     void takeAnswers(InboxKeyStage::Answers answers);
     AccountingResultPtr stopped();
     // The message id as the policy says (default: header idempotency-key, else the record key); empty and
@@ -93,6 +97,10 @@ private:
     // key), and whether that first record was seen and the inbox asked about the key.
     std::vector<quint32> m_firstPayload;
     std::vector<bool> m_seenKey;
+    // Where the window's next record of each partition goes in the result (by partition number), and where
+    // that partition's block ends; empty when the records are appended and sorted instead (placeRecord).
+    std::vector<size_t> m_slot;
+    std::vector<size_t> m_blockEnd;
     HandOver<DeadLetters> m_deadLetters;
     std::unique_ptr<InboxKeyStage> m_lookups;
     std::vector<quint32> m_pendingKeys;
@@ -515,7 +523,40 @@ void Run::addRecord(const rd_kafka_message_t *m)
             }
         }
     }
-    m_result->records.push_back(r);
+    placeRecord(r);
+}
+
+void Run::placeRecord(const AccountedRecord &r)
+{
+    std::vector<AccountedRecord> &records = m_result->records;
+    if (size_t(r.partition) < m_slot.size() && m_slot[size_t(r.partition)] < m_blockEnd[size_t(r.partition)])
+        records[m_slot[size_t(r.partition)]++] = r;
+    else
+        records.push_back(r); // past the blocks: sorted in after the read
+}
+
+void Run::closeUpBlocks()
+{
+    std::vector<AccountedRecord> &records = m_result->records;
+    if (m_slot.empty())
+        return;
+    size_t blocksEnd = 0;
+    size_t to = 0;
+    for (const AccountingPartition &p : std::as_const(m_result->partitions)) {
+        const size_t begin = m_blockEnd[size_t(p.partition)] - size_t(p.to - p.from);
+        const size_t filled = m_slot[size_t(p.partition)] - begin;
+        if (to != begin)
+            std::move(records.begin() + qsizetype(begin), records.begin() + qsizetype(begin + filled),
+                      records.begin() + qsizetype(to));
+        to += filled;
+        blocksEnd = std::max(blocksEnd, m_blockEnd[size_t(p.partition)]);
+    }
+    // Whatever went past the blocks follows the filled part.
+    to = size_t(std::move(records.begin() + qsizetype(blocksEnd), records.end(), records.begin() + qsizetype(to))
+                - records.begin());
+    records.resize(to);
+    m_slot.clear();
+    m_blockEnd.clear();
 }
 
 bool Run::readWindow(TopicRangeReader &reader)
@@ -524,7 +565,25 @@ bool Run::readWindow(TopicRangeReader &reader)
     QList<TopicRangeReader::Range> ranges;
     for (const AccountingPartition &p : std::as_const(res.partitions))
         ranges.append({m_request.topic, p.partition, p.from, p.to});
-    res.records.reserve(size_t(std::min(m_total, m_request.maxRecords)));
+    // The reader interleaves partitions, each in offset order: each partition's records go straight to a
+    // block as large as its window, in arrival order, and closing up the blocks' unfilled ends leaves the
+    // records in (partition, offset) order, without a sort. A window larger than the bound is appended
+    // (the run stops at the bound anyway).
+    if (m_total <= m_request.maxRecords) {
+        res.records.resize(size_t(m_total));
+        size_t begin = 0;
+        for (const AccountingPartition &p : std::as_const(res.partitions)) {
+            if (m_slot.size() <= size_t(p.partition)) {
+                m_slot.resize(size_t(p.partition) + 1, 0);
+                m_blockEnd.resize(size_t(p.partition) + 1, 0);
+            }
+            m_slot[size_t(p.partition)] = begin;
+            begin += size_t(p.to - p.from);
+            m_blockEnd[size_t(p.partition)] = begin;
+        }
+    } else {
+        res.records.reserve(size_t(m_request.maxRecords));
+    }
     // About a key per record (an idempotency key is usually new): the key table grows without copies.
     const size_t expected = size_t(std::min(m_total, m_request.maxRecords));
     res.keys.reserve(res.keys.size() + expected, res.keys.byteCount() + expected * 16);
@@ -544,6 +603,7 @@ bool Run::readWindow(TopicRangeReader &reader)
             return !cancelled();
         },
         m_request.timeoutMs, &error);
+    closeUpBlocks();
     if (!ok) {
         res.error = u"Cannot read "_s + m_request.topic + u": "_s + error;
         return false;
@@ -558,7 +618,7 @@ bool Run::readWindow(TopicRangeReader &reader)
         m_lookups->enqueue(std::move(m_pendingKeys), m_result->keys);
         m_pendingKeys.clear();
     }
-    // The reader interleaves partitions; keep each partition's records together, in offset order. A
+    // Records past the blocks (none, unless the window was larger than the bound) are sorted in. A
     // partition and offset name one record, so the order is total and the sort needs no stability (nor
     // the extra copy of the records a stable sort makes).
     const auto before = [](const AccountedRecord &a, const AccountedRecord &b) {
