@@ -81,6 +81,22 @@ InboxMapping inboxMapping(const QString &table)
     return inbox;
 }
 
+// `count` records round-robin over `partitions` of `topic`, record i with the idempotency key prefix + i.
+bool produceKeyed(const KafkaProperties &cluster, const QString &topic, int partitions, int count,
+                  const QByteArray &prefix, QString *error)
+{
+    auto producer = KafkaProducer::create(cluster, error);
+    if (!producer)
+        return false;
+    for (int i = 0; i < count; ++i) {
+        if (!producer->produce({topic, i % partitions, "order", false, "{}",
+                                {{"idempotency-key", prefix + QByteArray::number(i), false}}, 0},
+                               error))
+            return false;
+    }
+    return producer->flush(10000, error);
+}
+
 QList<QJsonObject> jsonLines(const QByteArray &out)
 {
     QList<QJsonObject> lines;
@@ -887,15 +903,9 @@ void TestAccounting::cancelDoesNotWaitForTheInboxInFlight()
                         u"UPDATE pg_class SET reltuples = 40 WHERE oid = 'held_inbox'::regclass;"_s,
                         &error),
              qPrintable(error));
-    auto producer = KafkaProducer::create(m_cluster->clientProperties(), &error);
-    QVERIFY2(producer, qPrintable(error));
     constexpr int Records = 60;
-    for (int i = 0; i < Records; ++i) {
-        QVERIFY(producer->produce({u"held-orders"_s, i % 2, "order", false, "{}",
-                                   {{"idempotency-key", "h-" + QByteArray::number(i), false}}, 0},
-                                  &error));
-    }
-    QVERIFY2(producer->flush(10000, &error), qPrintable(error));
+    QVERIFY2(produceKeyed(m_cluster->clientProperties(), u"held-orders"_s, 2, Records, "h-", &error),
+             qPrintable(error));
 
     // Another session holds the table: the read waits for its lock until it is cancelled.
     PgSession holder;
@@ -957,15 +967,9 @@ void TestAccounting::cancelDuringTheReadKeepsWhatWasReadInOrder()
     // exactly the records it read, each once, in (partition, offset) order, and its counts partition them.
     QString error;
     QVERIFY(m_cluster->createTopic(u"cut-orders"_s, 3));
-    auto producer = KafkaProducer::create(m_cluster->clientProperties(), &error);
-    QVERIFY2(producer, qPrintable(error));
     constexpr int Records = 300;
-    for (int i = 0; i < Records; ++i) {
-        QVERIFY(producer->produce({u"cut-orders"_s, i % 3, "order", false, "{}",
-                                   {{"idempotency-key", "c-" + QByteArray::number(i), false}}, 0},
-                                  &error));
-    }
-    QVERIFY2(producer->flush(10000, &error), qPrintable(error));
+    QVERIFY2(produceKeyed(m_cluster->clientProperties(), u"cut-orders"_s, 3, Records, "c-", &error),
+             qPrintable(error));
 
     AccountingRequest request;
     request.cluster = m_cluster->clientProperties();
