@@ -32,6 +32,7 @@ QString timeToClear(LagClearing clearing, qint64 timeToClearS)
     case LagClearing::CaughtUp:
         return DisplayFormatText::tr("caught up");
     case LagClearing::WithinAllowed:
+    case LagClearing::Steady:
         return DisplayFormatText::tr("keeping up");
     case LagClearing::Draining:
         return duration(timeToClearS * 1000);

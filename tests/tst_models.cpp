@@ -163,6 +163,12 @@ private Q_SLOTS:
                                   << qint64(0) << u"10 s"_s << u"draining"_s << qint64(10);
         QTest::newRow("consuming at the produced rate")
             << QList<qint64>{0, 20, 40, 60} << QList<qint64>{50, 70, 90, 110} << qint64(0)
+            << u"keeping up"_s << u"steady"_s << qint64(-1);
+        QTest::newRow("lag holding with ups and downs")
+            << QList<qint64>{0, 21, 39, 60} << QList<qint64>{50, 70, 90, 110} << qint64(0)
+            << u"keeping up"_s << u"steady"_s << qint64(-1);
+        QTest::newRow("falling behind")
+            << QList<qint64>{0, 10, 20, 30} << QList<qint64>{50, 70, 90, 110} << qint64(0)
             << u"not clearing"_s << u"not-shrinking"_s << qint64(-1);
         QTest::newRow("stopped within the allowed lag")
             << QList<qint64>{100, 100, 100} << QList<qint64>{100, 110, 120} << qint64(50) << u"keeping up"_s

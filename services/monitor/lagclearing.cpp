@@ -9,6 +9,8 @@ QString lagClearingName(LagClearing clearing)
         return QStringLiteral("caught-up");
     case LagClearing::WithinAllowed:
         return QStringLiteral("within-allowed-lag");
+    case LagClearing::Steady:
+        return QStringLiteral("steady");
     case LagClearing::Draining:
         return QStringLiteral("draining");
     case LagClearing::Unmeasured:
@@ -32,14 +34,19 @@ void evaluateClearing(PartitionLag &row, const SampleRing<LagHistory::Progress> 
     }
     bool measured = false;
     bool moved = false;
+    bool rising = false;
     if (progress.size() >= 2) {
+        const int from = progress.size() - std::min(progress.size(), std::max(2, window));
         const auto &last = progress.back();
-        const auto &first = progress[progress.size() - std::min(progress.size(), std::max(2, window))];
+        const auto &first = progress[from];
         const double seconds = double(last.timeMs - first.timeMs) / 1000.0;
         if (seconds > 0) {
             measured = true;
             moved = last.committed != first.committed;
             row.drainPerSecond = double(first.lag - last.lag) / seconds;
+            rising = last.lag > first.lag;
+            for (int i = from + 1; i < progress.size() && rising; ++i)
+                rising = progress[i].lag >= progress[i - 1].lag;
         }
     }
     const bool caughtUp = row.lag == 0 || row.timeLagMethod == PartitionLag::TimeLagMethod::BehindMarkers;
@@ -57,5 +64,7 @@ void evaluateClearing(PartitionLag &row, const SampleRing<LagHistory::Progress> 
     else if (!moved)
         row.clearing = LagClearing::NoProgress;
     else
-        row.clearing = row.timeToClearS >= 0 ? LagClearing::Draining : LagClearing::NotShrinking;
+        row.clearing = row.timeToClearS >= 0 ? LagClearing::Draining
+                       : rising              ? LagClearing::NotShrinking
+                                             : LagClearing::Steady;
 }

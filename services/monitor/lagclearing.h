@@ -6,15 +6,17 @@
 
 struct PartitionLag;
 
-// Whether a group partition's lag is clearing, said from what the samples show: "keeping up" only where
-// nothing beyond the allowed lag waits, a time to clear only where the lag measurably shrinks. Ascending:
-// a group reads as its worst partition.
+// Whether a group partition's lag is clearing, said from what the samples show: "keeping up" where nothing
+// beyond the allowed lag waits or the lag holds while the consumer moves, a time to clear only where the
+// lag measurably shrinks, "not clearing" where it rises as the status's warning counts a rise (every sample
+// at least the one before). Ascending: a group reads as its worst partition.
 enum class LagClearing : quint8 {
     CaughtUp,      // no lag, or only transaction markers after the last record
     WithinAllowed, // lag within the allowed lag
+    Steady,        // the committed offset moves and the lag holds: consumed as fast as produced
     Draining,      // the lag shrinks: time to clear is the lag over the drain rate
     Unmeasured,    // lag beyond the allowed, and no two samples to compare yet
-    NotShrinking,  // the committed offset moves, but the lag does not shrink
+    NotShrinking,  // the committed offset moves, but the lag rose sample after sample (falling behind)
     NoProgress,    // the committed offset stands still while records wait
 };
 // The machine-readable word (JSON's "clearing"); DisplayFormat::timeToClear is the shown one.
