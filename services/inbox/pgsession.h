@@ -98,7 +98,8 @@ private:
 // Interrupts the statement a session is blocked in, from another thread (PQcancel), so one-shot work on a
 // slow or huge table can be stopped mid-statement rather than only between statements. The worker arms it
 // after connecting and disarms it before the session closes; cancel() may come from any thread, before,
-// during or after (once cancelled, arming cancels at once).
+// during or after. A cancel before a statement is sent interrupts nothing (the server ignores it): the
+// worker checks isCancelled() after arming and before each statement.
 class PgStatementCanceller final {
 public:
     PgStatementCanceller() = default;
