@@ -719,6 +719,33 @@ void TestAccounting::inboxJoinAnswersAlikeByProbeScanAndMerge()
         QCOMPARE(states.value(1), InboxState::Completed);
     }
 
+    // Statistics far below the truth: the scan gives up past its cap, says so, and the keys are probed.
+    QVERIFY2(m_pg->exec(u"CREATE TABLE joined_stale (id text NOT NULL, status text NOT NULL, updated_at timestamptz "
+                        u"NOT NULL DEFAULT now()); CREATE INDEX ON joined_stale (id) INCLUDE (status, updated_at); "
+                        u"INSERT INTO joined_stale (id, status) SELECT 's-' || g, 'WORKING' FROM "
+                        u"generate_series(1, %1) g; INSERT INTO joined_stale (id, status) VALUES ('a', 'DONE');"_s
+                            .arg(InboxKeyStage::ScanMinCap + 20'000),
+                        &error),
+             qPrintable(error));
+    {
+        const InboxMapping stale = inboxMapping(u"joined_stale"_s);
+        QVERIFY2(m_pg->exec(u"UPDATE pg_class SET reltuples = 2 WHERE oid = 'joined_stale'::regclass"_s, &error),
+                 qPrintable(error));
+        InboxKeyStage stage(InboxMappingSet::resolve({stale}, {}, m_pg->conninfo()), stale);
+        QString openError;
+        QVERIFY2(stage.open(3, 3, &openError), qPrintable(openError));
+        QCOMPARE(stage.join(), InboxKeyStage::Join::Scan);
+        const KeyTable some{{}, "a", "s-7", "missing"};
+        stage.enqueue({1, 2, 3}, some);
+        const InboxKeyStage::Answers answers = stage.finish({});
+        QVERIFY(answers.unanswered.isEmpty());
+        QCOMPARE(answers.problems.size(), 1);
+        QVERIFY2(answers.problems.first().contains(u"ANALYZE"_s), qPrintable(answers.problems.first()));
+        QCOMPARE(answers.states.size(), 2);
+        QCOMPARE(answers.states.value(1), InboxState::Completed);
+        QCOMPARE(answers.states.value(2), InboxState::InProgress);
+    }
+
     // Case-insensitive keys: "A" and "B" are the rows 'a' and 'b' there, which only the server can say.
     QVERIFY2(m_pg->exec(u"CREATE COLLATION caseless (provider = icu, locale = 'und-u-ks-level2', "
                         u"deterministic = false); CREATE TABLE joined_caseless (id text COLLATE caseless NOT NULL, "

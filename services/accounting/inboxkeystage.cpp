@@ -116,6 +116,8 @@ bool InboxKeyStage::open(qint64 expectedKeys, int probeBatch, QString *error)
     m_batchSize =
         int(std::min<qint64>(m_join == Join::Merge ? mergeBatch : m_probeBatch, std::numeric_limits<int>::max()));
     m_scanRows = std::min(info.estimatedRows, expectedKeys * WholeTableMinShareOfRows);
+    m_scanCap = size_t(std::max(ScanMinCap, expectedKeys * ScanMaxRowsPerKey));
+    m_answering = m_join;
 
     // A table the board calls large is probed or merged index-only only with the covering key index:
     // without it every key visits the table (a scan reads the table anyway). The run still goes on; the
@@ -235,12 +237,12 @@ void InboxKeyStage::loop(InboxSessions &sessions, PgStatementCanceller &cancelle
         // Probes in key order (sorted here, off the reading thread): consecutive probes descend to
         // neighbouring index pages, which stay in the buffers. A merge has the server sort its batch, which
         // costs it one pass when the batch comes in its order (m_sortedByBytes).
-        if (m_join == Join::Probe || (m_join == Join::Merge && m_sortedByBytes))
+        if (m_answering == Join::Probe || (m_answering == Join::Merge && m_sortedByBytes))
             sortByBytes(batch);
 
         QString problem;
         Rows found;
-        if (m_join == Join::Scan) {
+        if (m_answering == Join::Scan) {
             if (m_scanProblem.isEmpty())
                 answerFromScan(batch, &found);
             else
@@ -249,7 +251,7 @@ void InboxKeyStage::loop(InboxSessions &sessions, PgStatementCanceller &cancelle
             canceller.arm(*db);
             // A cancel from here on interrupts the statement; one that came before stops it being sent.
             const Outcome outcome = canceller.isCancelled()  ? (problem = u"cancelled"_s, Outcome::Failed)
-                                    : m_join == Join::Merge ? mergeJoin(*db, batch, &found, &problem)
+                                    : m_answering == Join::Merge ? mergeJoin(*db, batch, &found, &problem)
                                                             : probe(*db, batch, &found, &problem);
             // A key the server could not cast (a type this side does not check): the batch again, probed so
             // that only the keys that do not cast are left out.
@@ -655,6 +657,7 @@ bool InboxKeyStage::scanTable(PgSession &db, QString *problem)
     // Tuples are taken whole; a tuple (or the header) split across messages waits in `carry`.
     bool header = false;
     bool malformed = false;
+    bool tooLarge = false;
     const auto parse = [&](const char *p, const char *end) {
         if (!header) {
             if (end - p < CopyHeader)
@@ -697,17 +700,34 @@ bool InboxKeyStage::scanTable(PgSession &db, QString *problem)
             if (!isNull[0])
                 m_scanned.states.merge(m_scanned.index->intern(values[0]), stateOf(values[1]));
             p = f;
+            if (m_scanned.keys.size() > m_scanCap) {
+                tooLarge = true;
+                return end;
+            }
         }
         return p;
     };
     QByteArray carry;
     bool ok = true;
+    bool cancelSent = false;
     for (;;) {
         char *buffer = nullptr;
         const int n = PQgetCopyData(conn, &buffer, 0);
         if (n < 0) {
             ok = n == -1;
             break;
+        }
+        if (tooLarge) { // what still comes after the cancel is dropped
+            PQfreemem(buffer);
+            if (!cancelSent) {
+                cancelSent = true;
+                if (PGcancel *cancel = PQgetCancel(conn)) {
+                    char reason[256];
+                    PQcancel(cancel, reason, int(sizeof reason));
+                    PQfreeCancel(cancel);
+                }
+            }
+            continue;
         }
         if (carry.isEmpty()) {
             const char *rest = parse(buffer, buffer + n);
@@ -729,6 +749,17 @@ bool InboxKeyStage::scanTable(PgSession &db, QString *problem)
     }
     while (PGresult *more = PQgetResult(conn))
         PQclear(more);
+    if (tooLarge) {
+        // The statement ended cancelled (or finished first): either way the session is usable again.
+        m_scanned = Scanned{};
+        m_answering = Join::Probe;
+        problem->clear();
+        const std::lock_guard lock(m_mutex);
+        m_answers.problems << u"%1 holds more than %2 rows, far more than its statistics say (ANALYZE it): its "
+                              u"keys were looked up in batches instead of read whole"_s.arg(
+                                  m_mapping.qualifiedTable(), QString::number(m_scanCap));
+        return true;
+    }
     if (ok && (malformed || !header)) {
         *problem = u"the table's keys came back in a form not understood"_s;
         ok = false;

@@ -34,8 +34,9 @@ class PgStatementCanceller;
 //   means the same bytes) or by uuid (compared in its canonical text), is joined here: the table's keys and
 //   status words are read once (`COPY ... TO STDOUT (FORMAT binary)`, the table read from end to end on one
 //   connection) while the window is still being read, and each batch is answered from that copy (a uuid
-//   key in its canonical form first). The copy holds at most about twice the window's keys (the window is
-//   at least half the table).
+//   key in its canonical form first). The copy holds about twice the window's keys at most (the window is
+//   at least half the table by the estimate); past ScanMaxRowsPerKey rows per key the scan gives up and the
+//   batches are probed.
 // - Merge: such a window keyed by another type (a number, say) comes in a few large batches, each one
 //   merge join of the batch's keys (sorted by the server) with the table's key index, read once from end
 //   to end, so the server compares the keys as the column's type does. The batch goes as binary arrays
@@ -57,6 +58,9 @@ public:
     // index (Merge), in this many batches for a Merge.
     static constexpr int WholeTableMinShareOfRows = 2; // a window of at least rows / 2 keys
     static constexpr int MergeBatches = 4;
+    // A scan gives up past this many rows per key of the window (and at least ScanMinCap rows).
+    static constexpr int ScanMaxRowsPerKey = 4;
+    static constexpr qint64 ScanMinCap = 100'000;
 
     // Connects, checks that the mapped table is there and chooses how to join a window of at most
     // `expectedKeys` keys (probeBatch: the keys of one Probe batch); the threads start on success.
@@ -100,6 +104,8 @@ private:
     Outcome probe(PgSession &db, const Batch &batch, Rows *found, QString *problem);
     Outcome mergeJoin(PgSession &db, const Batch &batch, Rows *found, QString *problem);
     // Scan: reads the table's keys and status words into m_scanned; false with the reason when it cannot.
+    // A table far larger than the catalogue said (stale statistics) is given up on, its copy freed, and
+    // the batches probed instead (m_answering), which the answers say once.
     bool scanTable(PgSession &db, QString *problem);
     void answerFromScan(const Batch &batch, Rows *found) const;
     // Probes the batch in chunks of the probe size; a chunk refused for a key that does not cast is split in
@@ -130,6 +136,8 @@ private:
     } m_scanned;
     QString m_scanProblem;
     qint64 m_scanRows = 0; // about how many rows the scan reads (the catalogue's estimate, bounded)
+    size_t m_scanCap = 0;  // the rows a scan reads at most before it gives up on the table
+    Join m_answering = Join::Probe; // how batches are answered: m_join, or Probe once a scan gave up
     static constexpr char16_t ConsumerSetting[] = u"berth.accounting_consumer";
     InboxMappingSet m_set;
     std::vector<std::unique_ptr<InboxSessions>> m_sessions; // one per thread
