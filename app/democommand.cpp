@@ -43,7 +43,9 @@ int demo(const QStringList &arguments)
         return 1;
     }
     out << world.connectionHelp() << Qt::flush;
-    quitOnTerminationSignals(qApp); // Ctrl+C / SIGTERM: the world stops cleanly (PostgreSQL shut down, temp dir removed)
+    // Ctrl+C / SIGTERM: the world stops cleanly (PostgreSQL shut down, temp dir removed). Headless, the
+    // application is a QCoreApplication (qApp would name a QApplication).
+    quitOnTerminationSignals(QCoreApplication::instance());
 
     if (parser.isSet(u"headless"_s)) {
         out << "The demo world is running. Stop it with Ctrl+C." << Qt::endl;

@@ -54,11 +54,11 @@ build() {
 # Any report fails the test (halt_on_error); tests/sanitizers/lsan.supp silences leaks inside those libraries
 # only, never in Berth's code.
 SANITIZE_EXCLUDE='tst_translations\.|berth_demo_screenshots$|berth_install_tree$'
-# Tests that list consumer groups on the mock cluster (in process, or through `berth watch`, which inherits
-# these options), where librdkafka 2.0.2 leaks (lsan.supp). librdkafka
+# Tests that list consumer groups on the mock cluster (in process, or through `berth watch` or `berth demo`,
+# which inherit these options), where librdkafka 2.0.2 leaks (lsan.supp). librdkafka
 # has no frame pointers, so only the slow unwinder's allocation stacks reach rd_kafka_new for the
 # suppression to match exactly; it makes every allocation ten times dearer, so only these run with it.
-SANITIZE_SLOW_UNWIND='tst_clusterinspector\.|tst_lagsampler\.|tst_console\.|tst_demoworld$|tst_brokerfaults\.|tst_replayui\.|tst_watch\.'
+SANITIZE_SLOW_UNWIND='tst_clusterinspector\.|tst_lagsampler\.|tst_console\.|tst_demoworld$|tst_brokerfaults\.|tst_replayui\.|tst_watch\.|tst_demoshutdown\.|tst_plannedrequestui\.requestFiledInTheConsole'
 
 sanitizer_env() {
     export ASAN_OPTIONS="halt_on_error=1:abort_on_error=0:detect_leaks=1:check_initialization_order=1:strict_init_order=1:detect_stack_use_after_return=0"
