@@ -4,6 +4,7 @@
 // record: a stop must not wait for that, nor for the other workers one after another.
 
 #include "support/berthcli.h"
+#include "support/sanitizers.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -96,7 +97,10 @@ private Q_SLOTS:
         qInfo("berth demo %s exited %lld ms after SIGTERM", qPrintable(mode.join(u' ')), tookMs);
         QCOMPARE(demo.exitStatus(), QProcess::NormalExit);
         QVERIFY2(demo.exitCode() == 0, demo.readAllStandardError().constData());
-        QVERIFY2(tookMs < 2500, qPrintable(u"took %1 ms to exit after SIGTERM"_s.arg(tookMs)));
+        // A stop slept through took 3.8-4.9 s here. Under the sanitizers (and the slow unwinder their leak
+        // suppression needs) every allocation is many times dearer, and only a hang is told.
+        const qint64 boundMs = underAsan ? 15'000 : 2500;
+        QVERIFY2(tookMs < boundMs, qPrintable(u"took %1 ms to exit after SIGTERM"_s.arg(tookMs)));
         // Nothing left behind: the server is gone, and so is its temporary directory.
         QVERIFY2(!running(postmaster), "the demo's PostgreSQL server is still running");
         QVERIFY(postmasterPidFile(tmp.path()).isEmpty());

@@ -2,6 +2,7 @@
 // in the heap and, once freed, are kept for the next one.
 
 #include "services/support/memorypolicy.h"
+#include "support/sanitizers.h"
 
 #include <QTest>
 
@@ -47,15 +48,6 @@ void TestMemoryPolicy::threadsShareTheCappedArenas()
     const int after = MemoryPolicy::arenaCount();
     QVERIFY2(after >= 1 && after <= 2, qPrintable(QString::number(after) + u" arenas"_s));
 }
-
-// GCC says it builds with ASan by a macro, clang by a feature test.
-#if defined(__SANITIZE_ADDRESS__)
-#define BERTH_UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define BERTH_UNDER_ASAN 1
-#endif
-#endif
 
 void TestMemoryPolicy::largeBuffersStayInTheHeapForReuse()
 {
