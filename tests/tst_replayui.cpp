@@ -30,6 +30,7 @@
 #include "views/replayrequestdialog.h"
 
 #include <QComboBox>
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSortFilterProxyModel>
@@ -685,10 +686,22 @@ private Q_SLOTS:
         QTest::mouseClick(panel->pauseButton(), Qt::LeftButton);
         QVERIFY(panel->resumeButton()->isEnabled());
         QVERIFY(!panel->pauseButton()->isEnabled());
-        // Paused: the count stands still (after the record in flight) and nothing finishes.
-        QTest::qWait(600);
-        const qint64 producedAtPause =
-            m_world->endOffsetSum(QString::fromLatin1(ReplayWorld::OriginalTopic), &error);
+        // Paused: once the records handed to the producer before the pause are delivered (however long a
+        // loaded machine takes), the count stands still and nothing finishes. Unpaused, at 150/s, no two
+        // samples 250 ms apart would agree.
+        const auto produced = [&] {
+            return m_world->endOffsetSum(QString::fromLatin1(ReplayWorld::OriginalTopic), &error);
+        };
+        qint64 producedAtPause = produced();
+        QElapsedTimer settling;
+        settling.start();
+        while (settling.elapsed() < 10'000) {
+            QTest::qWait(250);
+            const qint64 now = produced();
+            if (now == producedAtPause)
+                break;
+            producedAtPause = now;
+        }
         QTest::qWait(1000);
         QCOMPARE(m_world->endOffsetSum(QString::fromLatin1(ReplayWorld::OriginalTopic), &error),
                  producedAtPause);
