@@ -159,7 +159,7 @@ bool InboxKeyStage::open(qint64 expectedKeys, int probeBatch, QString *error)
         // The consumer's value through a setting: COPY takes no parameters.
         m_sql = (u"COPY (SELECT "_s + id + u"::text, "_s + status + u" FROM "_s + table + u" AS r"_s
                  + (m_mapping.filtersConsumer() ? u" WHERE r."_s + db->escapeIdentifier(m_mapping.consumerColumn)
-                                                      + u"::text = current_setting('"_s + ConsumerSetting + u"')"_s
+                                                      + u"::text = current_setting('"_s + QLatin1StringView(ConsumerSetting) + u"')"_s
                                                 : QString())
                  + u") TO STDOUT (FORMAT binary)"_s)
                     .toUtf8();
@@ -325,6 +325,13 @@ bool isUuidText(QByteArrayView key)
     return at == key.size();
 }
 
+// Why a statement failed: the server's error under the one rule (PgSession::resultError), or the session's
+// own when there is no result or no message (a lost connection).
+QString statementError(const PgSession &db, const PGresult *res)
+{
+    return res && PQresultErrorMessage(res)[0] ? PgSession::resultError(res, db.handle()) : db.lastError();
+}
+
 bool isDataException(PGresult *res)
 {
     const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : nullptr;
@@ -445,8 +452,7 @@ InboxKeyStage::Outcome InboxKeyStage::probe(PgSession &db, const Batch &batch, R
     PGresult *res = PQexecParams(db.handle(), m_probeSql.constData(), m_mapping.filtersConsumer() ? 2 : 1, nullptr,
                                  values, nullptr, nullptr, 0);
     if (!res || PQresultStatus(res) != PGRES_TUPLES_OK) {
-        *problem =
-            res && PQresultErrorMessage(res)[0] ? PgSession::resultError(res, db.handle()) : db.lastError();
+        *problem = statementError(db, res);
         const bool cast = isDataException(res);
         PQclear(res);
         return cast ? Outcome::KeyDoesNotCast : Outcome::Failed;
@@ -542,8 +548,7 @@ InboxKeyStage::Outcome InboxKeyStage::mergeJoin(PgSession &db, const Batch &batc
     PGresult *set = PQexec(conn, "BEGIN; SET LOCAL enable_hashjoin = off; SET LOCAL enable_nestloop = off; "
                                  "SET LOCAL work_mem = '64MB'; SET LOCAL max_parallel_workers_per_gather = 0");
     if (!set || PQresultStatus(set) != PGRES_COMMAND_OK) {
-        *problem =
-            set && PQresultErrorMessage(set)[0] ? PgSession::resultError(set, db.handle()) : db.lastError();
+        *problem = statementError(db, set);
         PQclear(set);
         clearResult(conn, "ROLLBACK");
         return Outcome::Failed;
@@ -552,8 +557,7 @@ InboxKeyStage::Outcome InboxKeyStage::mergeJoin(PgSession &db, const Batch &batc
     PGresult *res = PQexecParams(conn, m_sql.constData(), m_mapping.filtersConsumer() ? 3 : 2, types, values,
                                  lengths, formats, 1);
     if (!res || PQresultStatus(res) != PGRES_TUPLES_OK) {
-        *problem =
-            res && PQresultErrorMessage(res)[0] ? PgSession::resultError(res, db.handle()) : db.lastError();
+        *problem = statementError(db, res);
         const bool cast = isDataException(res);
         PQclear(res);
         clearResult(conn, "ROLLBACK");
@@ -624,15 +628,15 @@ bool InboxKeyStage::scanTable(PgSession &db, QString *problem)
 {
     PGconn *conn = db.handle();
     const auto failed = [&](PGresult *res) {
-        *problem = res && PQresultErrorMessage(res)[0] ? PgSession::resultError(res, conn) : db.lastError();
+        *problem = statementError(db, res);
         PQclear(res);
         return false;
     };
     if (m_mapping.filtersConsumer()) {
-        const QByteArray setting = QString::fromUtf16(ConsumerSetting).toUtf8();
         const QByteArray consumer = m_mapping.consumerValue.toUtf8();
-        const char *values[2] = {setting.constData(), consumer.constData()};
-        PGresult *set = PQexecParams(conn, "SELECT set_config($1, $2, false)", 2, nullptr, values, nullptr, nullptr, 0);
+        const char *values[2] = {ConsumerSetting, consumer.constData()};
+        PGresult *set =
+            PQexecParams(conn, "SELECT set_config($1, $2, false)", 2, nullptr, values, nullptr, nullptr, 0);
         if (!set || PQresultStatus(set) != PGRES_TUPLES_OK)
             return failed(set);
         PQclear(set);

@@ -138,7 +138,7 @@ private:
     qint64 m_scanRows = 0; // about how many rows the scan reads (the catalogue's estimate, bounded)
     size_t m_scanCap = 0;  // the rows a scan reads at most before it gives up on the table
     Join m_answering = Join::Probe; // how batches are answered: m_join, or Probe once a scan gave up
-    static constexpr char16_t ConsumerSetting[] = u"berth.accounting_consumer";
+    static constexpr char ConsumerSetting[] = "berth.accounting_consumer"; // the scan's consumer value
     InboxMappingSet m_set;
     std::vector<std::unique_ptr<InboxSessions>> m_sessions; // one per thread
     std::vector<std::unique_ptr<PgStatementCanceller>> m_cancellers; // one per thread, armed on its session
